@@ -1,0 +1,214 @@
+//! Exact cardinality, lexicographic enumeration, ranking and uniform sampling.
+//!
+//! All three rest on the per-state member counts `count[l][s]` (number of suffixes state `s`
+//! of layer `l` accepts), computed bottom-up in `u128` with overflow checks: a count is never
+//! approximated.
+
+use super::{Dfa, StateId, Symbol};
+
+/// Per-layer suffix counts of every state; `counts[n]` is `[0, 1]`.
+fn suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u128>>> {
+    let n = dfa.shape().len();
+    let mut counts: Vec<Vec<u128>> = vec![Vec::new(); n + 1];
+    counts[n] = vec![0, 1];
+    for l in (0..n).rev() {
+        let layer = &dfa.layers()[l];
+        let below = &counts[l + 1];
+        let mut here = Vec::with_capacity(layer.len());
+        here.push(0);
+        here.push(dfa.shape().suffix_count(l)?);
+        for s in 2..layer.len() {
+            let mut total: u128 = 0;
+            for &x in layer.row(StateId(s as u32)) {
+                total = total.checked_add(below[x as usize])?;
+            }
+            here.push(total);
+        }
+        counts[l] = here;
+    }
+    Some(counts)
+}
+
+impl Dfa {
+    /// Number of members, or `None` if it exceeds `u128::MAX`.
+    pub fn checked_count(&self) -> Option<u128> {
+        if self.is_empty() {
+            return Some(0);
+        }
+        if self.is_full() {
+            return self.shape().suffix_count(0);
+        }
+        let counts = suffix_counts(self)?;
+        Some(counts[0][self.initial().index()])
+    }
+
+    /// Number of members.
+    ///
+    /// # Panics
+    /// If the count exceeds `u128::MAX` (use [`Dfa::checked_count`] where that can happen).
+    pub fn count(&self) -> u128 {
+        self.checked_count().expect("member count exceeds u128::MAX")
+    }
+
+    /// Members in lexicographic order.
+    pub fn iter(&self) -> Members<'_> {
+        Members::new(self)
+    }
+
+    /// Every member, in lexicographic order (small sets only).
+    pub fn to_strings(&self) -> Vec<Vec<Symbol>> {
+        self.iter().collect()
+    }
+
+    /// A sampler drawing members uniformly, or `None` if the set is empty or too large to
+    /// count in a `u128`.
+    pub fn sampler(&self) -> Option<Sampler<'_>> {
+        if self.is_empty() {
+            return None;
+        }
+        let counts = suffix_counts(self)?;
+        Some(Sampler { dfa: self, counts })
+    }
+}
+
+/// Lexicographic iterator over the members of a [`Dfa`] (a depth-first walk).
+pub struct Members<'a> {
+    dfa: &'a Dfa,
+    /// `stack[l]` = (state of layer l, next symbol to try there).
+    stack: Vec<(StateId, usize)>,
+    string: Vec<Symbol>,
+    done: bool,
+}
+
+impl<'a> Members<'a> {
+    fn new(dfa: &'a Dfa) -> Members<'a> {
+        let done = dfa.is_empty();
+        let stack = if done || dfa.shape().is_empty() { Vec::new() } else { vec![(dfa.initial(), 0)] };
+        Members { dfa, stack, string: Vec::new(), done }
+    }
+}
+
+impl Iterator for Members<'_> {
+    type Item = Vec<Symbol>;
+
+    fn next(&mut self) -> Option<Vec<Symbol>> {
+        if self.done {
+            return None;
+        }
+        let n = self.dfa.shape().len();
+        if n == 0 {
+            self.done = true;
+            return Some(Vec::new());
+        }
+        loop {
+            let depth = self.stack.len();
+            if depth == 0 {
+                self.done = true;
+                return None;
+            }
+            let (state, symbol) = self.stack[depth - 1];
+            let layer = depth - 1;
+            if symbol >= self.dfa.shape().alphabet(layer) {
+                self.stack.pop();
+                continue;
+            }
+            self.stack[depth - 1].1 = symbol + 1;
+            let child = self.dfa.layers()[layer].next(state, symbol as Symbol);
+            if child == StateId::REJECT {
+                continue;
+            }
+            self.string.truncate(layer);
+            self.string.push(symbol as Symbol);
+            if layer + 1 == n {
+                debug_assert_eq!(child, StateId::ACCEPT);
+                return Some(self.string.clone());
+            }
+            self.stack.push((child, 0));
+        }
+    }
+}
+
+/// Draws members of a [`Dfa`] uniformly at random, or by rank.
+pub struct Sampler<'a> {
+    dfa: &'a Dfa,
+    counts: Vec<Vec<u128>>,
+}
+
+impl Sampler<'_> {
+    /// Number of members.
+    pub fn len(&self) -> u128 {
+        self.counts[0][self.dfa.initial().index()]
+    }
+
+    /// Whether there are no members (never: an empty set has no sampler).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The member of rank `index` in lexicographic order.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn nth(&self, mut index: u128) -> Vec<Symbol> {
+        assert!(index < self.len(), "rank {index} out of range");
+        let n = self.dfa.shape().len();
+        let mut state = self.dfa.initial();
+        let mut out = Vec::with_capacity(n);
+        for l in 0..n {
+            let layer = &self.dfa.layers()[l];
+            for c in 0..layer.alphabet() {
+                let child = layer.next(state, c as Symbol);
+                let below = self.counts[l + 1][child.index()];
+                if index < below {
+                    out.push(c as Symbol);
+                    state = child;
+                    break;
+                }
+                index -= below;
+            }
+        }
+        out
+    }
+
+    /// A uniformly random member.
+    pub fn sample(&self, rng: &mut SplitMix64) -> Vec<Symbol> {
+        self.nth(rng.below(self.len()))
+    }
+}
+
+/// A small, seedable pseudo-random generator (SplitMix64, Steele et al. 2014), enough for
+/// reproducible sampling; not for cryptography.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `0..bound` (rejection sampling, so exactly uniform).
+    ///
+    /// # Panics
+    /// If `bound` is 0.
+    pub fn below(&mut self, bound: u128) -> u128 {
+        assert!(bound > 0);
+        let bits = 128 - (bound - 1).leading_zeros();
+        loop {
+            let x = ((self.next_u64() as u128) << 64) | self.next_u64() as u128;
+            let x = if bits == 0 { 0 } else { x >> (128 - bits) };
+            if x < bound {
+                return x;
+            }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! Union of many sets in one pass (subset construction over shared operands).
+//!
+//! A chain of pairwise unions rebuilds the growing result once per operand. Instead:
+//!
+//! 1. **Share.** All operands are hash-consed bottom-up into one multi-rooted layered DFA: one
+//!    unique table per layer, so a sub-language that several operands have in common (the
+//!    normal case for the images of moves of one set) is stored once.
+//! 2. **Subsets.** The result is explored top-down; a result state is a *set* of shared states
+//!    (sorted, without the reject state; any accept-all member makes it accept-all). A set with
+//!    one member *is* that shared state, so exploration stops there and the shared structure
+//!    below it is reused as it is.
+//! 3. **Intern.** Bottom-up, each explored set's row is interned into the same shared tables,
+//!    and [`canonicalize`] keeps only what the result's initial state reaches.
+
+use super::build::{RowTable, canonicalize};
+use super::{Dfa, Shape};
+use hashbrown::DefaultHashBuilder;
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
+
+/// Sets of shared states of one layer, stored flat and looked up by content.
+struct SetTable {
+    members: Vec<u32>,
+    starts: Vec<usize>,
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl SetTable {
+    fn new() -> SetTable {
+        SetTable { members: Vec::new(), starts: vec![0], table: HashTable::new(), hasher: DefaultHashBuilder::default() }
+    }
+
+    fn get(&self, i: u32) -> &[u32] {
+        &self.members[self.starts[i as usize]..self.starts[i as usize + 1]]
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn intern(&mut self, set: &[u32]) -> u32 {
+        let hash = self.hasher.hash_one(set);
+        let (members, starts) = (&self.members, &self.starts);
+        let slice = |i: u32| &members[starts[i as usize]..starts[i as usize + 1]];
+        if let Some(&i) = self.table.find(hash, |&i| slice(i) == set) {
+            return i;
+        }
+        let i = self.len() as u32;
+        self.members.extend_from_slice(set);
+        self.starts.push(self.members.len());
+        let (members, starts, hasher) = (&self.members, &self.starts, &self.hasher);
+        self.table
+            .insert_unique(hash, i, |&j| hasher.hash_one(&members[starts[j as usize]..starts[j as usize + 1]]));
+        i
+    }
+}
+
+/// Codes of a child in the subset construction: 0/1 reserved, a shared state id, or
+/// `TUPLE | index` of an explored set of the next layer.
+const TUPLE: u32 = 1 << 31;
+
+/// The union of all `sets` (all of one shape) in one pass.
+pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
+    let live: Vec<&Dfa> = sets.iter().copied().filter(|d| !d.is_empty()).collect();
+    for d in &live {
+        assert_eq!(d.shape(), shape, "operands of one union must share a shape");
+    }
+    if live.iter().any(|d| d.is_full()) {
+        return Dfa::accept_all(shape);
+    }
+    match live.len() {
+        0 => return Dfa::reject_all(shape),
+        1 => return live[0].clone(),
+        _ => {}
+    }
+    let n = shape.len();
+
+    // 1. Share: map every operand's states into per-layer unique tables, deepest layer first.
+    let mut tables: Vec<RowTable> = (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect();
+    let mut maps_below: Vec<Vec<u32>> = vec![vec![0, 1]; live.len()];
+    let mut row = Vec::new();
+    for l in (0..n).rev() {
+        let alphabet = shape.alphabet(l);
+        for (k, d) in live.iter().enumerate() {
+            let layer = &d.layers()[l];
+            let below = &maps_below[k];
+            let mut map = Vec::with_capacity(layer.len());
+            map.extend([0, 1]);
+            for s in 2..layer.len() {
+                row.clear();
+                row.extend(layer.raw()[s * alphabet..(s + 1) * alphabet].iter().map(|&x| below[x as usize]));
+                map.push(tables[l].intern(&row));
+            }
+            maps_below[k] = map;
+        }
+    }
+    let mut roots: Vec<u32> = live.iter().enumerate().map(|(k, d)| maps_below[k][d.initial().index()]).collect();
+    drop(maps_below);
+    roots.sort_unstable();
+    roots.dedup();
+    if roots.len() == 1 {
+        return live[0].clone();
+    }
+
+    // 2. Subsets, top-down. children[l][t * alphabet + c] is a child code (see TUPLE).
+    let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
+    let mut current = SetTable::new();
+    current.intern(&roots);
+    let mut scratch: Vec<u32> = Vec::new();
+    for l in 0..n {
+        let alphabet = shape.alphabet(l);
+        let mut next = SetTable::new();
+        let mut codes = Vec::with_capacity(current.len() * alphabet);
+        {
+            let raw = tables[l].rows();
+            for t in 0..current.len() as u32 {
+                let set = current.get(t);
+                for c in 0..alphabet {
+                    scratch.clear();
+                    let mut accept = false;
+                    for &s in set {
+                        let x = raw[s as usize * alphabet + c];
+                        if x == 1 {
+                            accept = true;
+                            break;
+                        }
+                        if x != 0 {
+                            scratch.push(x);
+                        }
+                    }
+                    let code = if accept {
+                        1
+                    } else {
+                        scratch.sort_unstable();
+                        scratch.dedup();
+                        match scratch.len() {
+                            0 => 0,
+                            1 => scratch[0],
+                            _ => {
+                                debug_assert!(l + 1 < n, "last layer only leads to 0 or 1");
+                                TUPLE | next.intern(&scratch)
+                            }
+                        }
+                    };
+                    codes.push(code);
+                }
+            }
+        }
+        children.push(codes);
+        current = next;
+    }
+
+    // 3. Intern explored sets bottom-up into the shared tables.
+    let mut result_next: Vec<u32> = Vec::new();
+    for l in (0..n).rev() {
+        let alphabet = shape.alphabet(l);
+        let codes = std::mem::take(&mut children[l]);
+        let count = codes.len() / alphabet;
+        let mut result = Vec::with_capacity(count);
+        for t in 0..count {
+            row.clear();
+            row.extend(codes[t * alphabet..(t + 1) * alphabet].iter().map(|&code| {
+                if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }
+            }));
+            result.push(tables[l].intern(&row));
+        }
+        result_next = result;
+    }
+    let rows = tables.into_iter().map(RowTable::into_rows).collect();
+    canonicalize(shape, result_next[0], rows)
+}
+
+impl Dfa {
+    /// The union of many sets of one shape, in one pass (see the module docs of `nary`).
+    ///
+    /// # Panics
+    /// If the sets do not all have `shape`.
+    pub fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
+        union_all(shape, sets)
+    }
+}

@@ -1,0 +1,419 @@
+//! One engine for every operation that walks a few DFAs in lock step: union, intersection,
+//! difference, change, symbol relabelling and the fused move image
+//! `post ∩ change(S ∩ pre)`.
+//!
+//! The product is explored layer by layer (breadth first), the way the layered structure
+//! invites:
+//!
+//! 1. **Forward**: the tuples of operand states reachable in layer `l` are expanded on every
+//!    output symbol; each child tuple is first tested against the operation's *terminal cases*
+//!    (e.g. an intersection with a rejecting operand is rejected at once), and otherwise looked
+//!    up in layer `l + 1`'s tuple table (the memo) and given a dense index.
+//! 2. **Backward**: from the last layer up, each tuple's row of result ids is interned in the
+//!    layer's unique table ([`RowTable`]), which merges equal states.
+//! 3. [`canonicalize`] drops the unreachable and renumbers (I6, I7).
+//!
+//! An operand may read each layer through a *symbol map*: output symbol `c` reads operand
+//! symbol `map[c]`, or nothing (the operand rejects) when `map[c] == DEAD`. This is how
+//! `change` (output `to` reads input `from`) and relabelling work without building
+//! intermediate DFAs. While any later layer is mapped, an operand in its accept-all state does
+//! not accept everything any more, so accept shortcuts are only taken past the last mapped layer.
+
+use super::build::{RowTable, canonicalize};
+use super::{Dfa, Shape, StateId, Symbol};
+use hashbrown::HashMap;
+use rayon::prelude::*;
+
+/// Rewrite of one layer: keeps the strings with `from` at `layer` and rewrites that symbol
+/// to `to`. A list of changes applies at most one change per layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Change {
+    /// Which character of the string.
+    pub layer: usize,
+    /// The symbol the string must have there.
+    pub from: Symbol,
+    /// The symbol it gets instead.
+    pub to: Symbol,
+}
+
+impl Change {
+    /// A change of `layer` from `from` to `to`.
+    pub fn new(layer: usize, from: Symbol, to: Symbol) -> Change {
+        Change { layer, from, to }
+    }
+
+    /// The change that undoes this one.
+    pub fn inverse(self) -> Change {
+        Change { layer: self.layer, from: self.to, to: self.from }
+    }
+}
+
+/// Marks an output symbol on which a mapped operand reads nothing (rejects).
+const DEAD: u16 = u16::MAX;
+
+/// How each operand reads each layer: `maps[l][j]` is `None` for the identity, or a table from
+/// output symbol to operand symbol (or [`DEAD`]).
+pub(crate) type SymbolMaps<const K: usize> = Vec<[Option<Vec<u16>>; K]>;
+
+/// What the terminal cases of an operation say about a tuple of operand states.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Decision {
+    Reject,
+    Accept,
+    Continue,
+}
+
+/// Terminal cases of a K-ary operation. `exact` is true when no symbol map lies ahead, so that
+/// state 1 really accepts every suffix. At the end of the string every component is 0 or 1 and
+/// `exact` is true, and the answer must not be `Continue`.
+pub(crate) trait Terminal<const K: usize>: Sync {
+    fn decide(&self, tuple: &[u32; K], exact: bool) -> Decision;
+}
+
+/// Intersection of all K operands.
+pub(crate) struct All;
+impl<const K: usize> Terminal<K> for All {
+    #[inline]
+    fn decide(&self, t: &[u32; K], exact: bool) -> Decision {
+        if t.contains(&0) {
+            Decision::Reject
+        } else if exact && t.iter().all(|&s| s == 1) {
+            Decision::Accept
+        } else {
+            Decision::Continue
+        }
+    }
+}
+
+/// Union of two operands.
+pub(crate) struct Either;
+impl Terminal<2> for Either {
+    #[inline]
+    fn decide(&self, t: &[u32; 2], exact: bool) -> Decision {
+        if t[0] == 0 && t[1] == 0 {
+            Decision::Reject
+        } else if exact && (t[0] == 1 || t[1] == 1) {
+            Decision::Accept
+        } else {
+            Decision::Continue
+        }
+    }
+}
+
+/// Difference: first operand minus the second.
+pub(crate) struct Minus;
+impl Terminal<2> for Minus {
+    #[inline]
+    fn decide(&self, t: &[u32; 2], exact: bool) -> Decision {
+        if t[0] == 0 || (exact && t[1] == 1) {
+            Decision::Reject
+        } else if exact && t[0] == 1 && t[1] == 0 {
+            Decision::Accept
+        } else {
+            Decision::Continue
+        }
+    }
+}
+
+/// Tuples expanded per parallel work unit; below this a layer is done on one thread.
+const PAR_CHUNK: usize = 1 << 14;
+
+/// The product of `operands` read through `maps`, reduced by `terminal`.
+pub(crate) fn product<const K: usize, T: Terminal<K>>(
+    shape: &Shape,
+    operands: [&Dfa; K],
+    maps: &SymbolMaps<K>,
+    terminal: &T,
+) -> Dfa {
+    let n = shape.len();
+    for op in &operands {
+        assert_eq!(op.shape(), shape, "operands of one operation must share a shape");
+    }
+    assert_eq!(maps.len(), n);
+    // exact[l]: no operand reads any layer >= l through a map.
+    let mut exact = vec![true; n + 1];
+    for l in (0..n).rev() {
+        exact[l] = exact[l + 1] && maps[l].iter().all(Option::is_none);
+    }
+    let root: [u32; K] = std::array::from_fn(|j| operands[j].initial().0);
+    match terminal.decide(&root, exact[0]) {
+        Decision::Reject => return Dfa::reject_all(shape),
+        Decision::Accept => return Dfa::accept_all(shape),
+        Decision::Continue => {}
+    }
+
+    // Forward: children[l][t * alphabet + c] is 0 (reject), 1 (accept) or 2 + index of the
+    // child tuple in layer l + 1.
+    let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
+    let mut tuples: Vec<[u32; K]> = vec![root];
+    for l in 0..n {
+        let alphabet = shape.alphabet(l);
+        let layer_maps = &maps[l];
+        let rows: [&[u32]; K] = std::array::from_fn(|j| operands[j].layers()[l].raw());
+        let last = l + 1 == n;
+        let child_exact = exact[l + 1];
+        // Expand every tuple on every symbol; terminal cases are settled here, the rest are
+        // marked with u32::MAX and numbered in the dedup pass below.
+        let expand = |t: &[u32; K], out: &mut Vec<u32>, pending: &mut Vec<[u32; K]>| {
+            for c in 0..alphabet {
+                let mut child = [0u32; K];
+                for j in 0..K {
+                    let input = match &layer_maps[j] {
+                        None => c,
+                        Some(m) => match m[c] {
+                            DEAD => usize::MAX,
+                            x => x as usize,
+                        },
+                    };
+                    child[j] = if input == usize::MAX { 0 } else { rows[j][t[j] as usize * alphabet + input] };
+                }
+                match terminal.decide(&child, child_exact) {
+                    Decision::Reject => out.push(0),
+                    Decision::Accept => out.push(1),
+                    Decision::Continue => {
+                        debug_assert!(!last, "terminal cases must decide at the end of the string");
+                        out.push(u32::MAX);
+                        pending.push(child);
+                    }
+                }
+            }
+        };
+        let (mut codes, pending): (Vec<u32>, Vec<[u32; K]>) = if tuples.len() >= 2 * PAR_CHUNK {
+            let parts: Vec<(Vec<u32>, Vec<[u32; K]>)> = tuples
+                .par_chunks(PAR_CHUNK)
+                .map(|chunk| {
+                    let mut out = Vec::with_capacity(chunk.len() * alphabet);
+                    let mut pending = Vec::new();
+                    for t in chunk {
+                        expand(t, &mut out, &mut pending);
+                    }
+                    (out, pending)
+                })
+                .collect();
+            let mut codes = Vec::with_capacity(tuples.len() * alphabet);
+            let mut pending = Vec::new();
+            for (c, p) in parts {
+                codes.extend_from_slice(&c);
+                pending.extend_from_slice(&p);
+            }
+            (codes, pending)
+        } else {
+            let mut codes = Vec::with_capacity(tuples.len() * alphabet);
+            let mut pending = Vec::new();
+            for t in &tuples {
+                expand(t, &mut codes, &mut pending);
+            }
+            (codes, pending)
+        };
+        // Dedup the pending child tuples (the memo of this layer) and fill in their indices.
+        let mut index: HashMap<[u32; K], u32> = HashMap::with_capacity(pending.len() / 2 + 16);
+        let mut next_tuples: Vec<[u32; K]> = Vec::new();
+        let mut pending_iter = pending.iter();
+        for code in codes.iter_mut().filter(|c| **c == u32::MAX) {
+            let child = pending_iter.next().expect("one pending tuple per marked child");
+            let id = *index.entry(*child).or_insert_with(|| {
+                next_tuples.push(*child);
+                next_tuples.len() as u32 - 1
+            });
+            *code = id + 2;
+        }
+        drop(index);
+        children.push(codes);
+        tuples = next_tuples;
+    }
+    debug_assert!(tuples.is_empty());
+
+    // Backward: intern each tuple's row of result ids, deepest layer first.
+    let mut tables: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut result_next: Vec<u32> = Vec::new();
+    for l in (0..n).rev() {
+        let alphabet = shape.alphabet(l);
+        let codes = &children[l];
+        let count = codes.len() / alphabet;
+        let mut table = RowTable::with_capacity(alphabet, count / 2 + 2);
+        let mut result = Vec::with_capacity(count);
+        let mut row = vec![0u32; alphabet];
+        for t in 0..count {
+            for (c, slot) in row.iter_mut().enumerate() {
+                let code = codes[t * alphabet + c];
+                *slot = if code < 2 { code } else { result_next[code as usize - 2] };
+            }
+            result.push(table.intern(&row));
+        }
+        children[l] = Vec::new();
+        tables[l] = table.into_rows();
+        result_next = result;
+    }
+    canonicalize(shape, result_next[0], tables)
+}
+
+/// Symbol maps that read every operand unchanged.
+pub(crate) fn identity_maps<const K: usize>(shape: &Shape) -> SymbolMaps<K> {
+    (0..shape.len()).map(|_| std::array::from_fn(|_| None)).collect()
+}
+
+/// The per-layer map that realises `changes` for an operand: at a changed layer, output `to`
+/// reads `from` and every other output reads nothing.
+fn change_map(shape: &Shape, changes: &[Change]) -> Vec<Option<Vec<u16>>> {
+    let mut maps: Vec<Option<Vec<u16>>> = vec![None; shape.len()];
+    for ch in changes {
+        assert!(ch.layer < shape.len(), "change {ch:?} outside the shape");
+        let alphabet = shape.alphabet(ch.layer);
+        assert!((ch.from as usize) < alphabet && (ch.to as usize) < alphabet, "change {ch:?} outside the alphabet");
+        assert!(maps[ch.layer].is_none(), "two changes of layer {}", ch.layer);
+        let mut m = vec![DEAD; alphabet];
+        m[ch.to as usize] = ch.from as u16;
+        maps[ch.layer] = Some(m);
+    }
+    maps
+}
+
+impl Dfa {
+    /// Strings in both sets.
+    pub fn intersection(&self, other: &Dfa) -> Dfa {
+        if self.is_empty() || other.is_full() {
+            return self.clone();
+        }
+        if other.is_empty() || self.is_full() {
+            return other.clone();
+        }
+        product(&self.shape, [self, other], &identity_maps(&self.shape), &All)
+    }
+
+    /// Strings in either set.
+    pub fn union(&self, other: &Dfa) -> Dfa {
+        if self.is_full() || other.is_empty() {
+            return self.clone();
+        }
+        if other.is_full() || self.is_empty() {
+            return other.clone();
+        }
+        product(&self.shape, [self, other], &identity_maps(&self.shape), &Either)
+    }
+
+    /// Strings in `self` and not in `other`.
+    pub fn difference(&self, other: &Dfa) -> Dfa {
+        if self.is_empty() || other.is_empty() {
+            return self.clone();
+        }
+        if other.is_full() {
+            return Dfa::reject_all(&self.shape);
+        }
+        product(&self.shape, [self, other], &identity_maps(&self.shape), &Minus)
+    }
+
+    /// Whether every member of `self` is a member of `other`.
+    pub fn is_subset(&self, other: &Dfa) -> bool {
+        self.difference(other).is_empty()
+    }
+
+    /// Strings of the shape not in `self`. Linear time: swapping the two reserved ids keeps
+    /// every invariant (rows stay distinct and reduced, first appearances keep their order).
+    pub fn complement(&self) -> Dfa {
+        let swap = |x: u32| if x < 2 { 1 - x } else { x };
+        let layers = self
+            .layers
+            .iter()
+            .map(|layer| {
+                let a = layer.alphabet();
+                let mut next: Vec<u32> = layer.raw().iter().map(|&x| swap(x)).collect();
+                // Reserved rows keep their meaning: row 0 all-0, row 1 all-1 (I3).
+                next[..a].fill(0);
+                next[a..2 * a].fill(1);
+                super::Layer::from_raw(a, next)
+            })
+            .collect();
+        Dfa::from_parts(self.shape.clone(), StateId(swap(self.initial.0)), layers)
+    }
+
+    /// `change(S)`: the members with `from` at each changed layer, with that symbol rewritten
+    /// to `to`. Linear in the size of `self`; the result is re-minimised in the same pass.
+    ///
+    /// # Panics
+    /// If two changes name the same layer or a change lies outside the shape.
+    pub fn change(&self, changes: &[Change]) -> Dfa {
+        self.image(&Dfa::accept_all(&self.shape), changes, &Dfa::accept_all(&self.shape))
+    }
+
+    /// `change⁻¹(S)`: the strings whose change lies in `self`.
+    pub fn change_inverse(&self, changes: &[Change]) -> Dfa {
+        let inverse: Vec<Change> = changes.iter().map(|c| c.inverse()).collect();
+        self.change(&inverse)
+    }
+
+    /// The fused move image `post ∩ change(self ∩ pre)` in one pass over the three operands.
+    ///
+    /// The backward image of a move is `pre ∩ change⁻¹(S ∩ post)`, which is
+    /// `S.image(post, inverse changes, pre)`.
+    pub fn image(&self, pre: &Dfa, changes: &[Change], post: &Dfa) -> Dfa {
+        let shape = &self.shape;
+        if self.is_empty() || pre.is_empty() || post.is_empty() {
+            return Dfa::reject_all(shape);
+        }
+        let cmap = change_map(shape, changes);
+        let mapped = |l: usize| cmap[l].clone();
+        match (pre.is_full(), post.is_full()) {
+            (true, true) => {
+                let maps: SymbolMaps<1> = (0..shape.len()).map(|l| [mapped(l)]).collect();
+                product(shape, [self], &maps, &All)
+            }
+            (false, true) => {
+                let maps: SymbolMaps<2> = (0..shape.len()).map(|l| [mapped(l), mapped(l)]).collect();
+                product(shape, [self, pre], &maps, &All)
+            }
+            (true, false) => {
+                let maps: SymbolMaps<2> = (0..shape.len()).map(|l| [mapped(l), None]).collect();
+                product(shape, [self, post], &maps, &All)
+            }
+            (false, false) => {
+                let maps: SymbolMaps<3> =
+                    (0..shape.len()).map(|l| [mapped(l), mapped(l), None]).collect();
+                product(shape, [self, pre, post], &maps, &All)
+            }
+        }
+    }
+
+    /// Relabel symbols: a member `s` becomes the string with `perm[l][s[l]]` at each layer `l`
+    /// (`None` leaves a layer as it is). Each `perm[l]` must be a permutation of the layer's
+    /// alphabet. One pass, like `change`.
+    ///
+    /// # Panics
+    /// If a map is not a permutation of its layer's alphabet.
+    pub fn relabel(&self, perm: &[Option<Vec<Symbol>>]) -> Dfa {
+        let shape = &self.shape;
+        assert_eq!(perm.len(), shape.len());
+        let maps: SymbolMaps<1> = perm
+            .iter()
+            .enumerate()
+            .map(|(l, p)| {
+                [p.as_ref().map(|p| {
+                    let a = shape.alphabet(l);
+                    assert_eq!(p.len(), a, "layer {l}: map must cover the alphabet");
+                    let mut inverse = vec![DEAD; a];
+                    for (input, &output) in p.iter().enumerate() {
+                        assert!((output as usize) < a && inverse[output as usize] == DEAD, "layer {l}: not a permutation");
+                        inverse[output as usize] = input as u16;
+                    }
+                    inverse
+                })]
+            })
+            .collect();
+        product(shape, [self], &maps, &All)
+    }
+
+    /// Swap symbols `a` and `b` in every layer (e.g. the two players' pieces).
+    pub fn swap_symbols(&self, a: Symbol, b: Symbol) -> Dfa {
+        let perm: Vec<Option<Vec<Symbol>>> = (0..self.shape.len())
+            .map(|l| {
+                let n = self.shape.alphabet(l);
+                ((a as usize) < n && (b as usize) < n).then(|| {
+                    (0..n as u16)
+                        .map(|s| s as Symbol)
+                        .map(|s| if s == a { b } else if s == b { a } else { s })
+                        .collect()
+                })
+            })
+            .collect();
+        self.relabel(&perm)
+    }
+}

@@ -1,0 +1,61 @@
+//! The library's error type: everything a user can get wrong, as values.
+
+use std::path::PathBuf;
+
+/// Errors from bad input: files, game parameters, position strings.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start with this program's magic bytes.
+    #[error("{}: not a dfasolve file (expected magic {expected:?})", path.display())]
+    ForeignFile {
+        /// The file.
+        path: PathBuf,
+        /// The magic this reader looks for.
+        expected: &'static str,
+    },
+    /// The file has a format version this build cannot read.
+    #[error("{}: format version {found} is not supported (this build reads version {supported})", path.display())]
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        supported: u32,
+    },
+    /// The file is truncated, fails its checksum, or decodes to something invalid.
+    #[error("{}: corrupt file: {what}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// No game of this name.
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    /// Game parameters that make no sense or that the encoding cannot hold.
+    #[error("invalid game parameters: {0}")]
+    BadParameters(String),
+    /// A position string that does not parse or is not a legal position.
+    #[error("bad position: {0}")]
+    BadPosition(String),
+    /// A solution file that does not belong to the game asked about.
+    #[error("solution mismatch: {0}")]
+    Mismatch(String),
+    /// A verification found a difference between two independent computations.
+    #[error("verification failed: {0}")]
+    Verification(String),
+}
+
+/// Result with the library's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,175 @@
+//! Move graphs: many moves described once, with shared stages.
+//!
+//! A [`MoveGraph`] is a DAG. Each node applies a list of [`Change`]s; each edge applies a
+//! condition set. A string entering at the input node follows every path to the output node,
+//! being kept by each edge's condition and rewritten by each node's changes. The graph's move
+//! set is the union over all paths, so a stage many moves share ("clear the marker", "the game
+//! is not over") is one node instead of one copy per move.
+//!
+//! * Forward image: `val[input] = S`, and for every other node `v` in topological order
+//!   `val[v] = ⋃_{edges u→v} change_v(val[u] ∩ cond)`; the image is `val[output]`.
+//! * Backward image (all strings with some path into `S`): `back[output] = S`, and in reverse
+//!   order `back[u] = ⋃_{edges u→v} cond ∩ change_v⁻¹(back[v])`; the image is `back[input]`.
+//!
+//! Each edge costs one fused product (`Dfa::image`), linear in the operands' product size,
+//! and each node one n-ary union over its edges.
+
+use crate::dfa::{Change, Dfa, Shape};
+use std::fmt;
+
+/// A node of a [`MoveGraph`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveNodeId(u32);
+
+impl fmt::Debug for MoveNodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "n{}", self.0)
+    }
+}
+
+struct Node {
+    /// For `Debug` and dot output only.
+    name: String,
+    changes: Vec<Change>,
+}
+
+struct Edge {
+    from: MoveNodeId,
+    to: MoveNodeId,
+    /// `None` = every string.
+    condition: Option<Dfa>,
+}
+
+/// A set of moves as a DAG of change nodes and condition edges (see the module docs).
+///
+/// Nodes are numbered in creation order and edges must go from an earlier node to a later one
+/// or to the output, so creation order is a topological order.
+pub struct MoveGraph {
+    shape: Shape,
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+}
+
+impl MoveGraph {
+    /// The input node (no changes).
+    pub const INPUT: MoveNodeId = MoveNodeId(0);
+    /// The output node (no changes); it comes after every other node.
+    pub const OUTPUT: MoveNodeId = MoveNodeId(1);
+
+    /// An empty graph (no paths, so no moves) over strings of `shape`.
+    pub fn new(shape: &Shape) -> MoveGraph {
+        let node = |name: &str| Node { name: name.into(), changes: Vec::new() };
+        MoveGraph { shape: shape.clone(), nodes: vec![node("input"), node("output")], edges: Vec::new() }
+    }
+
+    /// Add a node that applies `changes` (at most one per layer).
+    pub fn add_node(&mut self, name: impl Into<String>, changes: Vec<Change>) -> MoveNodeId {
+        let mut layers: Vec<usize> = changes.iter().map(|c| c.layer).collect();
+        layers.sort_unstable();
+        layers.dedup();
+        assert_eq!(layers.len(), changes.len(), "a node changes each layer at most once");
+        assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
+        self.nodes.push(Node { name: name.into(), changes });
+        MoveNodeId(self.nodes.len() as u32 - 1)
+    }
+
+    /// Add an edge keeping the strings in `condition` (`None`: all).
+    ///
+    /// # Panics
+    /// If the edge would break the creation-order topological order, or shapes differ.
+    pub fn add_edge(&mut self, from: MoveNodeId, to: MoveNodeId, condition: Option<Dfa>) {
+        let rank = |n: MoveNodeId| if n == Self::OUTPUT { u32::MAX } else { n.0 };
+        assert!(rank(from) < rank(to), "edge {from:?} -> {to:?} goes backwards");
+        assert!((to.0 as usize) < self.nodes.len(), "unknown node {to:?}");
+        if let Some(c) = &condition {
+            assert_eq!(c.shape(), &self.shape);
+        }
+        self.edges.push(Edge { from, to, condition });
+    }
+
+    /// A one-path move: input →(pre)→ changes →(post)→ output.
+    pub fn add_move(&mut self, name: impl Into<String>, pre: Option<Dfa>, changes: Vec<Change>, post: Option<Dfa>) {
+        let node = self.add_node(name, changes);
+        self.add_edge(Self::INPUT, node, pre);
+        self.add_edge(node, Self::OUTPUT, post);
+    }
+
+    /// Number of nodes, input and output included.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The shape of the strings the graph rewrites.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Nodes in topological order: input, the added nodes, output.
+    fn order(&self) -> impl DoubleEndedIterator<Item = usize> {
+        std::iter::once(0).chain(2..self.nodes.len()).chain(std::iter::once(1))
+    }
+
+    /// The strings every path leads `set` to.
+    pub fn forward(&self, set: &Dfa) -> Dfa {
+        let full = Dfa::accept_all(&self.shape);
+        let mut val: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
+        val[0] = Some(set.clone());
+        for v in self.order().skip(1) {
+            let parts: Vec<Dfa> = self
+                .edges
+                .iter()
+                .filter(|e| e.to.0 as usize == v)
+                .filter_map(|e| {
+                    let from = val[e.from.0 as usize].as_ref()?;
+                    Some(from.image(e.condition.as_ref().unwrap_or(&full), &self.nodes[v].changes, &full))
+                })
+                .collect();
+            let refs: Vec<&Dfa> = parts.iter().collect();
+            val[v] = Some(Dfa::union_all(&self.shape, &refs));
+        }
+        val[1].take().expect("output evaluated last")
+    }
+
+    /// The strings with some path into `set`.
+    pub fn backward(&self, set: &Dfa) -> Dfa {
+        let full = Dfa::accept_all(&self.shape);
+        let mut back: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
+        back[1] = Some(set.clone());
+        for u in self.order().rev().skip(1) {
+            let parts: Vec<Dfa> = self
+                .edges
+                .iter()
+                .filter(|e| e.from.0 as usize == u)
+                .filter_map(|e| {
+                    let to = e.to.0 as usize;
+                    let target = back[to].as_ref()?;
+                    let inverse: Vec<Change> = self.nodes[to].changes.iter().map(|c| c.inverse()).collect();
+                    Some(target.image(&full, &inverse, e.condition.as_ref().unwrap_or(&full)))
+                })
+                .collect();
+            let refs: Vec<&Dfa> = parts.iter().collect();
+            back[u] = Some(Dfa::union_all(&self.shape, &refs));
+        }
+        back[0].take().expect("input evaluated last")
+    }
+
+    /// The graph in Graphviz dot syntax (node names, changes, whether an edge has a condition).
+    pub fn to_dot(&self) -> String {
+        let mut s = String::from("digraph moves {\n");
+        for (i, n) in self.nodes.iter().enumerate() {
+            let ch: Vec<String> = n.changes.iter().map(|c| format!("{}:{}>{}", c.layer, c.from, c.to)).collect();
+            s += &format!("  n{i} [label=\"{}\\n{}\"];\n", n.name, ch.join(" "));
+        }
+        for e in &self.edges {
+            let style = if e.condition.is_some() { "solid" } else { "dashed" };
+            s += &format!("  n{} -> n{} [style={style}];\n", e.from.0, e.to.0);
+        }
+        s + "}\n"
+    }
+}
+
+impl fmt::Debug for MoveGraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MoveGraph").field("shape", &self.shape).field("nodes", &self.nodes.len()).field("edges", &self.edges.len()).finish()
+    }
+}

@@ -1,0 +1,256 @@
+//! Property tests of the DFA engine against explicit sets of strings.
+use crate::oracle::{all_strings, subset};
+use dfasolve::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
+use dfasolve::dfa::file::Bundle;
+use dfasolve::move_graph::MoveGraph;
+use proptest::prelude::*;
+use std::collections::{BTreeSet, HashSet};
+
+type Set = BTreeSet<Vec<Symbol>>;
+
+fn shape_strategy() -> impl Strategy<Value = Shape> {
+    prop::collection::vec(1u16..=4, 1..=5).prop_map(Shape::new)
+}
+
+fn shape_and_sets(k: usize) -> impl Strategy<Value = (Shape, Vec<Set>)> {
+    shape_strategy().prop_flat_map(move |shape| {
+        let n = all_strings(&shape).len();
+        let masks = prop::collection::vec(prop::collection::vec(prop::bool::weighted(0.4), n), k);
+        (Just(shape), masks)
+    })
+    .prop_map(|(shape, masks)| {
+        let sets = masks.iter().map(|m| subset(&shape, m)).collect();
+        (shape, sets)
+    })
+}
+
+fn dfa(shape: &Shape, set: &Set) -> Dfa {
+    let v: Vec<Vec<Symbol>> = set.iter().cloned().collect();
+    let d = Dfa::from_strings(shape, &v);
+    assert_eq!(d.validate(), Ok(()));
+    d
+}
+
+fn members(d: &Dfa) -> Set {
+    d.iter().collect()
+}
+
+/// Number of distinct residual languages per layer, non-reserved (the minimal DFA's size).
+fn residual_counts(shape: &Shape, set: &Set) -> Vec<usize> {
+    let all = all_strings(shape);
+    (0..shape.len())
+        .map(|l| {
+            let mut residuals: HashSet<Vec<bool>> = HashSet::new();
+            let prefixes: BTreeSet<&[Symbol]> = set.iter().map(|s| &s[..l]).collect();
+            for p in prefixes {
+                let suffixes: Vec<bool> = all.iter().filter(|s| s[..l] == *p).map(|s| set.contains(s)).collect();
+                residuals.insert(suffixes);
+            }
+            let reserved = |r: &Vec<bool>| r.iter().all(|&b| b) || r.iter().all(|&b| !b);
+            residuals.iter().filter(|r| !reserved(r)).count()
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn binary_ops_match_oracle((shape, sets) in shape_and_sets(2)) {
+        let (a, b) = (&sets[0], &sets[1]);
+        let (da, db) = (dfa(&shape, a), dfa(&shape, b));
+        let u = da.union(&db);
+        let i = da.intersection(&db);
+        let d = da.difference(&db);
+        for r in [&u, &i, &d] { prop_assert_eq!(r.validate(), Ok(())); }
+        prop_assert_eq!(members(&u), a.union(b).cloned().collect::<Set>());
+        prop_assert_eq!(members(&i), a.intersection(b).cloned().collect::<Set>());
+        prop_assert_eq!(members(&d), a.difference(b).cloned().collect::<Set>());
+        prop_assert_eq!(da.is_subset(&db), a.is_subset(b));
+        prop_assert_eq!(da == db, a == b);
+        let c = da.complement();
+        prop_assert_eq!(c.validate(), Ok(()));
+        let all: Set = all_strings(&shape).into_iter().collect();
+        prop_assert_eq!(members(&c), all.difference(a).cloned().collect::<Set>());
+    }
+
+    #[test]
+    fn canonical_and_minimal((shape, sets) in shape_and_sets(2)) {
+        let (a, b) = (&sets[0], &sets[1]);
+        let u = a.union(b).cloned().collect::<Set>();
+        // Built directly, and built by an operation: identical values.
+        let direct = dfa(&shape, &u);
+        let via_ops = dfa(&shape, a).union(&dfa(&shape, b));
+        prop_assert_eq!(&direct, &via_ops);
+        let via_complements = dfa(&shape, a).complement().intersection(&dfa(&shape, b).complement()).complement();
+        prop_assert_eq!(&direct, &via_complements);
+        let counts: Vec<usize> = direct.states_per_layer().iter().map(|n| n - 2).collect();
+        prop_assert_eq!(counts, residual_counts(&shape, &u));
+    }
+
+    #[test]
+    fn count_iter_sample((shape, sets) in shape_and_sets(1)) {
+        let a = &sets[0];
+        let d = dfa(&shape, a);
+        prop_assert_eq!(d.count(), a.len() as u128);
+        prop_assert_eq!(d.to_strings(), a.iter().cloned().collect::<Vec<_>>());
+        for s in all_strings(&shape) { prop_assert_eq!(d.contains(&s), a.contains(&s)); }
+        if let Some(sampler) = d.sampler() {
+            let sorted: Vec<_> = a.iter().cloned().collect();
+            for (i, s) in sorted.iter().enumerate() { prop_assert_eq!(&sampler.nth(i as u128), s); }
+            let mut rng = dfasolve::dfa::SplitMix64::new(7);
+            for _ in 0..10 { prop_assert!(a.contains(&sampler.sample(&mut rng))); }
+        }
+    }
+
+    #[test]
+    fn nary_union_matches((shape, sets) in shape_and_sets(5)) {
+        let dfas: Vec<Dfa> = sets.iter().map(|s| dfa(&shape, s)).collect();
+        let refs: Vec<&Dfa> = dfas.iter().collect();
+        let u = Dfa::union_all(&shape, &refs);
+        prop_assert_eq!(u.validate(), Ok(()));
+        let expected: Set = sets.iter().flatten().cloned().collect();
+        prop_assert_eq!(members(&u), expected.clone());
+        prop_assert_eq!(u, dfa(&shape, &expected));
+    }
+
+    #[test]
+    fn change_and_image_match((shape, sets) in shape_and_sets(3), picks in prop::collection::vec((0usize..5, 0u8..4, 0u8..4), 1..3)) {
+        let mut changes: Vec<Change> = Vec::new();
+        for (l, f, t) in picks {
+            let l = l % shape.len();
+            let a = shape.alphabet(l) as u8;
+            if changes.iter().all(|c| c.layer != l) { changes.push(Change::new(l, f % a, t % a)); }
+        }
+        let rewrite = |s: &Vec<Symbol>| -> Option<Vec<Symbol>> {
+            let mut t = s.clone();
+            for c in &changes { if t[c.layer] != c.from { return None; } t[c.layer] = c.to; }
+            Some(t)
+        };
+        let (s, pre, post) = (&sets[0], &sets[1], &sets[2]);
+        let (ds, dpre, dpost) = (dfa(&shape, s), dfa(&shape, pre), dfa(&shape, post));
+        let changed: Set = s.iter().filter_map(rewrite).collect();
+        prop_assert_eq!(members(&ds.change(&changes)), changed);
+        let image: Set = s.iter().filter(|x| pre.contains(*x)).filter_map(rewrite).filter(|x| post.contains(x)).collect();
+        let di = ds.image(&dpre, &changes, &dpost);
+        prop_assert_eq!(di.validate(), Ok(()));
+        prop_assert_eq!(members(&di), image);
+        let inverse: Set = all_strings(&shape).into_iter().filter(|x| rewrite(x).is_some_and(|y| s.contains(&y))).collect();
+        prop_assert_eq!(members(&ds.change_inverse(&changes)), inverse);
+    }
+
+    #[test]
+    fn move_graph_matches((shape, sets) in shape_and_sets(3)) {
+        // Two moves sharing a second stage: input -(c1)-> a -> b -(cond)-> output, input -> b.
+        let l0 = 0;
+        let l1 = shape.len() - 1;
+        let a0 = shape.alphabet(l0) as u8;
+        let a1 = shape.alphabet(l1) as u8;
+        let ch_a = vec![Change::new(l0, 0, a0 - 1)];
+        let ch_b = vec![Change::new(l1, a1 - 1, 0)];
+        if l0 == l1 { return Ok(()); }
+        let cond = dfa(&shape, &sets[1]);
+        let mut g = MoveGraph::new(&shape);
+        let a = g.add_node("a", ch_a.clone());
+        let b = g.add_node("b", ch_b.clone());
+        g.add_edge(MoveGraph::INPUT, a, None);
+        g.add_edge(a, b, None);
+        g.add_edge(MoveGraph::INPUT, b, Some(cond.clone()));
+        g.add_edge(b, MoveGraph::OUTPUT, None);
+        let apply = |s: &Vec<Symbol>, chs: &[Change]| -> Option<Vec<Symbol>> {
+            let mut t = s.clone();
+            for c in chs { if t[c.layer] != c.from { return None; } t[c.layer] = c.to; }
+            Some(t)
+        };
+        let step = |s: &Vec<Symbol>| -> Vec<Vec<Symbol>> {
+            let mut out = Vec::new();
+            if let Some(x) = apply(s, &ch_a).and_then(|x| apply(&x, &ch_b)) { out.push(x); }
+            if sets[1].contains(s) { if let Some(x) = apply(s, &ch_b) { out.push(x); } }
+            out
+        };
+        let src = &sets[0];
+        let fwd: Set = src.iter().flat_map(step).collect();
+        prop_assert_eq!(members(&g.forward(&dfa(&shape, src))), fwd);
+        let target = &sets[2];
+        let bwd: Set = all_strings(&shape).into_iter().filter(|s| step(s).iter().any(|t| target.contains(t))).collect();
+        prop_assert_eq!(members(&g.backward(&dfa(&shape, target))), bwd);
+    }
+
+    #[test]
+    fn relabel_matches((shape, sets) in shape_and_sets(1)) {
+        let s = &sets[0];
+        let d = dfa(&shape, s);
+        let swapped: Set = s.iter().map(|x| x.iter().map(|&c| match c { 0 => 1, 1 => 0, c => c }).collect::<Vec<_>>()).filter(|x| shape.admits(x)).collect();
+        // Only layers with both symbols are relabelled; others must be left alone.
+        let expected: Set = s.iter().map(|x| x.iter().enumerate().map(|(l, &c)| if shape.alphabet(l) >= 2 { match c { 0 => 1, 1 => 0, c => c } } else { c }).collect()).collect();
+        let _ = swapped;
+        prop_assert_eq!(members(&d.swap_symbols(0, 1)), expected);
+    }
+
+    #[test]
+    fn counting_constraint_matches(shape in shape_strategy(), lo in 0usize..4, span in 0usize..3, from in 0usize..5, to in 0usize..6) {
+        let (from, to) = (from.min(shape.len()), to.min(shape.len()));
+        let (from, to) = (from.min(to), from.max(to));
+        let hi = lo + span;
+        let d = Dfa::count_between(&shape, from..to, |c| c == 1, lo, hi);
+        prop_assert_eq!(d.validate(), Ok(()));
+        let expected: Set = all_strings(&shape).into_iter().filter(|s| (lo..=hi).contains(&s[from..to].iter().filter(|&&c| c == 1).count())).collect();
+        prop_assert_eq!(members(&d), expected);
+    }
+
+    #[test]
+    fn save_load_round_trip((shape, sets) in shape_and_sets(2)) {
+        let bundle = Bundle { meta: "{\"t\":1}".into(), entries: vec![("a".into(), dfa(&shape, &sets[0])), ("b".into(), dfa(&shape, &sets[1]))] };
+        let bytes = bundle.to_bytes();
+        let back = Bundle::from_bytes(&bytes, std::path::Path::new("mem")).unwrap();
+        prop_assert_eq!(back, bundle);
+    }
+
+    #[test]
+    fn loader_never_panics_on_damage((shape, sets) in shape_and_sets(1), cut in 0usize..10_000, flip in 0usize..10_000, bit in 0u8..8) {
+        let bundle = Bundle { meta: String::new(), entries: vec![("a".into(), dfa(&shape, &sets[0]))] };
+        let bytes = bundle.to_bytes();
+        let path = std::path::Path::new("mem");
+        let truncated = &bytes[..cut % bytes.len()];
+        prop_assert!(Bundle::from_bytes(truncated, path).is_err());
+        let mut flipped = bytes.clone();
+        let i = flip % flipped.len();
+        flipped[i] ^= 1 << bit;
+        prop_assert!(Bundle::from_bytes(&flipped, path).is_err());
+    }
+}
+
+#[test]
+fn builder_reduces_and_shares() {
+    let shape = Shape::uniform(3, 2);
+    let mut b = DfaBuilder::new(&shape);
+    let x = b.add(2, &[StateId::REJECT, StateId::ACCEPT]);
+    let y = b.add(2, &[StateId::REJECT, StateId::ACCEPT]);
+    assert_eq!(x, y);
+    let all = b.add(1, &[StateId::ACCEPT, StateId::ACCEPT]);
+    assert_eq!(all, StateId::ACCEPT);
+    let top = b.add(1, &[x, StateId::REJECT]);
+    let root = b.add(0, &[top, all]);
+    let d = b.finish(root);
+    assert_eq!(d.count(), 1 + 4);
+}
+
+#[test]
+fn empty_and_full() {
+    let shape = Shape::new(vec![3, 1, 2]);
+    let e = Dfa::reject_all(&shape);
+    let f = Dfa::accept_all(&shape);
+    assert!(e.is_empty() && f.is_full());
+    assert_eq!(f.count(), 6);
+    assert_eq!(e.complement(), f);
+    assert_eq!(f.to_strings().len(), 6);
+    assert_eq!(e.union(&f), f);
+}
+
+#[test]
+fn huge_counts_are_exact_or_refused() {
+    let shape = Shape::uniform(81, 3);
+    assert_eq!(Dfa::accept_all(&shape).checked_count(), None);
+    let shape = Shape::uniform(80, 3);
+    assert_eq!(Dfa::accept_all(&shape).checked_count(), Some(3u128.pow(80)));
+}
