@@ -12,10 +12,12 @@
 //! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images.
 //! * [`games`]: the [`games::Game`] trait, Nim and Breakthrough.
 //! * [`solver`]: forward/backward/meet-in-the-middle solving and per-ply statistics.
+//! * [`cli`]: the `dfasolve` command line (the binary is a thin wrapper).
 //! * [`error`]: the library's error type.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cli;
 pub mod dfa;
 pub mod error;
 pub mod games;

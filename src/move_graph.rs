@@ -15,6 +15,7 @@
 //! and each node one n-ary union over its edges.
 
 use crate::dfa::{Change, Dfa, Shape};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A node of a [`MoveGraph`].
@@ -58,8 +59,15 @@ impl MoveGraph {
 
     /// An empty graph (no paths, so no moves) over strings of `shape`.
     pub fn new(shape: &Shape) -> MoveGraph {
-        let node = |name: &str| Node { name: name.into(), changes: Vec::new() };
-        MoveGraph { shape: shape.clone(), nodes: vec![node("input"), node("output")], edges: Vec::new() }
+        let node = |name: &str| Node {
+            name: name.into(),
+            changes: Vec::new(),
+        };
+        MoveGraph {
+            shape: shape.clone(),
+            nodes: vec![node("input"), node("output")],
+            edges: Vec::new(),
+        }
     }
 
     /// Add a node that applies `changes` (at most one per layer).
@@ -67,9 +75,19 @@ impl MoveGraph {
         let mut layers: Vec<usize> = changes.iter().map(|c| c.layer).collect();
         layers.sort_unstable();
         layers.dedup();
-        assert_eq!(layers.len(), changes.len(), "a node changes each layer at most once");
-        assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
-        self.nodes.push(Node { name: name.into(), changes });
+        assert_eq!(
+            layers.len(),
+            changes.len(),
+            "a node changes each layer at most once"
+        );
+        assert!(
+            layers.last().is_none_or(|&l| l < self.shape.len()),
+            "change outside the shape"
+        );
+        self.nodes.push(Node {
+            name: name.into(),
+            changes,
+        });
         MoveNodeId(self.nodes.len() as u32 - 1)
     }
 
@@ -79,16 +97,29 @@ impl MoveGraph {
     /// If the edge would break the creation-order topological order, or shapes differ.
     pub fn add_edge(&mut self, from: MoveNodeId, to: MoveNodeId, condition: Option<Dfa>) {
         let rank = |n: MoveNodeId| if n == Self::OUTPUT { u32::MAX } else { n.0 };
-        assert!(rank(from) < rank(to), "edge {from:?} -> {to:?} goes backwards");
+        assert!(
+            rank(from) < rank(to),
+            "edge {from:?} -> {to:?} goes backwards"
+        );
         assert!((to.0 as usize) < self.nodes.len(), "unknown node {to:?}");
         if let Some(c) = &condition {
             assert_eq!(c.shape(), &self.shape);
         }
-        self.edges.push(Edge { from, to, condition });
+        self.edges.push(Edge {
+            from,
+            to,
+            condition,
+        });
     }
 
     /// A one-path move: input →(pre)→ changes →(post)→ output.
-    pub fn add_move(&mut self, name: impl Into<String>, pre: Option<Dfa>, changes: Vec<Change>, post: Option<Dfa>) {
+    pub fn add_move(
+        &mut self,
+        name: impl Into<String>,
+        pre: Option<Dfa>,
+        changes: Vec<Change>,
+        post: Option<Dfa>,
+    ) {
         let node = self.add_node(name, changes);
         self.add_edge(Self::INPUT, node, pre);
         self.add_edge(node, Self::OUTPUT, post);
@@ -106,7 +137,9 @@ impl MoveGraph {
 
     /// Nodes in topological order: input, the added nodes, output.
     fn order(&self) -> impl DoubleEndedIterator<Item = usize> {
-        std::iter::once(0).chain(2..self.nodes.len()).chain(std::iter::once(1))
+        std::iter::once(0)
+            .chain(2..self.nodes.len())
+            .chain(std::iter::once(1))
     }
 
     /// The strings every path leads `set` to.
@@ -121,7 +154,11 @@ impl MoveGraph {
                 .filter(|e| e.to.0 as usize == v)
                 .filter_map(|e| {
                     let from = val[e.from.0 as usize].as_ref()?;
-                    Some(from.image(e.condition.as_ref().unwrap_or(&full), &self.nodes[v].changes, &full))
+                    Some(from.image(
+                        e.condition.as_ref().unwrap_or(&full),
+                        &self.nodes[v].changes,
+                        &full,
+                    ))
                 })
                 .collect();
             let refs: Vec<&Dfa> = parts.iter().collect();
@@ -132,7 +169,20 @@ impl MoveGraph {
 
     /// The strings with some path into `set`.
     pub fn backward(&self, set: &Dfa) -> Dfa {
+        self.backward_impl(set, None)
+    }
+
+    /// The strings of `within` with some path into `set`: `within ∩ backward(set)`, computed
+    /// with `within` fused into the first stage so that work outside it is never done.
+    pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
+        self.backward_impl(set, Some(within))
+    }
+
+    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
         let full = Dfa::accept_all(&self.shape);
+        if set.is_empty() || within.is_some_and(Dfa::is_empty) {
+            return Dfa::reject_all(&self.shape);
+        }
         let mut back: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
         back[1] = Some(set.clone());
         for u in self.order().rev().skip(1) {
@@ -143,8 +193,19 @@ impl MoveGraph {
                 .filter_map(|e| {
                     let to = e.to.0 as usize;
                     let target = back[to].as_ref()?;
-                    let inverse: Vec<Change> = self.nodes[to].changes.iter().map(|c| c.inverse()).collect();
-                    Some(target.image(&full, &inverse, e.condition.as_ref().unwrap_or(&full)))
+                    if target.is_empty() {
+                        return None;
+                    }
+                    let inverse: Vec<Change> =
+                        self.nodes[to].changes.iter().map(|c| c.inverse()).collect();
+                    // Edges out of the input are the first stage: restrict them to `within`.
+                    let condition: Cow<Dfa> = match (u, within, &e.condition) {
+                        (0, Some(w), Some(c)) => Cow::Owned(w.intersection(c)),
+                        (0, Some(w), None) => Cow::Borrowed(w),
+                        (_, _, Some(c)) => Cow::Borrowed(c),
+                        (_, _, None) => Cow::Borrowed(&full),
+                    };
+                    Some(target.image(&full, &inverse, &condition))
                 })
                 .collect();
             let refs: Vec<&Dfa> = parts.iter().collect();
@@ -157,11 +218,19 @@ impl MoveGraph {
     pub fn to_dot(&self) -> String {
         let mut s = String::from("digraph moves {\n");
         for (i, n) in self.nodes.iter().enumerate() {
-            let ch: Vec<String> = n.changes.iter().map(|c| format!("{}:{}>{}", c.layer, c.from, c.to)).collect();
+            let ch: Vec<String> = n
+                .changes
+                .iter()
+                .map(|c| format!("{}:{}>{}", c.layer, c.from, c.to))
+                .collect();
             s += &format!("  n{i} [label=\"{}\\n{}\"];\n", n.name, ch.join(" "));
         }
         for e in &self.edges {
-            let style = if e.condition.is_some() { "solid" } else { "dashed" };
+            let style = if e.condition.is_some() {
+                "solid"
+            } else {
+                "dashed"
+            };
             s += &format!("  n{} -> n{} [style={style}];\n", e.from.0, e.to.0);
         }
         s + "}\n"
@@ -170,6 +239,10 @@ impl MoveGraph {
 
 impl fmt::Debug for MoveGraph {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MoveGraph").field("shape", &self.shape).field("nodes", &self.nodes.len()).field("edges", &self.edges.len()).finish()
+        f.debug_struct("MoveGraph")
+            .field("shape", &self.shape)
+            .field("nodes", &self.nodes.len())
+            .field("edges", &self.edges.len())
+            .finish()
     }
 }

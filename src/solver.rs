@@ -1,1 +1,709 @@
-//! Solver.
+//! Solving with sets: forward ply sets, backward retrograde analysis, meet in the middle.
+//!
+//! Notation (SPEC §3), with one set per side to move `s`:
+//! * `U_s` the universe, `T_s` the terminal positions (lost or won by rule, or no legal move),
+//!   `N_s = U_s \ T_s` the positions where play goes on.
+//! * **Retrograde**: `L_0 = lost terminals`, `W_0 = won terminals`, and
+//!   `W_{n+1} = W_n ∪ (N_s ∩ back_s(L_n^opp \ L_{n-1}^opp))` (only the newest losses can give
+//!   new wins), `L_{n+1} = L_n ∪ (C \ back_s(U_opp \ W_n^opp))` where
+//!   `C = N_s ∩ back_s(W_n^opp \ W_{n-1}^opp) \ (W ∪ L)` are the undecided positions with a move
+//!   into a newly won position (a position all of whose moves go into `W_n` has one into the
+//!   newest part, or it was decided earlier). The fixpoint is reached when an iteration adds
+//!   nothing; what is left undecided is a draw. `W_n \ W_{n-1}` wins in exactly `n` plies.
+//! * **Forward**: `F_0 = {initial}`, `F_{k+1} = forward_s(F_k ∩ N_s \ D)` where `D` are positions
+//!   already decided by a (possibly shallow) retrograde pass.
+//! * **Meet in the middle** (games without draws): from the last ply back to ply 0,
+//!   `Win_k = F_k ∩ (W_d ∪ (N_s \ D) ∩ back_s(Lose_{k+1}))`, `Lose_k = F_k \ Win_k`. Every move of
+//!   an undecided `p ∈ F_k` lands in `F_{k+1}`, whose values are all known, so this is exact.
+
+use crate::dfa::file::Bundle;
+use crate::dfa::{Dfa, DfaStats};
+use crate::error::{Error, Result};
+use crate::games::{Game, Outcome, Position, Side};
+use crate::move_graph::MoveGraph;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Which phase a [`StepRecord`] belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Forward ply sets from the initial position.
+    Forward,
+    /// Retrograde iterations from the terminal positions.
+    Backward,
+    /// Values backed up through the forward ply sets.
+    Backup,
+}
+
+/// One line of a run's record: a set computed at one step, with its size and the cost so far.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StepRecord {
+    /// Phase of the run.
+    pub phase: Phase,
+    /// Ply (forward, backup) or iteration (backward).
+    pub step: u32,
+    /// Side to move in the set.
+    pub side: Side,
+    /// Which set: `reachable`, `win`, `loss`, `new_win`, `new_loss`.
+    pub set: &'static str,
+    /// Members of the set, exact (`None` above `u128::MAX`).
+    pub positions: Option<u128>,
+    /// Non-reserved DFA states.
+    pub states: usize,
+    /// Bytes of the compact on-disk layout.
+    pub bytes: usize,
+    /// Positions per byte.
+    pub positions_per_byte: Option<f64>,
+    /// Seconds since the solver started.
+    pub elapsed_s: f64,
+    /// Peak resident memory of the process so far, in bytes (Linux only).
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Peak resident set size of this process (VmHWM), if the platform reports it.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Retrograde over the whole universe to the fixpoint: every position, exact distances.
+    Strong,
+    /// Retrograde `depth` plies, then forward ply sets pruned by it, then backup: every
+    /// position reachable from the start (win/loss, no distances).
+    MeetInTheMiddle {
+        /// Backward iterations before going forward.
+        depth: u32,
+    },
+}
+
+/// One value class of a solution: the positions with `side` to move whose value is `outcome`.
+#[derive(Clone, Debug)]
+pub struct ValueClass {
+    /// Side to move.
+    pub side: Side,
+    /// The value for the side to move.
+    pub outcome: Outcome,
+    /// The positions.
+    pub set: Dfa,
+}
+
+/// A solved game: value classes that partition the solved positions, and the run's record.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Game parameters (JSON, as [`Game::params`]).
+    pub params: serde_json::Value,
+    /// How it was solved.
+    pub mode: Mode,
+    /// The game's start.
+    pub initial: Position,
+    /// Value of the start for the first player to move.
+    pub initial_value: Outcome,
+    /// Disjoint value classes.
+    pub classes: Vec<ValueClass>,
+    /// What each step computed.
+    pub records: Vec<StepRecord>,
+}
+
+impl Solution {
+    /// The value of `pos`, or `None` if the solution does not cover it (e.g. unreachable in a
+    /// meet-in-the-middle solve).
+    pub fn value(&self, pos: &Position) -> Option<Outcome> {
+        self.classes
+            .iter()
+            .find(|c| c.side == pos.side && c.set.contains(&pos.board))
+            .map(|c| c.outcome)
+    }
+
+    /// Longest forced win in plies (strong solves), if any win is known.
+    pub fn longest_win(&self) -> Option<u32> {
+        self.classes
+            .iter()
+            .filter_map(|c| match c.outcome {
+                Outcome::Win { plies } if !c.set.is_empty() => plies,
+                _ => None,
+            })
+            .max()
+    }
+
+    /// Save as a bundle: metadata JSON plus one DFA per value class.
+    ///
+    /// # Errors
+    /// [`Error::Io`] if the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let classes: Vec<serde_json::Value> = self
+            .classes
+            .iter()
+            .map(|c| serde_json::json!({ "side": c.side, "outcome": outcome_json(c.outcome) }))
+            .collect();
+        let meta = serde_json::json!({
+            "kind": "dfasolve-solution",
+            "params": self.params,
+            "mode": self.mode,
+            "initial_value": outcome_json(self.initial_value),
+            "classes": classes,
+        });
+        let entries = self
+            .classes
+            .iter()
+            .map(|c| (format!("{}/{}", c.side, c.outcome), c.set.clone()))
+            .collect();
+        Bundle {
+            meta: meta.to_string(),
+            entries,
+        }
+        .save(path)
+    }
+
+    /// Load a solution saved by [`Solution::save`]; the game is rebuilt from its parameters by
+    /// the caller. Records are not stored.
+    ///
+    /// # Errors
+    /// File errors, or [`Error::Corrupt`] if the bundle is not a solution.
+    pub fn load(
+        path: &Path,
+        initial: impl FnOnce(&serde_json::Value) -> Result<Position>,
+    ) -> Result<Solution> {
+        let bundle = Bundle::load(path)?;
+        let corrupt = |what: &str| Error::Corrupt {
+            path: path.to_path_buf(),
+            what: what.into(),
+        };
+        let meta: serde_json::Value =
+            serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON"))?;
+        if meta["kind"] != "dfasolve-solution" {
+            return Err(corrupt("not a solution file (a bundle of another kind)"));
+        }
+        let params = meta["params"].clone();
+        let mode = match &meta["mode"] {
+            serde_json::Value::String(s) if s == "strong" => Mode::Strong,
+            m => Mode::MeetInTheMiddle {
+                depth: m["meet_in_the_middle"]["depth"]
+                    .as_u64()
+                    .ok_or_else(|| corrupt("unknown mode"))? as u32,
+            },
+        };
+        let descs = meta["classes"]
+            .as_array()
+            .ok_or_else(|| corrupt("no value classes"))?;
+        if descs.len() != bundle.entries.len() {
+            return Err(corrupt("value classes do not match the stored sets"));
+        }
+        let mut classes = Vec::new();
+        for (desc, (_, set)) in descs.iter().zip(bundle.entries) {
+            let side = match desc["side"].as_str() {
+                Some("First") => Side::First,
+                Some("Second") => Side::Second,
+                _ => return Err(corrupt("bad side in a value class")),
+            };
+            let outcome = parse_outcome(&desc["outcome"])
+                .ok_or_else(|| corrupt("bad outcome in a value class"))?;
+            classes.push(ValueClass { side, outcome, set });
+        }
+        let initial_value =
+            parse_outcome(&meta["initial_value"]).ok_or_else(|| corrupt("bad initial value"))?;
+        let initial = initial(&params)?;
+        Ok(Solution {
+            params,
+            mode,
+            initial,
+            initial_value,
+            classes,
+            records: Vec::new(),
+        })
+    }
+}
+
+fn outcome_json(o: Outcome) -> serde_json::Value {
+    match o {
+        Outcome::Win { plies } => serde_json::json!({ "win": plies }),
+        Outcome::Loss { plies } => serde_json::json!({ "loss": plies }),
+        Outcome::Draw => serde_json::json!("draw"),
+    }
+}
+
+fn parse_outcome(v: &serde_json::Value) -> Option<Outcome> {
+    let plies = |x: &serde_json::Value| -> Option<Option<u32>> {
+        if x.is_null() {
+            Some(None)
+        } else {
+            x.as_u64().map(|p| Some(p as u32))
+        }
+    };
+    if v == "draw" {
+        Some(Outcome::Draw)
+    } else if let Some(x) = v.get("win") {
+        Some(Outcome::Win { plies: plies(x)? })
+    } else if let Some(x) = v.get("loss") {
+        Some(Outcome::Loss { plies: plies(x)? })
+    } else {
+        None
+    }
+}
+
+/// Result of a retrograde pass: cumulative sets and exact-distance increments per side.
+#[derive(Clone, Debug)]
+pub struct Retrograde {
+    /// `win[s]` = positions with `s` to move won within the iterations done.
+    pub win: [Dfa; 2],
+    /// `loss[s]` likewise lost.
+    pub loss: [Dfa; 2],
+    /// `new_win[s][n]` = won in exactly `n` plies.
+    pub new_win: [Vec<Dfa>; 2],
+    /// `new_loss[s][n]` = lost in exactly `n` plies.
+    pub new_loss: [Vec<Dfa>; 2],
+    /// Whether the fixpoint was reached.
+    pub complete: bool,
+}
+
+/// Value classes with exact distances from the increments of a retrograde pass.
+fn exact_classes(r: &Retrograde) -> Vec<ValueClass> {
+    let mut classes = Vec::new();
+    for s in Side::BOTH {
+        let i = s.index();
+        for (d, set) in r.new_win[i]
+            .iter()
+            .enumerate()
+            .filter(|(_, set)| !set.is_empty())
+        {
+            classes.push(ValueClass {
+                side: s,
+                outcome: Outcome::Win {
+                    plies: Some(d as u32),
+                },
+                set: set.clone(),
+            });
+        }
+        for (d, set) in r.new_loss[i]
+            .iter()
+            .enumerate()
+            .filter(|(_, set)| !set.is_empty())
+        {
+            classes.push(ValueClass {
+                side: s,
+                outcome: Outcome::Loss {
+                    plies: Some(d as u32),
+                },
+                set: set.clone(),
+            });
+        }
+    }
+    classes
+}
+
+/// Solves one game; holds its move graphs and terminal sets.
+pub struct Solver<'g> {
+    game: &'g dyn Game,
+    moves: [MoveGraph; 2],
+    universe: [Dfa; 2],
+    lost: [Dfa; 2],
+    won: [Dfa; 2],
+    ongoing: [Dfa; 2],
+    started: Instant,
+    records: Vec<StepRecord>,
+    progress: Option<Box<dyn FnMut(&StepRecord) + 'g>>,
+    checkpoint: Option<PathBuf>,
+}
+
+impl<'g> Solver<'g> {
+    /// Prepare the move graphs and terminal sets of `game`.
+    pub fn new(game: &'g dyn Game) -> Solver<'g> {
+        let started = Instant::now();
+        let moves = [game.moves(Side::First), game.moves(Side::Second)];
+        let universe = [game.universe(Side::First), game.universe(Side::Second)];
+        let per_side = |f: &dyn Fn(Side) -> Dfa| [f(Side::First), f(Side::Second)];
+        let has_move = per_side(&|s| {
+            moves[s.index()]
+                .backward(&universe[s.other().index()])
+                .intersection(&universe[s.index()])
+        });
+        let lost = per_side(&|s| {
+            let u = &universe[s.index()];
+            game.lost_terminal(s)
+                .intersection(u)
+                .union(&u.difference(&has_move[s.index()]))
+        });
+        let won = per_side(&|s| {
+            game.won_terminal(s)
+                .intersection(&universe[s.index()])
+                .difference(&lost[s.index()])
+        });
+        let ongoing = per_side(&|s| {
+            universe[s.index()]
+                .difference(&lost[s.index()])
+                .difference(&won[s.index()])
+        });
+        Solver {
+            game,
+            moves,
+            universe,
+            lost,
+            won,
+            ongoing,
+            started,
+            records: Vec::new(),
+            progress: None,
+            checkpoint: None,
+        }
+    }
+
+    /// Call `f` with every step record as it is produced (progress display).
+    pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + 'g) {
+        self.progress = Some(Box::new(f));
+    }
+
+    /// Save every finished step under `dir` and reuse steps already saved there (resume).
+    pub fn checkpoint_into(&mut self, dir: PathBuf) {
+        self.checkpoint = Some(dir);
+    }
+
+    /// The records of all steps so far.
+    pub fn records(&self) -> &[StepRecord] {
+        &self.records
+    }
+
+    /// Positions where `side` is to move and play goes on.
+    pub fn ongoing(&self, side: Side) -> &Dfa {
+        &self.ongoing[side.index()]
+    }
+
+    /// Terminal positions lost for the side to move (by rule or without a legal move).
+    pub fn lost_terminal(&self, side: Side) -> &Dfa {
+        &self.lost[side.index()]
+    }
+
+    /// The universe with `side` to move.
+    pub fn universe(&self, side: Side) -> &Dfa {
+        &self.universe[side.index()]
+    }
+
+    /// Positions reachable in one move of `side` from `set` (`set` should be ongoing).
+    pub fn forward(&self, side: Side, set: &Dfa) -> Dfa {
+        self.moves[side.index()].forward(set)
+    }
+
+    /// Positions with `side` to move with some move into `set`.
+    pub fn backward(&self, side: Side, set: &Dfa) -> Dfa {
+        self.moves[side.index()].backward(set)
+    }
+
+    fn record(&mut self, phase: Phase, step: u32, side: Side, set_name: &'static str, set: &Dfa) {
+        let DfaStats {
+            states,
+            disk_bytes,
+            positions,
+            positions_per_byte,
+            ..
+        } = set.stats();
+        let r = StepRecord {
+            phase,
+            step,
+            side,
+            set: set_name,
+            positions,
+            states,
+            bytes: disk_bytes,
+            positions_per_byte,
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            peak_rss_bytes: peak_rss_bytes(),
+        };
+        if let Some(f) = self.progress.as_mut() {
+            f(&r);
+        }
+        self.records.push(r);
+    }
+
+    fn checkpoint_path(&self, name: &str) -> Option<PathBuf> {
+        self.checkpoint
+            .as_ref()
+            .map(|d| d.join(format!("{name}.dfas")))
+    }
+
+    /// Load a checkpoint file if it exists and belongs to this game; `Ok(None)` if absent.
+    fn load_step(&self, name: &str) -> Result<Option<Bundle>> {
+        let Some(path) = self.checkpoint_path(name) else {
+            return Ok(None);
+        };
+        if !path.exists() {
+            return Ok(None);
+        }
+        let b = Bundle::load(&path)?;
+        if b.meta != self.game.params().to_string() {
+            return Err(Error::Mismatch(format!(
+                "{} was written for {}, not {}",
+                path.display(),
+                b.meta,
+                self.game.params()
+            )));
+        }
+        Ok(Some(b))
+    }
+
+    fn save_step(&self, name: &str, entries: Vec<(String, Dfa)>) -> Result<()> {
+        match self.checkpoint_path(name) {
+            Some(path) => Bundle {
+                meta: self.game.params().to_string(),
+                entries,
+            }
+            .save(&path),
+            None => Ok(()),
+        }
+    }
+
+    /// Forward ply sets from `start` until a ply is empty (or `max_plies`), not expanding
+    /// terminal positions nor positions in `decided[side]`.
+    ///
+    /// # Errors
+    /// Checkpoint files that cannot be written or read.
+    pub fn forward_plies(
+        &mut self,
+        start: &Position,
+        decided: Option<&[Dfa; 2]>,
+        max_plies: Option<u32>,
+    ) -> Result<Vec<Dfa>> {
+        let shape = self.game.shape().clone();
+        let mut plies = vec![Dfa::from_string(&shape, &start.board)];
+        self.record(
+            Phase::Forward,
+            0,
+            start.side,
+            "reachable",
+            &plies[0].clone(),
+        );
+        loop {
+            let k = plies.len() as u32 - 1;
+            if max_plies.is_some_and(|m| k >= m) {
+                break;
+            }
+            let side = Side::after(start.side, k);
+            let name = format!("forward-{k:04}");
+            let next = match self.load_step(&name)? {
+                Some(b) => b
+                    .entries
+                    .into_iter()
+                    .next()
+                    .map(|(_, d)| d)
+                    .ok_or_else(|| Error::Mismatch(format!("{name}: empty checkpoint")))?,
+                None => {
+                    let mut expand = plies[k as usize].intersection(&self.ongoing[side.index()]);
+                    if let Some(d) = decided {
+                        expand = expand.difference(&d[side.index()]);
+                    }
+                    let next = self.forward(side, &expand);
+                    self.save_step(&name, vec![("reachable".into(), next.clone())])?;
+                    next
+                }
+            };
+            if next.is_empty() {
+                break;
+            }
+            self.record(Phase::Forward, k + 1, side.other(), "reachable", &next);
+            plies.push(next);
+        }
+        Ok(plies)
+    }
+
+    /// Retrograde analysis for at most `max_iterations` (to the fixpoint if `None`).
+    ///
+    /// # Errors
+    /// Checkpoint files that cannot be written or read.
+    pub fn retrograde(&mut self, max_iterations: Option<u32>) -> Result<Retrograde> {
+        let shape = self.game.shape().clone();
+        let empty = Dfa::reject_all(&shape);
+        let mut r = Retrograde {
+            win: self.won.clone(),
+            loss: self.lost.clone(),
+            new_win: [vec![self.won[0].clone()], vec![self.won[1].clone()]],
+            new_loss: [vec![self.lost[0].clone()], vec![self.lost[1].clone()]],
+            complete: false,
+        };
+        for s in Side::BOTH {
+            self.record(Phase::Backward, 0, s, "loss", &r.loss[s.index()].clone());
+        }
+        let mut n = 0u32;
+        loop {
+            if max_iterations.is_some_and(|m| n >= m) {
+                break;
+            }
+            let name = format!("backward-{:04}", n + 1);
+            let (dw, dl) = match self.load_step(&name)? {
+                Some(b) => {
+                    let get = |k: &str| {
+                        b.get(k)
+                            .cloned()
+                            .ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")))
+                    };
+                    (
+                        [get("new_win/first")?, get("new_win/second")?],
+                        [get("new_loss/first")?, get("new_loss/second")?],
+                    )
+                }
+                None => {
+                    let mut dw = [empty.clone(), empty.clone()];
+                    let mut dl = [empty.clone(), empty.clone()];
+                    for s in Side::BOTH {
+                        let (i, o) = (s.index(), s.other().index());
+                        let undecided =
+                            self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]);
+                        // New wins: a move into a newest loss of the opponent.
+                        let newest_loss = &r.new_loss[o][n as usize];
+                        dw[i] = self.moves[i].backward_within(newest_loss, &undecided);
+                        // New losses: candidates with a move into a newest win, all of whose
+                        // moves go into wins.
+                        let newest_win = &r.new_win[o][n as usize];
+                        let candidates = self.moves[i]
+                            .backward_within(newest_win, &undecided.difference(&dw[i]));
+                        if !candidates.is_empty() {
+                            let escape = self.universe[o].difference(&r.win[o]);
+                            dl[i] = candidates
+                                .difference(&self.moves[i].backward_within(&escape, &candidates));
+                        }
+                    }
+                    let names = [
+                        "new_win/first",
+                        "new_win/second",
+                        "new_loss/first",
+                        "new_loss/second",
+                    ];
+                    let sets = [&dw[0], &dw[1], &dl[0], &dl[1]];
+                    self.save_step(
+                        &name,
+                        names
+                            .iter()
+                            .zip(sets)
+                            .map(|(k, d)| (k.to_string(), d.clone()))
+                            .collect(),
+                    )?;
+                    (dw, dl)
+                }
+            };
+            n += 1;
+            let mut changed = false;
+            for s in Side::BOTH {
+                let i = s.index();
+                changed |= !dw[i].is_empty() || !dl[i].is_empty();
+                r.win[i] = r.win[i].union(&dw[i]);
+                r.loss[i] = r.loss[i].union(&dl[i]);
+                self.record(Phase::Backward, n, s, "new_win", &dw[i]);
+                self.record(Phase::Backward, n, s, "new_loss", &dl[i]);
+            }
+            let [dw0, dw1] = dw;
+            let [dl0, dl1] = dl;
+            r.new_win[0].push(dw0);
+            r.new_win[1].push(dw1);
+            r.new_loss[0].push(dl0);
+            r.new_loss[1].push(dl1);
+            if !changed {
+                r.complete = true;
+                break;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Solve by `mode`.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for meet in the middle on a game with draws; checkpoint I/O.
+    pub fn solve(&mut self, mode: Mode) -> Result<Solution> {
+        let initial = self.game.initial();
+        match mode {
+            Mode::Strong => {
+                let r = self.retrograde(None)?;
+                let mut classes = exact_classes(&r);
+                for s in Side::BOTH {
+                    let i = s.index();
+                    let draws = self.universe[i]
+                        .difference(&r.win[i])
+                        .difference(&r.loss[i]);
+                    if !draws.is_empty() {
+                        classes.push(ValueClass {
+                            side: s,
+                            outcome: Outcome::Draw,
+                            set: draws,
+                        });
+                    }
+                }
+                self.finish(mode, initial, classes)
+            }
+            Mode::MeetInTheMiddle { depth } => {
+                if self.game.has_draws() {
+                    return Err(Error::BadParameters(format!(
+                        "{} can be drawn: use the strong mode",
+                        self.game.name()
+                    )));
+                }
+                let r = self.retrograde(Some(depth))?;
+                let decided = [r.win[0].union(&r.loss[0]), r.win[1].union(&r.loss[1])];
+                let plies = self.forward_plies(&initial, Some(&decided), None)?;
+                let shape = self.game.shape().clone();
+                let mut win_all = [Dfa::reject_all(&shape), Dfa::reject_all(&shape)];
+                let mut loss_all = win_all.clone();
+                let mut lose_next = Dfa::reject_all(&shape);
+                for k in (0..plies.len()).rev() {
+                    let side = Side::after(initial.side, k as u32);
+                    let i = side.index();
+                    let here = &plies[k];
+                    let open = here.intersection(&self.ongoing[i]).difference(&decided[i]);
+                    let win = here
+                        .intersection(&r.win[i])
+                        .union(&self.moves[i].backward_within(&lose_next, &open));
+                    let lose = here.difference(&win);
+                    self.record(Phase::Backup, k as u32, side, "win", &win);
+                    self.record(Phase::Backup, k as u32, side, "loss", &lose);
+                    win_all[i] = win_all[i].union(&win);
+                    loss_all[i] = loss_all[i].union(&lose);
+                    lose_next = lose;
+                }
+                // Positions decided by the retrograde pass keep their exact distance; the
+                // reachable rest is known as win/loss only.
+                let mut classes = exact_classes(&r);
+                for s in Side::BOTH {
+                    let i = s.index();
+                    let (w, l) = (
+                        win_all[i].difference(&decided[i]),
+                        loss_all[i].difference(&decided[i]),
+                    );
+                    classes.push(ValueClass {
+                        side: s,
+                        outcome: Outcome::Win { plies: None },
+                        set: w,
+                    });
+                    classes.push(ValueClass {
+                        side: s,
+                        outcome: Outcome::Loss { plies: None },
+                        set: l,
+                    });
+                }
+                self.finish(mode, initial, classes)
+            }
+        }
+    }
+
+    fn finish(
+        &mut self,
+        mode: Mode,
+        initial: Position,
+        classes: Vec<ValueClass>,
+    ) -> Result<Solution> {
+        let mut solution = Solution {
+            params: self.game.params(),
+            mode,
+            initial: initial.clone(),
+            initial_value: Outcome::Draw,
+            classes,
+            records: Vec::new(),
+        };
+        solution.initial_value = solution.value(&initial).ok_or_else(|| {
+            Error::Verification("the initial position is not in any value class".into())
+        })?;
+        solution.records = self.records.clone();
+        Ok(solution)
+    }
+}

@@ -1,7 +1,7 @@
 //! Property tests of the DFA engine against explicit sets of strings.
 use crate::oracle::{all_strings, subset};
-use dfasolve::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use dfasolve::dfa::file::Bundle;
+use dfasolve::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use dfasolve::move_graph::MoveGraph;
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashSet};
@@ -13,15 +13,17 @@ fn shape_strategy() -> impl Strategy<Value = Shape> {
 }
 
 fn shape_and_sets(k: usize) -> impl Strategy<Value = (Shape, Vec<Set>)> {
-    shape_strategy().prop_flat_map(move |shape| {
-        let n = all_strings(&shape).len();
-        let masks = prop::collection::vec(prop::collection::vec(prop::bool::weighted(0.4), n), k);
-        (Just(shape), masks)
-    })
-    .prop_map(|(shape, masks)| {
-        let sets = masks.iter().map(|m| subset(&shape, m)).collect();
-        (shape, sets)
-    })
+    shape_strategy()
+        .prop_flat_map(move |shape| {
+            let n = all_strings(&shape).len();
+            let masks =
+                prop::collection::vec(prop::collection::vec(prop::bool::weighted(0.4), n), k);
+            (Just(shape), masks)
+        })
+        .prop_map(|(shape, masks)| {
+            let sets = masks.iter().map(|m| subset(&shape, m)).collect();
+            (shape, sets)
+        })
 }
 
 fn dfa(shape: &Shape, set: &Set) -> Dfa {
@@ -43,7 +45,11 @@ fn residual_counts(shape: &Shape, set: &Set) -> Vec<usize> {
             let mut residuals: HashSet<Vec<bool>> = HashSet::new();
             let prefixes: BTreeSet<&[Symbol]> = set.iter().map(|s| &s[..l]).collect();
             for p in prefixes {
-                let suffixes: Vec<bool> = all.iter().filter(|s| s[..l] == *p).map(|s| set.contains(s)).collect();
+                let suffixes: Vec<bool> = all
+                    .iter()
+                    .filter(|s| s[..l] == *p)
+                    .map(|s| set.contains(s))
+                    .collect();
                 residuals.insert(suffixes);
             }
             let reserved = |r: &Vec<bool>| r.iter().all(|&b| b) || r.iter().all(|&b| !b);

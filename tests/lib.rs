@@ -1,3 +1,5 @@
 //! All integration tests, one binary (faster to link).
+mod breakthrough;
 mod dfa_props;
+mod nim;
 mod oracle;

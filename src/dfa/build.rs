@@ -7,8 +7,8 @@
 //! in first-appearance order (I7).
 
 use super::{Dfa, Layer, Shape, StateId, Symbol};
-use hashbrown::HashTable;
 use hashbrown::DefaultHashBuilder;
+use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
 /// A layer's unique table: rows of `alphabet` ids, stored flat, looked up by content.
@@ -24,7 +24,12 @@ pub(crate) struct RowTable {
 impl RowTable {
     pub(crate) fn new(alphabet: usize) -> RowTable {
         let Layer { next, .. } = Layer::reserved_only(alphabet);
-        RowTable { alphabet, rows: next, table: HashTable::new(), hasher: DefaultHashBuilder::default() }
+        RowTable {
+            alphabet,
+            rows: next,
+            table: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+        }
     }
 
     pub(crate) fn with_capacity(alphabet: usize, states: usize) -> RowTable {
@@ -49,7 +54,8 @@ impl RowTable {
         if let Some(&id) = self.table.find(hash, eq) {
             return id;
         }
-        let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
+        let id =
+            u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
         self.rows.extend_from_slice(row);
         let (rows, hasher) = (&self.rows, &self.hasher);
         self.table.insert_unique(hash, id, |&i| {
@@ -88,7 +94,11 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
     for l in 0..n {
         let alphabet = shape.alphabet(l);
         let old = &layers[l];
-        let old_next_len = if l + 1 < n { layers[l + 1].len() / shape.alphabet(l + 1) } else { 2 };
+        let old_next_len = if l + 1 < n {
+            layers[l + 1].len() / shape.alphabet(l + 1)
+        } else {
+            2
+        };
         let mut new_of_old = vec![u32::MAX; old_next_len];
         new_of_old[0] = 0;
         new_of_old[1] = 1;
@@ -138,8 +148,14 @@ pub struct DfaBuilder {
 impl DfaBuilder {
     /// A builder for sets of `shape`.
     pub fn new(shape: &Shape) -> DfaBuilder {
-        let tables = (0..shape.len()).map(|l| RowTable::new(shape.alphabet(l))).collect();
-        DfaBuilder { shape: shape.clone(), tables, scratch: Vec::new() }
+        let tables = (0..shape.len())
+            .map(|l| RowTable::new(shape.alphabet(l)))
+            .collect();
+        DfaBuilder {
+            shape: shape.clone(),
+            tables,
+            scratch: Vec::new(),
+        }
     }
 
     /// The id of the state of `layer` with successors `row` (one per symbol).
@@ -147,11 +163,18 @@ impl DfaBuilder {
     /// # Panics
     /// If `row` has the wrong length or refers to an id `layer + 1` does not have.
     pub fn add(&mut self, layer: usize, row: &[StateId]) -> StateId {
-        assert_eq!(row.len(), self.shape.alphabet(layer), "row length must equal the alphabet");
+        assert_eq!(
+            row.len(),
+            self.shape.alphabet(layer),
+            "row length must equal the alphabet"
+        );
         let next_len = self.tables.get(layer + 1).map_or(2, RowTable::len);
         self.scratch.clear();
         for &s in row {
-            assert!(s.index() < next_len, "layer {layer}: successor {s:?} does not exist");
+            assert!(
+                s.index() < next_len,
+                "layer {layer}: successor {s:?} does not exist"
+            );
             self.scratch.push(s.0);
         }
         StateId(self.tables[layer].intern(&self.scratch))

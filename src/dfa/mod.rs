@@ -39,8 +39,8 @@ mod product;
 mod validate;
 
 pub use build::DfaBuilder;
-pub use product::Change;
 pub use count::{Members, Sampler, SplitMix64};
+pub use product::Change;
 pub use validate::InvariantViolation;
 
 use std::fmt;
@@ -134,7 +134,11 @@ impl Shape {
 
     /// Whether `string` has the right length and every symbol is within its alphabet.
     pub fn admits(&self, string: &[Symbol]) -> bool {
-        string.len() == self.len() && string.iter().zip(self.0.iter()).all(|(&s, &n)| (s as u16) < n)
+        string.len() == self.len()
+            && string
+                .iter()
+                .zip(self.0.iter())
+                .all(|(&s, &n)| (s as u16) < n)
     }
 
     /// Number of strings of the shape from `layer` on, if it fits in a `u128`.
@@ -238,13 +242,23 @@ impl Dfa {
 
     pub(crate) fn trivial(shape: &Shape, initial: StateId) -> Dfa {
         debug_assert!(initial.is_reserved());
-        let layers = (0..shape.len()).map(|l| Layer::reserved_only(shape.alphabet(l))).collect();
-        Dfa { shape: shape.clone(), initial, layers }
+        let layers = (0..shape.len())
+            .map(|l| Layer::reserved_only(shape.alphabet(l)))
+            .collect();
+        Dfa {
+            shape: shape.clone(),
+            initial,
+            layers,
+        }
     }
 
     /// Assemble from parts that already satisfy the invariants (checked in debug builds).
     pub(crate) fn from_parts(shape: Shape, initial: StateId, layers: Vec<Layer>) -> Dfa {
-        let dfa = Dfa { shape, initial, layers };
+        let dfa = Dfa {
+            shape,
+            initial,
+            layers,
+        };
         debug_assert_eq!(dfa.validate(), Ok(()));
         dfa
     }
@@ -316,7 +330,11 @@ impl Dfa {
         let n = self.layers.len();
         (0..n)
             .map(|l| {
-                let next_len = if l + 1 < n { self.layers[l + 1].len() } else { 2 };
+                let next_len = if l + 1 < n {
+                    self.layers[l + 1].len()
+                } else {
+                    2
+                };
                 self.layers[l].next.len() * file::entry_width(next_len)
             })
             .sum()

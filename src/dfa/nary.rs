@@ -28,7 +28,12 @@ struct SetTable {
 
 impl SetTable {
     fn new() -> SetTable {
-        SetTable { members: Vec::new(), starts: vec![0], table: HashTable::new(), hasher: DefaultHashBuilder::default() }
+        SetTable {
+            members: Vec::new(),
+            starts: vec![0],
+            table: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+        }
     }
 
     fn get(&self, i: u32) -> &[u32] {
@@ -50,8 +55,9 @@ impl SetTable {
         self.members.extend_from_slice(set);
         self.starts.push(self.members.len());
         let (members, starts, hasher) = (&self.members, &self.starts, &self.hasher);
-        self.table
-            .insert_unique(hash, i, |&j| hasher.hash_one(&members[starts[j as usize]..starts[j as usize + 1]]));
+        self.table.insert_unique(hash, i, |&j| {
+            hasher.hash_one(&members[starts[j as usize]..starts[j as usize + 1]])
+        });
         i
     }
 }
@@ -89,13 +95,21 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
             map.extend([0, 1]);
             for s in 2..layer.len() {
                 row.clear();
-                row.extend(layer.raw()[s * alphabet..(s + 1) * alphabet].iter().map(|&x| below[x as usize]));
+                row.extend(
+                    layer.raw()[s * alphabet..(s + 1) * alphabet]
+                        .iter()
+                        .map(|&x| below[x as usize]),
+                );
                 map.push(tables[l].intern(&row));
             }
             maps_below[k] = map;
         }
     }
-    let mut roots: Vec<u32> = live.iter().enumerate().map(|(k, d)| maps_below[k][d.initial().index()]).collect();
+    let mut roots: Vec<u32> = live
+        .iter()
+        .enumerate()
+        .map(|(k, d)| maps_below[k][d.initial().index()])
+        .collect();
     drop(maps_below);
     roots.sort_unstable();
     roots.dedup();
@@ -161,7 +175,11 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
         for t in 0..count {
             row.clear();
             row.extend(codes[t * alphabet..(t + 1) * alphabet].iter().map(|&code| {
-                if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }
+                if code & TUPLE != 0 {
+                    result_next[(code & !TUPLE) as usize]
+                } else {
+                    code
+                }
             }));
             result.push(tables[l].intern(&row));
         }

@@ -21,5 +21,29 @@ pub fn all_strings(shape: &Shape) -> Vec<Vec<Symbol>> {
 
 /// The subset of all strings selected by the bits of `mask` (bit i = i-th string).
 pub fn subset(shape: &Shape, mask: &[bool]) -> BTreeSet<Vec<Symbol>> {
-    all_strings(shape).into_iter().zip(mask.iter().cycle()).filter(|(_, b)| **b).map(|(s, _)| s).collect()
+    all_strings(shape)
+        .into_iter()
+        .zip(mask.iter().cycle())
+        .filter(|(_, b)| **b)
+        .map(|(s, _)| s)
+        .collect()
+}
+
+pub mod explicit;
+
+/// Parse a vector file's per-ply lines: `WxH ply  k:   n positions (m with mover on far row)`.
+pub fn breakthrough_vector(path: &str) -> Vec<(u128, u128)> {
+    let text = std::fs::read_to_string(path).expect("vector file");
+    text.lines()
+        .filter(|l| l.contains(" ply "))
+        .map(|l| {
+            let after = l.split(':').nth(1).expect("colon");
+            let nums: Vec<u128> = after
+                .split(|c: char| !c.is_ascii_digit() && c != ',')
+                .filter(|w| !w.is_empty() && *w != ",")
+                .map(|w| w.replace(',', "").parse().expect("number"))
+                .collect();
+            (nums[0], nums[1])
+        })
+        .collect()
 }

@@ -1,0 +1,327 @@
+//! Breakthrough on a board `W` columns wide and `H` rows tall (`WxH`, H ≥ 4).
+//!
+//! The first player's pawns start on rows 0 and 1 and move toward row H-1; the second
+//! player's start on rows H-2 and H-1 and move toward row 0. A pawn moves one row forward:
+//! straight onto an empty square, or diagonally onto an empty square or an enemy pawn (a
+//! capture). Reaching the far row or capturing every enemy pawn wins; a player without a
+//! legal move loses.
+//!
+//! Encoding: layer `r·W + c` is the square in row `r`, column `c`; symbol 0 empty, 1 a first
+//! player's pawn, 2 a second player's pawn. See `games/breakthrough/README.md`.
+
+use super::{Game, Position, Side, Status};
+use crate::dfa::{Change, Dfa, Shape, Symbol};
+use crate::error::{Error, Result};
+use crate::move_graph::MoveGraph;
+
+const EMPTY: Symbol = 0;
+
+/// Breakthrough of one board size.
+#[derive(Clone, Debug)]
+pub struct Breakthrough {
+    width: usize,
+    height: usize,
+    shape: Shape,
+}
+
+/// The pawn symbol of `side`.
+fn pawn(side: Side) -> Symbol {
+    match side {
+        Side::First => 1,
+        Side::Second => 2,
+    }
+}
+
+impl Breakthrough {
+    /// Largest width or height accepted (files are named a..p).
+    pub const MAX_SIDE: usize = 16;
+
+    /// The `width` x `height` game.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] if the height is below 4 or a side is 0 or above
+    /// [`Breakthrough::MAX_SIDE`].
+    pub fn new(width: usize, height: usize) -> Result<Breakthrough> {
+        if !(1..=Self::MAX_SIDE).contains(&width) {
+            return Err(Error::BadParameters(format!(
+                "breakthrough width must be 1..={}, got {width}",
+                Self::MAX_SIDE
+            )));
+        }
+        if !(4..=Self::MAX_SIDE).contains(&height) {
+            return Err(Error::BadParameters(format!(
+                "breakthrough height must be 4..={} (two home rows per side), got {height}",
+                Self::MAX_SIDE
+            )));
+        }
+        Ok(Breakthrough {
+            width,
+            height,
+            shape: Shape::uniform(width * height, 3),
+        })
+    }
+
+    /// Board width (columns).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Board height (rows).
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    fn square(&self, row: usize, col: usize) -> usize {
+        row * self.width + col
+    }
+
+    /// The row `side` moves toward.
+    fn goal_row(&self, side: Side) -> usize {
+        match side {
+            Side::First => self.height - 1,
+            Side::Second => 0,
+        }
+    }
+
+    /// The row a pawn of `side` on `row` moves to, if any.
+    fn forward_row(&self, side: Side, row: usize) -> Option<usize> {
+        match side {
+            Side::First => (row + 1 < self.height).then_some(row + 1),
+            Side::Second => row.checked_sub(1),
+        }
+    }
+
+    /// Positions with some pawn of `side` on `row`.
+    fn pawn_on_row(&self, side: Side, row: usize) -> Dfa {
+        let layers = self.square(row, 0)..self.square(row, 0) + self.width;
+        Dfa::count_between(&self.shape, layers, |c| c == pawn(side), 1, self.width)
+    }
+
+    fn pawns_between(&self, side: Side, lo: usize, hi: usize) -> Dfa {
+        Dfa::count_between(
+            &self.shape,
+            0..self.shape.len(),
+            |c| c == pawn(side),
+            lo,
+            hi,
+        )
+    }
+
+    fn name_square(&self, square: usize) -> String {
+        let (row, col) = (square / self.width, square % self.width);
+        format!("{}{}", (b'a' + col as u8) as char, row + 1)
+    }
+}
+
+impl Game for Breakthrough {
+    fn name(&self) -> String {
+        format!("breakthrough {}x{}", self.width, self.height)
+    }
+
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({ "game": "breakthrough", "width": self.width, "height": self.height })
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn initial(&self) -> Position {
+        let mut board = vec![EMPTY; self.shape.len()];
+        for col in 0..self.width {
+            for row in [0, 1] {
+                board[self.square(row, col)] = pawn(Side::First);
+            }
+            for row in [self.height - 2, self.height - 1] {
+                board[self.square(row, col)] = pawn(Side::Second);
+            }
+        }
+        Position {
+            side: Side::First,
+            board,
+        }
+    }
+
+    /// At most 2W pawns a side, and no pawn of the mover on its own goal row (it would have
+    /// ended the game the move it arrived).
+    fn universe(&self, side: Side) -> Dfa {
+        let counts = self
+            .pawns_between(side, 0, 2 * self.width)
+            .intersection(&self.pawns_between(side.other(), 0, 2 * self.width));
+        counts.difference(&self.pawn_on_row(side, self.goal_row(side)))
+    }
+
+    /// The opponent reached its goal row, or the mover has no pawns left.
+    fn lost_terminal(&self, side: Side) -> Dfa {
+        let reached = self.pawn_on_row(side.other(), self.goal_row(side.other()));
+        let wiped_out = self.pawns_between(side, 0, 0);
+        reached.union(&wiped_out).intersection(&self.universe(side))
+    }
+
+    /// One path per pawn move: the change empties the from-square and fills the to-square;
+    /// the change's own "before" symbols are the whole pre-condition.
+    fn moves(&self, side: Side) -> MoveGraph {
+        let mut g = MoveGraph::new(&self.shape);
+        let me = pawn(side);
+        let enemy = pawn(side.other());
+        for row in 0..self.height {
+            let Some(to_row) = self.forward_row(side, row) else {
+                continue;
+            };
+            for col in 0..self.width {
+                let from = self.square(row, col);
+                for to_col in col.saturating_sub(1)..=(col + 1).min(self.width - 1) {
+                    let to = self.square(to_row, to_col);
+                    let targets: &[Symbol] = if to_col == col {
+                        &[EMPTY]
+                    } else {
+                        &[EMPTY, enemy]
+                    };
+                    for &before in targets {
+                        let name = format!(
+                            "{}{}{}",
+                            self.name_square(from),
+                            if before == EMPTY { "-" } else { "x" },
+                            self.name_square(to)
+                        );
+                        g.add_move(
+                            name,
+                            None,
+                            vec![Change::new(from, me, EMPTY), Change::new(to, before, me)],
+                            None,
+                        );
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let me = pawn(pos.side);
+        let enemy = pawn(pos.side.other());
+        let mut out = Vec::new();
+        for row in 0..self.height {
+            let Some(to_row) = self.forward_row(pos.side, row) else {
+                continue;
+            };
+            for col in 0..self.width {
+                if pos.board[self.square(row, col)] != me {
+                    continue;
+                }
+                for to_col in [col.wrapping_sub(1), col, col + 1] {
+                    if to_col >= self.width {
+                        continue;
+                    }
+                    let target = pos.board[self.square(to_row, to_col)];
+                    let legal = target == EMPTY || (to_col != col && target == enemy);
+                    if legal {
+                        let mut board = pos.board.clone();
+                        board[self.square(row, col)] = EMPTY;
+                        board[self.square(to_row, to_col)] = me;
+                        out.push(Position {
+                            side: pos.side.other(),
+                            board,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        let opponent = pos.side.other();
+        let goal = self.goal_row(opponent);
+        let reached = (0..self.width).any(|c| pos.board[self.square(goal, c)] == pawn(opponent));
+        let has_pawns = pos.board.contains(&pawn(pos.side));
+        if reached || !has_pawns || self.explicit_moves(pos).is_empty() {
+            Status::Lost
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    /// Rows from row 0 (the first player's home, rank 1) to row H-1, separated by `/`:
+    /// `x` first player, `o` second player, `.` empty; then the side to move.
+    fn render(&self, pos: &Position) -> String {
+        let rows: Vec<String> = pos
+            .board
+            .chunks(self.width)
+            .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
+            .collect();
+        format!("{} {}", rows.join("/"), pos.side)
+    }
+
+    fn parse(&self, text: &str) -> Result<Position> {
+        let bad = |msg: String| {
+            Error::BadPosition(format!(
+                "breakthrough {}x{}: {msg} (expected e.g. \"xxx/xxx/.../.../ooo/ooo first\", rank 1 first)",
+                self.width, self.height
+            ))
+        };
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        let side = match words.last() {
+            Some(&"first") | Some(&"x") => Side::First,
+            Some(&"second") | Some(&"o") => Side::Second,
+            _ => return Err(bad("missing side to move (first/second) at the end".into())),
+        };
+        words.pop();
+        let rows: Vec<&str> = words
+            .iter()
+            .flat_map(|w| w.split('/'))
+            .filter(|r| !r.is_empty())
+            .collect();
+        if rows.len() != self.height {
+            return Err(bad(format!("{} rows given", rows.len())));
+        }
+        let mut board = Vec::with_capacity(self.shape.len());
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != self.width {
+                return Err(bad(format!(
+                    "row {} has {} squares",
+                    r + 1,
+                    row.chars().count()
+                )));
+            }
+            for ch in row.chars() {
+                board.push(match ch {
+                    '.' => EMPTY,
+                    'x' => pawn(Side::First),
+                    'o' => pawn(Side::Second),
+                    other => return Err(bad(format!("unknown square symbol {other:?}"))),
+                });
+            }
+        }
+        let pos = Position { side, board };
+        for s in Side::BOTH {
+            let n = pos.board.iter().filter(|&&c| c == pawn(s)).count();
+            if n > 2 * self.width {
+                return Err(bad(format!(
+                    "{s} player has {n} pawns, more than the {} it starts with",
+                    2 * self.width
+                )));
+            }
+        }
+        let goal = self.goal_row(side);
+        if (0..self.width).any(|c| pos.board[self.square(goal, c)] == pawn(side)) {
+            return Err(bad(format!(
+                "the {side} player is to move but already stands on its goal row"
+            )));
+        }
+        Ok(pos)
+    }
+
+    fn move_name(&self, from: &Position, to: &Position) -> String {
+        let me = pawn(from.side);
+        let src = (0..from.board.len()).find(|&i| from.board[i] == me && to.board[i] == EMPTY);
+        let dst = (0..from.board.len()).find(|&i| to.board[i] == me && from.board[i] != me);
+        match (src, dst) {
+            (Some(s), Some(d)) => {
+                let sep = if from.board[d] == EMPTY { "-" } else { "x" };
+                format!("{}{sep}{}", self.name_square(s), self.name_square(d))
+            }
+            _ => "?".into(),
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! Nim, normal play: N heaps of up to M tokens; a move takes one or more tokens from one heap;
+//! the player who cannot move loses.
+//!
+//! Encoding: one layer per heap, symbol = heap size `0..=M`. See `games/nim/README.md`.
+
+use super::{Game, Position, Side, Status};
+use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
+use crate::error::{Error, Result};
+use crate::move_graph::MoveGraph;
+
+/// Nim with `heaps` heaps that start with `tokens` tokens each.
+#[derive(Clone, Debug)]
+pub struct Nim {
+    heaps: usize,
+    tokens: usize,
+    shape: Shape,
+}
+
+impl Nim {
+    /// Largest heap size the one-byte symbols can hold.
+    pub const MAX_TOKENS: usize = 255;
+    /// Most heaps accepted (the set sizes stay tiny; this only bounds rendering and counts).
+    pub const MAX_HEAPS: usize = 64;
+
+    /// Nim with `heaps` heaps of `tokens` tokens.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for zero heaps/tokens or sizes the encoding cannot hold.
+    pub fn new(heaps: usize, tokens: usize) -> Result<Nim> {
+        if !(1..=Self::MAX_HEAPS).contains(&heaps) {
+            return Err(Error::BadParameters(format!(
+                "nim needs 1..={} heaps, got {heaps}",
+                Self::MAX_HEAPS
+            )));
+        }
+        if !(1..=Self::MAX_TOKENS).contains(&tokens) {
+            return Err(Error::BadParameters(format!(
+                "nim needs 1..={} tokens per heap, got {tokens}",
+                Self::MAX_TOKENS
+            )));
+        }
+        Ok(Nim {
+            heaps,
+            tokens,
+            shape: Shape::uniform(heaps, tokens as u16 + 1),
+        })
+    }
+
+    /// Positions whose heap sizes XOR to 0, built directly from Bouton's rule (a DFA whose state
+    /// is the XOR so far), independently of any solving. The solver's losing set must equal it.
+    pub fn xor_zero(&self) -> Dfa {
+        let width = (self.tokens + 1).next_power_of_two();
+        let mut b = DfaBuilder::new(&self.shape);
+        // below[x] = state after reading the heaps so far with XOR x.
+        let mut below: Vec<StateId> = (0..width)
+            .map(|x| {
+                if x == 0 {
+                    StateId::ACCEPT
+                } else {
+                    StateId::REJECT
+                }
+            })
+            .collect();
+        for l in (0..self.heaps).rev() {
+            below = (0..width)
+                .map(|x| {
+                    let row: Vec<StateId> = (0..=self.tokens).map(|h| below[x ^ h]).collect();
+                    b.add(l, &row)
+                })
+                .collect();
+        }
+        b.finish(below[0])
+    }
+}
+
+impl Game for Nim {
+    fn name(&self) -> String {
+        format!("nim {}x{}", self.heaps, self.tokens)
+    }
+
+    fn params(&self) -> serde_json::Value {
+        serde_json::json!({ "game": "nim", "heaps": self.heaps, "tokens": self.tokens })
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn initial(&self) -> Position {
+        Position {
+            side: Side::First,
+            board: vec![self.tokens as Symbol; self.heaps],
+        }
+    }
+
+    fn universe(&self, _side: Side) -> Dfa {
+        Dfa::accept_all(&self.shape)
+    }
+
+    fn lost_terminal(&self, _side: Side) -> Dfa {
+        Dfa::from_string(&self.shape, &vec![0; self.heaps])
+    }
+
+    /// Per heap, a chain of "take one token" nodes: node (i, v) changes heap i from v to v-1.
+    /// The input enters the chain at any v, the output leaves after any node, so every path is
+    /// "take k ≥ 1 tokens from heap i" and the graph has N·M nodes for N·M(M+1)/2 moves.
+    fn moves(&self, _side: Side) -> MoveGraph {
+        let mut g = MoveGraph::new(&self.shape);
+        for heap in 0..self.heaps {
+            let mut above = None;
+            for v in (1..=self.tokens).rev() {
+                let node = g.add_node(
+                    format!("heap {heap}: {v}->{}", v - 1),
+                    vec![Change::new(heap, v as Symbol, v as Symbol - 1)],
+                );
+                g.add_edge(MoveGraph::INPUT, node, None);
+                if let Some(prev) = above {
+                    g.add_edge(prev, node, None);
+                }
+                g.add_edge(node, MoveGraph::OUTPUT, None);
+                above = Some(node);
+            }
+        }
+        g
+    }
+
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let mut out = Vec::new();
+        for heap in 0..self.heaps {
+            for smaller in 0..pos.board[heap] {
+                let mut board = pos.board.clone();
+                board[heap] = smaller;
+                out.push(Position {
+                    side: pos.side.other(),
+                    board,
+                });
+            }
+        }
+        out
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        if pos.board.iter().all(|&h| h == 0) {
+            Status::Lost
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    fn render(&self, pos: &Position) -> String {
+        let heaps: Vec<String> = pos.board.iter().map(|h| h.to_string()).collect();
+        format!("{} {}", heaps.join(","), pos.side)
+    }
+
+    fn parse(&self, text: &str) -> Result<Position> {
+        let bad =
+            |msg: String| Error::BadPosition(format!("nim: {msg} (expected e.g. \"3,1,4 first\")"));
+        let mut words: Vec<&str> = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let side = match words.last() {
+            Some(&"first") => Some(Side::First),
+            Some(&"second") => Some(Side::Second),
+            _ => None,
+        };
+        if side.is_some() {
+            words.pop();
+        }
+        if words.len() != self.heaps {
+            return Err(bad(format!(
+                "{} heap sizes given, this game has {}",
+                words.len(),
+                self.heaps
+            )));
+        }
+        let board = words
+            .iter()
+            .map(|w| match w.parse::<usize>() {
+                Ok(h) if h <= self.tokens => Ok(h as Symbol),
+                Ok(h) => Err(bad(format!(
+                    "heap size {h} above the maximum {}",
+                    self.tokens
+                ))),
+                Err(_) => Err(bad(format!("{w:?} is not a heap size"))),
+            })
+            .collect::<Result<Vec<Symbol>>>()?;
+        Ok(Position {
+            side: side.unwrap_or(Side::First),
+            board,
+        })
+    }
+
+    fn move_name(&self, from: &Position, to: &Position) -> String {
+        match (0..self.heaps).find(|&i| from.board[i] != to.board[i]) {
+            Some(i) => format!("take {} from heap {}", from.board[i] - to.board[i], i + 1),
+            None => "pass".into(),
+        }
+    }
+}

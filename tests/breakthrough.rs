@@ -1,0 +1,192 @@
+//! Breakthrough: forward ply sets against the independent vectors, symbolic moves against the
+//! explicit move generator, and solved values against the explicit solver.
+use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
+use dfasolve::dfa::{Dfa, SplitMix64};
+use dfasolve::games::breakthrough::Breakthrough;
+use dfasolve::games::{Game, Outcome, Position, Side};
+use dfasolve::solver::{Mode, Solver};
+use std::collections::BTreeSet;
+
+fn check_vectors(width: usize, height: usize, file: &str) {
+    let game = Breakthrough::new(width, height).unwrap();
+    let mut solver = Solver::new(&game);
+    let plies = solver.forward_plies(&game.initial(), None, None).unwrap();
+    let expected = breakthrough_vector(file);
+    // The vector lists a final empty ply; our list stops at the last non-empty one.
+    assert_eq!(plies.len() + 1, expected.len(), "number of plies");
+    for (k, set) in plies.iter().enumerate() {
+        // The player who just moved stands on its far row: the first player after odd plies.
+        let mover = Side::after(Side::First, k as u32).other();
+        let far_row = if mover == Side::First { height - 1 } else { 0 };
+        let symbol = if mover == Side::First { 1 } else { 2 };
+        let reached = Dfa::count_between(
+            game.shape(),
+            far_row * width..(far_row + 1) * width,
+            |c| c == symbol,
+            1,
+            width,
+        );
+        let got = (set.count(), set.intersection(&reached).count());
+        assert_eq!(got, expected[k], "{width}x{height} ply {k}");
+    }
+}
+
+#[test]
+fn forward_ply_counts_3x4_match_vectors() {
+    check_vectors(3, 4, "games/breakthrough/ply_counts_3x4.txt");
+}
+
+#[test]
+fn forward_ply_counts_4x4_match_vectors() {
+    check_vectors(4, 4, "games/breakthrough/ply_counts_4x4.txt");
+}
+
+/// forward(S) equals the union of the explicit moves of S's members, for sampled sets S of
+/// ongoing positions; backward(T) ∩ ongoing equals the positions with an explicit move into T.
+#[test]
+fn symbolic_moves_equal_explicit_moves() {
+    for (w, h) in [(3, 4), (2, 5), (4, 4)] {
+        let game = Breakthrough::new(w, h).unwrap();
+        let mut solver = Solver::new(&game);
+        let plies = solver
+            .forward_plies(&game.initial(), None, Some(8))
+            .unwrap();
+        let mut rng = SplitMix64::new(42);
+        for (k, ply) in plies.iter().enumerate() {
+            let side = Side::after(Side::First, k as u32);
+            let ongoing = ply.intersection(solver.ongoing(side));
+            let Some(sampler) = ongoing.sampler() else {
+                continue;
+            };
+            let picked: Vec<Vec<u8>> = (0..40).map(|_| sampler.sample(&mut rng)).collect();
+            let set = Dfa::from_strings(game.shape(), &picked);
+            let explicit: BTreeSet<Vec<u8>> = picked
+                .iter()
+                .flat_map(|b| {
+                    game.explicit_moves(&Position {
+                        side,
+                        board: b.clone(),
+                    })
+                })
+                .map(|p| p.board)
+                .collect();
+            let symbolic: BTreeSet<Vec<u8>> = solver.forward(side, &set).iter().collect();
+            assert_eq!(symbolic, explicit, "{w}x{h} forward at ply {k}");
+            // Backward: members of the next ply that the sample reaches, pulled back.
+            let target = Dfa::from_strings(
+                game.shape(),
+                &explicit.iter().take(10).cloned().collect::<Vec<_>>(),
+            );
+            let back: BTreeSet<Vec<u8>> = solver
+                .backward(side, &target)
+                .intersection(&set)
+                .iter()
+                .collect();
+            let expected: BTreeSet<Vec<u8>> = picked
+                .iter()
+                .filter(|b| {
+                    game.explicit_moves(&Position {
+                        side,
+                        board: (*b).clone(),
+                    })
+                    .iter()
+                    .any(|p| target.contains(&p.board))
+                })
+                .cloned()
+                .collect();
+            assert_eq!(back, expected, "{w}x{h} backward at ply {k}");
+        }
+    }
+}
+
+/// Every reachable position's value equals the explicit solver's: win/loss for meet in the
+/// middle, and also the exact distance for the strong solve.
+fn check_values(width: usize, height: usize) {
+    let game = Breakthrough::new(width, height).unwrap();
+    let explicit = solve_reachable(&game, &game.initial());
+    for mode in [
+        Mode::Strong,
+        Mode::MeetInTheMiddle { depth: 0 },
+        Mode::MeetInTheMiddle { depth: 3 },
+    ] {
+        let solution = Solver::new(&game).solve(mode).unwrap();
+        let mut covered = 0;
+        for (pos, value) in &explicit {
+            // Meet in the middle does not expand positions the retrograde pass decided, so what
+            // lies only beyond them is not covered; everything covered must be right.
+            let Some(got) = solution.value(pos) else {
+                assert!(
+                    mode != Mode::Strong && mode != Mode::MeetInTheMiddle { depth: 0 },
+                    "{width}x{height} {mode:?}: {} not covered",
+                    game.render(pos)
+                );
+                continue;
+            };
+            covered += 1;
+            if matches!(
+                got,
+                Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) }
+            ) {
+                assert_eq!(
+                    got,
+                    *value,
+                    "{width}x{height} {mode:?} at {}",
+                    game.render(pos)
+                );
+            } else {
+                assert_eq!(
+                    got.kind(),
+                    value.kind(),
+                    "{width}x{height} {mode:?} at {}",
+                    game.render(pos)
+                );
+            }
+        }
+        assert_eq!(
+            solution.initial_value.kind(),
+            explicit[&game.initial()].kind()
+        );
+        assert!(
+            covered * 10 >= explicit.len(),
+            "{mode:?} covers too little: {covered} of {}",
+            explicit.len()
+        );
+    }
+}
+
+#[test]
+fn values_3x4_match_explicit_solver() {
+    check_values(3, 4);
+}
+
+#[test]
+fn values_2x6_match_explicit_solver() {
+    check_values(2, 6);
+}
+
+#[test]
+fn values_3x5_match_explicit_solver() {
+    check_values(3, 5);
+}
+
+#[test]
+fn values_4x4_match_explicit_solver() {
+    check_values(4, 4);
+}
+
+#[test]
+fn bad_sizes_are_errors() {
+    assert!(Breakthrough::new(0, 5).is_err());
+    assert!(Breakthrough::new(3, 3).is_err());
+    assert!(Breakthrough::new(17, 5).is_err());
+    let game = Breakthrough::new(3, 4).unwrap();
+    assert!(game.parse("xxx/xxx/ooo first").is_err(), "wrong row count");
+    assert!(game.parse("xxx/xxx/ooo/ooo").is_err(), "missing side");
+    assert!(game.parse("xxx/xqx/.../ooo first").is_err());
+    assert!(
+        game.parse("xxx/xxx/ooo/oox first").is_err(),
+        "mover on its goal row"
+    );
+    let start = game.initial();
+    assert_eq!(game.parse(&game.render(&start)).unwrap(), start);
+}
