@@ -121,37 +121,18 @@ pub struct RunOptions {
 /// Any failure, as a message for the user.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Breakthrough {
-            width,
-            height,
-            strong,
-            depth,
-            run,
-        } => {
+        Command::Breakthrough { width, height, strong, depth, run } => {
             let game = Breakthrough::new(width, height)?;
-            let mode = if strong {
-                Mode::Strong
-            } else {
-                Mode::MeetInTheMiddle { depth }
-            };
+            let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
             let report = solve(&game, mode, &run)?;
             let winner = match report.solution.initial_value {
                 Outcome::Win { .. } => "first player (P1)",
                 Outcome::Loss { .. } => "second player (P2)",
                 Outcome::Draw => "nobody (draw)",
             };
-            finish(
-                &report,
-                &run,
-                &[("winner", serde_json::json!(winner))],
-                |out| {
-                    out.push_str(&format!(
-                        "{}: the {winner} wins ({})\n",
-                        game.name(),
-                        report.solution.initial_value
-                    ));
-                },
-            )
+            finish(&report, &run, &[("winner", serde_json::json!(winner))], |out| {
+                out.push_str(&format!("{}: the {winner} wins ({})\n", game.name(), report.solution.initial_value));
+            })
         }
         Command::Nim { heaps, tokens, run } => {
             let game = Nim::new(heaps, tokens)?;
@@ -170,11 +151,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 ("per_ply_reachable", serde_json::json!(forward)),
             ];
             finish(&report, &run, &extra, |out| {
-                out.push_str(&format!(
-                    "{}: first player {}\n",
-                    game.name(),
-                    report.solution.initial_value
-                ));
+                out.push_str(&format!("{}: first player {}\n", game.name(), report.solution.initial_value));
                 out.push_str(&format!(
                     "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
                     check.summary, check.losing, check.positions, check.losing_states
@@ -184,11 +161,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Query { solution, position } => query(&solution, &position.join(" ")),
         Command::Stats { file, json } => stats(&file, json),
-        Command::Check {
-            solution,
-            sample,
-            seed,
-        } => check(&solution, sample, seed),
+        Command::Check { solution, sample, seed } => check(&solution, sample, seed),
     }
 }
 
@@ -228,40 +201,28 @@ pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveRepor
     }
     let checkpoint = match (&run.checkpoint, run.resume) {
         (Some(d), _) => Some(d.clone()),
-        (None, true) => Some(PathBuf::from("checkpoints").join(format!(
-            "{}-{}",
-            file_stem(game),
-            mode_tag(mode)
-        ))),
+        (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
         (None, false) => None,
     };
     if let Some(dir) = checkpoint {
         solver.checkpoint_into(dir);
     }
-    let solution = solver
-        .solve(mode)
-        .with_context(|| format!("solving {}", game.name()))?;
+    let solution = solver.solve(mode).with_context(|| format!("solving {}", game.name()))?;
     let wall_s = started.elapsed().as_secs_f64();
     let saved = if run.no_save {
         None
     } else {
-        let path = run.out.clone().unwrap_or_else(|| {
-            PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode)))
-        });
-        solution
-            .save(&path)
-            .with_context(|| format!("saving the solution to {}", path.display()))?;
+        let path = run
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))));
+        solution.save(&path).with_context(|| format!("saving the solution to {}", path.display()))?;
         Some(path)
     };
     if let Some(csv) = &run.csv {
         write_csv(csv, game, &solution.records)?;
     }
-    Ok(SolveReport {
-        name: game.name(),
-        solution,
-        wall_s,
-        saved,
-    })
+    Ok(SolveReport { name: game.name(), solution, wall_s, saved })
 }
 
 fn human(n: Option<u128>) -> String {
@@ -296,9 +257,8 @@ fn progress_line(r: &StepRecord) -> String {
 }
 
 fn write_csv(path: &Path, game: &dyn Game, records: &[StepRecord]) -> Result<()> {
-    let mut s = String::from(
-        "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n",
-    );
+    let mut s =
+        String::from("game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n");
     for r in records {
         s += &format!(
             "{},{:?},{},{},{},{},{},{},{},{:.3},{}\n",
@@ -310,8 +270,7 @@ fn write_csv(path: &Path, game: &dyn Game, records: &[StepRecord]) -> Result<()>
             r.positions.map_or(String::new(), |p| p.to_string()),
             r.states,
             r.bytes,
-            r.positions_per_byte
-                .map_or(String::new(), |p| format!("{p:.3}")),
+            r.positions_per_byte.map_or(String::new(), |p| format!("{p:.3}")),
             r.elapsed_s,
             r.peak_rss_bytes.map_or(String::new(), |p| p.to_string()),
         );
@@ -328,12 +287,7 @@ struct Totals {
 }
 
 fn totals(report: &SolveReport) -> Totals {
-    let mut t = Totals {
-        positions: Some(0),
-        bytes: 0,
-        largest_states: 0,
-        largest_bytes: 0,
-    };
+    let mut t = Totals { positions: Some(0), bytes: 0, largest_states: 0, largest_bytes: 0 };
     for c in &report.solution.classes {
         let n = c.set.checked_count();
         t.positions = t.positions.and_then(|p| n.and_then(|n| p.checked_add(n)));
@@ -395,8 +349,7 @@ fn finish(
             human(r.positions),
             r.states,
             r.bytes,
-            r.positions_per_byte
-                .map_or("-".into(), |p| format!("{p:.1}")),
+            r.positions_per_byte.map_or("-".into(), |p| format!("{p:.1}")),
             r.elapsed_s
         ));
     }
@@ -435,28 +388,20 @@ fn check_nim(game: &Nim, solution: &Solution) -> Result<NimCheck> {
     let all = Dfa::accept_all(game.shape());
     for side in Side::BOTH {
         let union_of = |pred: &dyn Fn(Outcome) -> bool| {
-            let sets: Vec<&Dfa> = solution
-                .classes
-                .iter()
-                .filter(|c| c.side == side && pred(c.outcome))
-                .map(|c| &c.set)
-                .collect();
+            let sets: Vec<&Dfa> =
+                solution.classes.iter().filter(|c| c.side == side && pred(c.outcome)).map(|c| &c.set).collect();
             Dfa::union_all(game.shape(), &sets)
         };
         let losing = union_of(&|o| matches!(o, Outcome::Loss { .. }));
         let winning = union_of(&|o| matches!(o, Outcome::Win { .. }));
         if losing != xor0 || winning != all.difference(&xor0) {
             let diff = losing.difference(&xor0).union(&xor0.difference(&losing));
-            let example = diff
-                .iter()
-                .next()
-                .map(|b| game.render(&Position { side, board: b }));
+            let example = diff.iter().next().map(|b| game.render(&Position { side, board: b }));
             bail!("Nim solution disagrees with the XOR rule ({side} to move), e.g. at {example:?}");
         }
     }
     Ok(NimCheck {
-        summary: "every position agrees with Bouton's rule (loss iff XOR = 0), both sides to move"
-            .into(),
+        summary: "every position agrees with Bouton's rule (loss iff XOR = 0), both sides to move".into(),
         losing: xor0.count(),
         losing_states: xor0.nontrivial_state_count(),
         positions: all.count(),
@@ -475,11 +420,7 @@ fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
     let game = game.expect("set by the loader");
     for c in &solution.classes {
         if c.set.shape() != game.shape() {
-            bail!(
-                "{}: a stored set does not have the shape of {}",
-                path.display(),
-                game.name()
-            );
+            bail!("{}: a stored set does not have the shape of {}", path.display(), game.name());
         }
     }
     Ok((game, solution))
@@ -492,15 +433,12 @@ fn query(path: &Path, text: &str) -> Result<()> {
     println!("{}", game.render(&pos));
     match value {
         Some(v) => println!("value for the {} player (to move): {v}", pos.side),
-        None => println!(
-            "value: not covered by this solution (not reachable from the start in a meet-in-the-middle solve)"
-        ),
+        None => {
+            println!("value: not covered by this solution (not reachable from the start in a meet-in-the-middle solve)")
+        }
     }
     if game.explicit_status(&pos) != Status::Ongoing {
-        println!(
-            "the game is over: {:?} for the player to move",
-            game.explicit_status(&pos)
-        );
+        println!("the game is over: {:?} for the player to move", game.explicit_status(&pos));
         return Ok(());
     }
     let mut moves: Vec<(String, Option<Outcome>)> = game
@@ -511,10 +449,7 @@ fn query(path: &Path, text: &str) -> Result<()> {
     moves.sort_by_key(|(name, v)| (move_rank(*v), name.clone()));
     println!("moves, best first (value for the opponent after the move):");
     for (name, v) in moves {
-        println!(
-            "  {name:>10}  {}",
-            v.map_or("not covered".to_string(), |v| v.to_string())
-        );
+        println!("  {name:>10}  {}", v.map_or("not covered".to_string(), |v| v.to_string()));
     }
     Ok(())
 }
@@ -533,14 +468,9 @@ fn stats(path: &Path, json: bool) -> Result<()> {
             })
         })
         .collect();
-    let total_pos: Option<u128> = bundle.entries.iter().try_fold(0u128, |acc, (_, d)| {
-        d.checked_count().and_then(|n| acc.checked_add(n))
-    });
-    let total_states: usize = bundle
-        .entries
-        .iter()
-        .map(|(_, d)| d.nontrivial_state_count())
-        .sum();
+    let total_pos: Option<u128> =
+        bundle.entries.iter().try_fold(0u128, |acc, (_, d)| d.checked_count().and_then(|n| acc.checked_add(n)));
+    let total_states: usize = bundle.entries.iter().map(|(_, d)| d.nontrivial_state_count()).sum();
     if json {
         println!(
             "{}",
@@ -550,16 +480,8 @@ fn stats(path: &Path, json: bool) -> Result<()> {
         );
         return Ok(());
     }
-    println!(
-        "{}: {} sets, {} bytes on disk",
-        path.display(),
-        bundle.entries.len(),
-        file_bytes
-    );
-    println!(
-        "{:>24} {:>11} {:>12} {:>24} {:>10}",
-        "set", "states", "bytes", "positions", "pos/byte"
-    );
+    println!("{}: {} sets, {} bytes on disk", path.display(), bundle.entries.len(), file_bytes);
+    println!("{:>24} {:>11} {:>12} {:>24} {:>10}", "set", "states", "bytes", "positions", "pos/byte");
     for (name, d) in &bundle.entries {
         let s = d.stats();
         println!(
@@ -567,18 +489,14 @@ fn stats(path: &Path, json: bool) -> Result<()> {
             s.states,
             s.disk_bytes,
             human(s.positions),
-            s.positions_per_byte
-                .map_or("-".into(), |p| format!("{p:.1}"))
+            s.positions_per_byte.map_or("-".into(), |p| format!("{p:.1}"))
         );
     }
     println!(
         "total: {} states, {} positions, {} positions per byte of file",
         total_states,
         human(total_pos),
-        total_pos.map_or("-".into(), |p| format!(
-            "{:.1}",
-            p as f64 / file_bytes.max(1) as f64
-        ))
+        total_pos.map_or("-".into(), |p| format!("{:.1}", p as f64 / file_bytes.max(1) as f64))
     );
     Ok(())
 }
@@ -593,18 +511,12 @@ fn check(path: &Path, sample: usize, seed: u64) -> Result<()> {
         let members: Vec<Vec<u8>> = match count {
             Some(n) if n <= sample as u128 => class.set.to_strings(),
             _ => {
-                let sampler = class
-                    .set
-                    .sampler()
-                    .context("class too large to sample (count overflows u128)")?;
+                let sampler = class.set.sampler().context("class too large to sample (count overflows u128)")?;
                 (0..sample).map(|_| sampler.sample(&mut rng)).collect()
             }
         };
         for board in members {
-            let pos = Position {
-                side: class.side,
-                board,
-            };
+            let pos = Position { side: class.side, board };
             check_one(game.as_ref(), &solution, &pos, class.outcome)?;
             checked += 1;
         }
@@ -612,55 +524,33 @@ fn check(path: &Path, sample: usize, seed: u64) -> Result<()> {
             "{:>6} to move, {:>16}: {} positions checked{}",
             class.side.to_string(),
             class.outcome.to_string(),
-            human(Some(
-                count.map_or(sample as u128, |n| n.min(sample as u128))
-            )),
-            if count.is_some_and(|n| n <= sample as u128) {
-                " (all)"
-            } else {
-                " (uniform sample)"
-            }
+            human(Some(count.map_or(sample as u128, |n| n.min(sample as u128)))),
+            if count.is_some_and(|n| n <= sample as u128) { " (all)" } else { " (uniform sample)" }
         );
     }
-    println!(
-        "check passed: {checked} positions of {} agree with the explicit rules",
-        game.name()
-    );
+    println!("check passed: {checked} positions of {} agree with the explicit rules", game.name());
     Ok(())
 }
 
 /// One position against the explicit rules: terminal status, and the values its moves lead to.
 fn check_one(game: &dyn Game, solution: &Solution, pos: &Position, claimed: Outcome) -> Result<()> {
-    let fail = |why: String| {
-        anyhow::anyhow!(
-            "check failed at {} (claimed {claimed}): {why}",
-            game.render(pos)
-        )
-    };
+    let fail = |why: String| anyhow::anyhow!("check failed at {} (claimed {claimed}): {why}", game.render(pos));
     match game.explicit_status(pos) {
         Status::Lost => {
             return match claimed {
-                Outcome::Loss {
-                    plies: Some(0) | None,
-                } => Ok(()),
+                Outcome::Loss { plies: Some(0) | None } => Ok(()),
                 _ => Err(fail("the rules say the game is already lost".into())),
             };
         }
         Status::Won => {
             return match claimed {
-                Outcome::Win {
-                    plies: Some(0) | None,
-                } => Ok(()),
+                Outcome::Win { plies: Some(0) | None } => Ok(()),
                 _ => Err(fail("the rules say the game is already won".into())),
             };
         }
         Status::Ongoing => {}
     }
-    let after: Vec<Option<Outcome>> = game
-        .explicit_moves(pos)
-        .iter()
-        .map(|q| solution.value(q))
-        .collect();
+    let after: Vec<Option<Outcome>> = game.explicit_moves(pos).iter().map(|q| solution.value(q)).collect();
     if after.iter().any(Option::is_none) {
         return Err(fail("a move leads outside the solution".into()));
     }
@@ -672,28 +562,17 @@ fn check_one(game: &dyn Game, solution: &Solution, pos: &Position, claimed: Outc
                 (Outcome::Loss { .. }, None) => true,
                 _ => false,
             });
-            let no_faster = plies.is_none_or(|p| {
-                !after
-                    .iter()
-                    .any(|v| matches!(v, Outcome::Loss { plies: Some(q) } if q + 1 < p))
-            });
+            let no_faster =
+                plies.is_none_or(|p| !after.iter().any(|v| matches!(v, Outcome::Loss { plies: Some(q) } if q + 1 < p)));
             if !ok || !no_faster {
-                return Err(fail(format!(
-                    "no move into a loss of the right length (moves lead to {after:?})"
-                )));
+                return Err(fail(format!("no move into a loss of the right length (moves lead to {after:?})")));
             }
         }
         Outcome::Loss { plies } => {
             let all_win = after.iter().all(|v| matches!(v, Outcome::Win { .. }));
             let longest = after
                 .iter()
-                .filter_map(|v| {
-                    if let Outcome::Win { plies: Some(q) } = v {
-                        Some(q + 1)
-                    } else {
-                        None
-                    }
-                })
+                .filter_map(|v| if let Outcome::Win { plies: Some(q) } = v { Some(q + 1) } else { None })
                 .max();
             if !all_win || (plies.is_some() && longest != plies) {
                 return Err(fail(format!(

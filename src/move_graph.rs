@@ -14,9 +14,11 @@
 //! Each edge costs one fused product (`Dfa::image`), linear in the operands' product size,
 //! and each node one n-ary union over its edges.
 
-use crate::dfa::{Change, Dfa, Shape};
+use crate::dfa::{Change, Dfa, Move, Shape};
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A node of a [`MoveGraph`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -49,6 +51,8 @@ pub struct MoveGraph {
     shape: Shape,
     nodes: Vec<Node>,
     edges: Vec<Edge>,
+    /// All paths flattened to single moves (see `flatten`), built on first use.
+    flat: OnceLock<Option<Vec<FlatMove>>>,
 }
 
 impl MoveGraph {
@@ -59,14 +63,12 @@ impl MoveGraph {
 
     /// An empty graph (no paths, so no moves) over strings of `shape`.
     pub fn new(shape: &Shape) -> MoveGraph {
-        let node = |name: &str| Node {
-            name: name.into(),
-            changes: Vec::new(),
-        };
+        let node = |name: &str| Node { name: name.into(), changes: Vec::new() };
         MoveGraph {
             shape: shape.clone(),
             nodes: vec![node("input"), node("output")],
             edges: Vec::new(),
+            flat: OnceLock::new(),
         }
     }
 
@@ -75,19 +77,10 @@ impl MoveGraph {
         let mut layers: Vec<usize> = changes.iter().map(|c| c.layer).collect();
         layers.sort_unstable();
         layers.dedup();
-        assert_eq!(
-            layers.len(),
-            changes.len(),
-            "a node changes each layer at most once"
-        );
-        assert!(
-            layers.last().is_none_or(|&l| l < self.shape.len()),
-            "change outside the shape"
-        );
-        self.nodes.push(Node {
-            name: name.into(),
-            changes,
-        });
+        assert_eq!(layers.len(), changes.len(), "a node changes each layer at most once");
+        assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
+        self.flat = OnceLock::new();
+        self.nodes.push(Node { name: name.into(), changes });
         MoveNodeId(self.nodes.len() as u32 - 1)
     }
 
@@ -97,29 +90,17 @@ impl MoveGraph {
     /// If the edge would break the creation-order topological order, or shapes differ.
     pub fn add_edge(&mut self, from: MoveNodeId, to: MoveNodeId, condition: Option<Dfa>) {
         let rank = |n: MoveNodeId| if n == Self::OUTPUT { u32::MAX } else { n.0 };
-        assert!(
-            rank(from) < rank(to),
-            "edge {from:?} -> {to:?} goes backwards"
-        );
+        assert!(rank(from) < rank(to), "edge {from:?} -> {to:?} goes backwards");
         assert!((to.0 as usize) < self.nodes.len(), "unknown node {to:?}");
         if let Some(c) = &condition {
             assert_eq!(c.shape(), &self.shape);
         }
-        self.edges.push(Edge {
-            from,
-            to,
-            condition,
-        });
+        self.flat = OnceLock::new();
+        self.edges.push(Edge { from, to, condition });
     }
 
     /// A one-path move: input →(pre)→ changes →(post)→ output.
-    pub fn add_move(
-        &mut self,
-        name: impl Into<String>,
-        pre: Option<Dfa>,
-        changes: Vec<Change>,
-        post: Option<Dfa>,
-    ) {
+    pub fn add_move(&mut self, name: impl Into<String>, pre: Option<Dfa>, changes: Vec<Change>, post: Option<Dfa>) {
         let node = self.add_node(name, changes);
         self.add_edge(Self::INPUT, node, pre);
         self.add_edge(node, Self::OUTPUT, post);
@@ -137,32 +118,34 @@ impl MoveGraph {
 
     /// Nodes in topological order: input, the added nodes, output.
     fn order(&self) -> impl DoubleEndedIterator<Item = usize> {
-        std::iter::once(0)
-            .chain(2..self.nodes.len())
-            .chain(std::iter::once(1))
+        std::iter::once(0).chain(2..self.nodes.len()).chain(std::iter::once(1))
     }
 
     /// The strings every path leads `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
+        match self.flat() {
+            Some(moves) => set.image_union(&moves.iter().map(FlatMove::forward).collect::<Vec<_>>(), None),
+            None => self.forward_by_stages(set),
+        }
+    }
+
+    /// [`MoveGraph::forward`] evaluated stage by stage over the DAG (one product per edge and a
+    /// union per node), for graphs with too many paths to flatten.
+    pub fn forward_by_stages(&self, set: &Dfa) -> Dfa {
         let full = Dfa::accept_all(&self.shape);
         let mut val: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
         val[0] = Some(set.clone());
         for v in self.order().skip(1) {
-            let parts: Vec<Dfa> = self
-                .edges
-                .iter()
-                .filter(|e| e.to.0 as usize == v)
+            let changes = &self.nodes[v].changes;
+            let edges: Vec<&Edge> = self.edges.iter().filter(|e| e.to.0 as usize == v).collect();
+            let parts: Vec<Cow<Dfa>> = edges
+                .par_iter()
                 .filter_map(|e| {
-                    let from = val[e.from.0 as usize].as_ref()?;
-                    Some(from.image(
-                        e.condition.as_ref().unwrap_or(&full),
-                        &self.nodes[v].changes,
-                        &full,
-                    ))
+                    let from = val[e.from.0 as usize].as_ref().filter(|d| !d.is_empty())?;
+                    Some(step(from, &full, changes, e.condition.as_ref().unwrap_or(&full)))
                 })
                 .collect();
-            let refs: Vec<&Dfa> = parts.iter().collect();
-            val[v] = Some(Dfa::union_all(&self.shape, &refs));
+            val[v] = Some(union_parts(&self.shape, parts));
         }
         val[1].take().expect("output evaluated last")
     }
@@ -172,6 +155,11 @@ impl MoveGraph {
         self.backward_impl(set, None)
     }
 
+    /// [`MoveGraph::backward_within`] evaluated stage by stage over the DAG.
+    pub fn backward_by_stages(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+        self.backward_dag(set, within)
+    }
+
     /// The strings of `within` with some path into `set`: `within ∩ backward(set)`, computed
     /// with `within` fused into the first stage so that work outside it is never done.
     pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
@@ -179,6 +167,13 @@ impl MoveGraph {
     }
 
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+        match self.flat() {
+            Some(moves) => set.image_union(&moves.iter().map(FlatMove::backward).collect::<Vec<_>>(), within),
+            None => self.backward_dag(set, within),
+        }
+    }
+
+    fn backward_dag(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
         let full = Dfa::accept_all(&self.shape);
         if set.is_empty() || within.is_some_and(Dfa::is_empty) {
             return Dfa::reject_all(&self.shape);
@@ -186,18 +181,13 @@ impl MoveGraph {
         let mut back: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
         back[1] = Some(set.clone());
         for u in self.order().rev().skip(1) {
-            let parts: Vec<Dfa> = self
-                .edges
-                .iter()
-                .filter(|e| e.from.0 as usize == u)
+            let edges: Vec<&Edge> = self.edges.iter().filter(|e| e.from.0 as usize == u).collect();
+            let parts: Vec<Cow<Dfa>> = edges
+                .par_iter()
                 .filter_map(|e| {
                     let to = e.to.0 as usize;
-                    let target = back[to].as_ref()?;
-                    if target.is_empty() {
-                        return None;
-                    }
-                    let inverse: Vec<Change> =
-                        self.nodes[to].changes.iter().map(|c| c.inverse()).collect();
+                    let target = back[to].as_ref().filter(|d| !d.is_empty())?;
+                    let inverse: Vec<Change> = self.nodes[to].changes.iter().map(|c| c.inverse()).collect();
                     // Edges out of the input are the first stage: restrict them to `within`.
                     let condition: Cow<Dfa> = match (u, within, &e.condition) {
                         (0, Some(w), Some(c)) => Cow::Owned(w.intersection(c)),
@@ -205,36 +195,130 @@ impl MoveGraph {
                         (_, _, Some(c)) => Cow::Borrowed(c),
                         (_, _, None) => Cow::Borrowed(&full),
                     };
-                    Some(target.image(&full, &inverse, &condition))
+                    Some(Cow::Owned(step(target, &full, &inverse, &condition).into_owned()))
                 })
                 .collect();
-            let refs: Vec<&Dfa> = parts.iter().collect();
-            back[u] = Some(Dfa::union_all(&self.shape, &refs));
+            back[u] = Some(union_parts(&self.shape, parts));
         }
         back[0].take().expect("input evaluated last")
+    }
+
+    /// Every path as one move `(pre, changes, post)`, or `None` if there are more than
+    /// [`MAX_FLAT_PATHS`]. Computed once.
+    fn flat(&self) -> Option<&[FlatMove]> {
+        self.flat.get_or_init(|| self.flatten()).as_deref()
+    }
+
+    /// Enumerate paths depth-first, composing changes and moving mid-path conditions onto the
+    /// original string: a condition `c` met after changes `ch` keeps exactly the originals in
+    /// `change⁻¹_ch(c)`.
+    fn flatten(&self) -> Option<Vec<FlatMove>> {
+        struct Partial {
+            node: usize,
+            changes: Vec<Change>,
+            pre: Option<Dfa>,
+        }
+        let mut out = Vec::new();
+        let mut stack = vec![Partial { node: 0, changes: Vec::new(), pre: None }];
+        while let Some(p) = stack.pop() {
+            for e in self.edges.iter().filter(|e| e.from.0 as usize == p.node) {
+                let to = e.to.0 as usize;
+                if to == 1 {
+                    let inverse = p.changes.iter().map(|c| c.inverse()).collect();
+                    out.push(FlatMove {
+                        pre: p.pre.clone(),
+                        changes: p.changes.clone(),
+                        inverse,
+                        post: e.condition.clone(),
+                    });
+                    if out.len() > MAX_FLAT_PATHS {
+                        return None;
+                    }
+                    continue;
+                }
+                let mut pre = p.pre.clone();
+                if let Some(c) = &e.condition {
+                    let pulled = if p.changes.is_empty() { c.clone() } else { c.change_inverse(&p.changes) };
+                    pre = Some(match pre {
+                        Some(x) => x.intersection(&pulled),
+                        None => pulled,
+                    });
+                }
+                let Some(changes) = compose(&p.changes, &self.nodes[to].changes) else { continue };
+                stack.push(Partial { node: to, changes, pre });
+            }
+        }
+        Some(out)
     }
 
     /// The graph in Graphviz dot syntax (node names, changes, whether an edge has a condition).
     pub fn to_dot(&self) -> String {
         let mut s = String::from("digraph moves {\n");
         for (i, n) in self.nodes.iter().enumerate() {
-            let ch: Vec<String> = n
-                .changes
-                .iter()
-                .map(|c| format!("{}:{}>{}", c.layer, c.from, c.to))
-                .collect();
+            let ch: Vec<String> = n.changes.iter().map(|c| format!("{}:{}>{}", c.layer, c.from, c.to)).collect();
             s += &format!("  n{i} [label=\"{}\\n{}\"];\n", n.name, ch.join(" "));
         }
         for e in &self.edges {
-            let style = if e.condition.is_some() {
-                "solid"
-            } else {
-                "dashed"
-            };
+            let style = if e.condition.is_some() { "solid" } else { "dashed" };
             s += &format!("  n{} -> n{} [style={style}];\n", e.from.0, e.to.0);
         }
         s + "}\n"
     }
+}
+
+/// Most paths a graph is flattened into before it is evaluated stage by stage instead.
+pub const MAX_FLAT_PATHS: usize = 100_000;
+
+/// One path of a graph as a single move.
+#[derive(Clone, Debug)]
+struct FlatMove {
+    pre: Option<Dfa>,
+    changes: Vec<Change>,
+    /// The changes undone, for backward images.
+    inverse: Vec<Change>,
+    post: Option<Dfa>,
+}
+
+impl FlatMove {
+    fn forward(&self) -> Move<'_> {
+        Move { pre: self.pre.as_ref(), changes: &self.changes, post: self.post.as_ref() }
+    }
+
+    fn backward(&self) -> Move<'_> {
+        Move { pre: self.post.as_ref(), changes: &self.inverse, post: self.pre.as_ref() }
+    }
+}
+
+/// Changes `first` then `then`, as one list; `None` if `then` needs a symbol `first` did not
+/// leave.
+fn compose(first: &[Change], then: &[Change]) -> Option<Vec<Change>> {
+    let mut out = first.to_vec();
+    for c in then {
+        match out.iter_mut().find(|x| x.layer == c.layer) {
+            Some(x) if x.to == c.from => x.to = c.to,
+            Some(_) => return None,
+            None => out.push(*c),
+        }
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
+/// `post ∩ change(set ∩ pre)`, without any work when it is `set` itself.
+fn step<'a>(set: &'a Dfa, pre: &Dfa, changes: &[Change], post: &Dfa) -> Cow<'a, Dfa> {
+    if changes.is_empty() && pre.is_full() && post.is_full() {
+        Cow::Borrowed(set)
+    } else {
+        Cow::Owned(set.image(pre, changes, post))
+    }
+}
+
+fn union_parts(shape: &Shape, parts: Vec<Cow<Dfa>>) -> Dfa {
+    if parts.len() == 1 {
+        return parts.into_iter().next().expect("one part").into_owned();
+    }
+    let refs: Vec<&Dfa> = parts.iter().map(|p| p.as_ref()).collect();
+    Dfa::union_all(shape, &refs)
 }
 
 impl fmt::Debug for MoveGraph {

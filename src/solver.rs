@@ -115,10 +115,7 @@ impl Solution {
     /// The value of `pos`, or `None` if the solution does not cover it (e.g. unreachable in a
     /// meet-in-the-middle solve).
     pub fn value(&self, pos: &Position) -> Option<Outcome> {
-        self.classes
-            .iter()
-            .find(|c| c.side == pos.side && c.set.contains(&pos.board))
-            .map(|c| c.outcome)
+        self.classes.iter().find(|c| c.side == pos.side && c.set.contains(&pos.board)).map(|c| c.outcome)
     }
 
     /// Longest forced win in plies (strong solves), if any win is known.
@@ -149,16 +146,8 @@ impl Solution {
             "initial_value": outcome_json(self.initial_value),
             "classes": classes,
         });
-        let entries = self
-            .classes
-            .iter()
-            .map(|c| (format!("{}/{}", c.side, c.outcome), c.set.clone()))
-            .collect();
-        Bundle {
-            meta: meta.to_string(),
-            entries,
-        }
-        .save(path)
+        let entries = self.classes.iter().map(|c| (format!("{}/{}", c.side, c.outcome), c.set.clone())).collect();
+        Bundle { meta: meta.to_string(), entries }.save(path)
     }
 
     /// Load a solution saved by [`Solution::save`]; the game is rebuilt from its parameters by
@@ -166,15 +155,9 @@ impl Solution {
     ///
     /// # Errors
     /// File errors, or [`Error::Corrupt`] if the bundle is not a solution.
-    pub fn load(
-        path: &Path,
-        initial: impl FnOnce(&serde_json::Value) -> Result<Position>,
-    ) -> Result<Solution> {
+    pub fn load(path: &Path, initial: impl FnOnce(&serde_json::Value) -> Result<Position>) -> Result<Solution> {
         let bundle = Bundle::load(path)?;
-        let corrupt = |what: &str| Error::Corrupt {
-            path: path.to_path_buf(),
-            what: what.into(),
-        };
+        let corrupt = |what: &str| Error::Corrupt { path: path.to_path_buf(), what: what.into() };
         let meta: serde_json::Value =
             serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON"))?;
         if meta["kind"] != "dfasolve-solution" {
@@ -184,14 +167,10 @@ impl Solution {
         let mode = match &meta["mode"] {
             serde_json::Value::String(s) if s == "strong" => Mode::Strong,
             m => Mode::MeetInTheMiddle {
-                depth: m["meet_in_the_middle"]["depth"]
-                    .as_u64()
-                    .ok_or_else(|| corrupt("unknown mode"))? as u32,
+                depth: m["meet_in_the_middle"]["depth"].as_u64().ok_or_else(|| corrupt("unknown mode"))? as u32,
             },
         };
-        let descs = meta["classes"]
-            .as_array()
-            .ok_or_else(|| corrupt("no value classes"))?;
+        let descs = meta["classes"].as_array().ok_or_else(|| corrupt("no value classes"))?;
         if descs.len() != bundle.entries.len() {
             return Err(corrupt("value classes do not match the stored sets"));
         }
@@ -202,21 +181,12 @@ impl Solution {
                 Some("Second") => Side::Second,
                 _ => return Err(corrupt("bad side in a value class")),
             };
-            let outcome = parse_outcome(&desc["outcome"])
-                .ok_or_else(|| corrupt("bad outcome in a value class"))?;
+            let outcome = parse_outcome(&desc["outcome"]).ok_or_else(|| corrupt("bad outcome in a value class"))?;
             classes.push(ValueClass { side, outcome, set });
         }
-        let initial_value =
-            parse_outcome(&meta["initial_value"]).ok_or_else(|| corrupt("bad initial value"))?;
+        let initial_value = parse_outcome(&meta["initial_value"]).ok_or_else(|| corrupt("bad initial value"))?;
         let initial = initial(&params)?;
-        Ok(Solution {
-            params,
-            mode,
-            initial,
-            initial_value,
-            classes,
-            records: Vec::new(),
-        })
+        Ok(Solution { params, mode, initial, initial_value, classes, records: Vec::new() })
     }
 }
 
@@ -230,11 +200,7 @@ fn outcome_json(o: Outcome) -> serde_json::Value {
 
 fn parse_outcome(v: &serde_json::Value) -> Option<Outcome> {
     let plies = |x: &serde_json::Value| -> Option<Option<u32>> {
-        if x.is_null() {
-            Some(None)
-        } else {
-            x.as_u64().map(|p| Some(p as u32))
-        }
+        if x.is_null() { Some(None) } else { x.as_u64().map(|p| Some(p as u32)) }
     };
     if v == "draw" {
         Some(Outcome::Draw)
@@ -267,31 +233,11 @@ fn exact_classes(r: &Retrograde) -> Vec<ValueClass> {
     let mut classes = Vec::new();
     for s in Side::BOTH {
         let i = s.index();
-        for (d, set) in r.new_win[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, set)| !set.is_empty())
-        {
-            classes.push(ValueClass {
-                side: s,
-                outcome: Outcome::Win {
-                    plies: Some(d as u32),
-                },
-                set: set.clone(),
-            });
+        for (d, set) in r.new_win[i].iter().enumerate().filter(|(_, set)| !set.is_empty()) {
+            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set: set.clone() });
         }
-        for (d, set) in r.new_loss[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, set)| !set.is_empty())
-        {
-            classes.push(ValueClass {
-                side: s,
-                outcome: Outcome::Loss {
-                    plies: Some(d as u32),
-                },
-                set: set.clone(),
-            });
+        for (d, set) in r.new_loss[i].iter().enumerate().filter(|(_, set)| !set.is_empty()) {
+            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: Some(d as u32) }, set: set.clone() });
         }
     }
     classes
@@ -318,27 +264,14 @@ impl<'g> Solver<'g> {
         let moves = [game.moves(Side::First), game.moves(Side::Second)];
         let universe = [game.universe(Side::First), game.universe(Side::Second)];
         let per_side = |f: &dyn Fn(Side) -> Dfa| [f(Side::First), f(Side::Second)];
-        let has_move = per_side(&|s| {
-            moves[s.index()]
-                .backward(&universe[s.other().index()])
-                .intersection(&universe[s.index()])
-        });
+        let has_move =
+            per_side(&|s| moves[s.index()].backward(&universe[s.other().index()]).intersection(&universe[s.index()]));
         let lost = per_side(&|s| {
             let u = &universe[s.index()];
-            game.lost_terminal(s)
-                .intersection(u)
-                .union(&u.difference(&has_move[s.index()]))
+            game.lost_terminal(s).intersection(u).union(&u.difference(&has_move[s.index()]))
         });
-        let won = per_side(&|s| {
-            game.won_terminal(s)
-                .intersection(&universe[s.index()])
-                .difference(&lost[s.index()])
-        });
-        let ongoing = per_side(&|s| {
-            universe[s.index()]
-                .difference(&lost[s.index()])
-                .difference(&won[s.index()])
-        });
+        let won = per_side(&|s| game.won_terminal(s).intersection(&universe[s.index()]).difference(&lost[s.index()]));
+        let ongoing = per_side(&|s| universe[s.index()].difference(&lost[s.index()]).difference(&won[s.index()]));
         Solver {
             game,
             moves,
@@ -394,13 +327,7 @@ impl<'g> Solver<'g> {
     }
 
     fn record(&mut self, phase: Phase, step: u32, side: Side, set_name: &'static str, set: &Dfa) {
-        let DfaStats {
-            states,
-            disk_bytes,
-            positions,
-            positions_per_byte,
-            ..
-        } = set.stats();
+        let DfaStats { states, disk_bytes, positions, positions_per_byte, .. } = set.stats();
         let r = StepRecord {
             phase,
             step,
@@ -420,9 +347,7 @@ impl<'g> Solver<'g> {
     }
 
     fn checkpoint_path(&self, name: &str) -> Option<PathBuf> {
-        self.checkpoint
-            .as_ref()
-            .map(|d| d.join(format!("{name}.dfas")))
+        self.checkpoint.as_ref().map(|d| d.join(format!("{name}.dfas")))
     }
 
     /// Load a checkpoint file if it exists and belongs to this game; `Ok(None)` if absent.
@@ -447,11 +372,7 @@ impl<'g> Solver<'g> {
 
     fn save_step(&self, name: &str, entries: Vec<(String, Dfa)>) -> Result<()> {
         match self.checkpoint_path(name) {
-            Some(path) => Bundle {
-                meta: self.game.params().to_string(),
-                entries,
-            }
-            .save(&path),
+            Some(path) => Bundle { meta: self.game.params().to_string(), entries }.save(&path),
             None => Ok(()),
         }
     }
@@ -469,13 +390,7 @@ impl<'g> Solver<'g> {
     ) -> Result<Vec<Dfa>> {
         let shape = self.game.shape().clone();
         let mut plies = vec![Dfa::from_string(&shape, &start.board)];
-        self.record(
-            Phase::Forward,
-            0,
-            start.side,
-            "reachable",
-            &plies[0].clone(),
-        );
+        self.record(Phase::Forward, 0, start.side, "reachable", &plies[0].clone());
         loop {
             let k = plies.len() as u32 - 1;
             if max_plies.is_some_and(|m| k >= m) {
@@ -534,52 +449,31 @@ impl<'g> Solver<'g> {
             let name = format!("backward-{:04}", n + 1);
             let (dw, dl) = match self.load_step(&name)? {
                 Some(b) => {
-                    let get = |k: &str| {
-                        b.get(k)
-                            .cloned()
-                            .ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")))
-                    };
-                    (
-                        [get("new_win/first")?, get("new_win/second")?],
-                        [get("new_loss/first")?, get("new_loss/second")?],
-                    )
+                    let get =
+                        |k: &str| b.get(k).cloned().ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")));
+                    ([get("new_win/first")?, get("new_win/second")?], [get("new_loss/first")?, get("new_loss/second")?])
                 }
                 None => {
                     let mut dw = [empty.clone(), empty.clone()];
                     let mut dl = [empty.clone(), empty.clone()];
                     for s in Side::BOTH {
                         let (i, o) = (s.index(), s.other().index());
-                        let undecided =
-                            self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]);
+                        let undecided = self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]);
                         // New wins: a move into a newest loss of the opponent.
                         let newest_loss = &r.new_loss[o][n as usize];
                         dw[i] = self.moves[i].backward_within(newest_loss, &undecided);
                         // New losses: candidates with a move into a newest win, all of whose
                         // moves go into wins.
                         let newest_win = &r.new_win[o][n as usize];
-                        let candidates = self.moves[i]
-                            .backward_within(newest_win, &undecided.difference(&dw[i]));
+                        let candidates = self.moves[i].backward_within(newest_win, &undecided.difference(&dw[i]));
                         if !candidates.is_empty() {
                             let escape = self.universe[o].difference(&r.win[o]);
-                            dl[i] = candidates
-                                .difference(&self.moves[i].backward_within(&escape, &candidates));
+                            dl[i] = candidates.difference(&self.moves[i].backward_within(&escape, &candidates));
                         }
                     }
-                    let names = [
-                        "new_win/first",
-                        "new_win/second",
-                        "new_loss/first",
-                        "new_loss/second",
-                    ];
+                    let names = ["new_win/first", "new_win/second", "new_loss/first", "new_loss/second"];
                     let sets = [&dw[0], &dw[1], &dl[0], &dl[1]];
-                    self.save_step(
-                        &name,
-                        names
-                            .iter()
-                            .zip(sets)
-                            .map(|(k, d)| (k.to_string(), d.clone()))
-                            .collect(),
-                    )?;
+                    self.save_step(&name, names.iter().zip(sets).map(|(k, d)| (k.to_string(), d.clone())).collect())?;
                     (dw, dl)
                 }
             };
@@ -619,15 +513,9 @@ impl<'g> Solver<'g> {
                 let mut classes = exact_classes(&r);
                 for s in Side::BOTH {
                     let i = s.index();
-                    let draws = self.universe[i]
-                        .difference(&r.win[i])
-                        .difference(&r.loss[i]);
+                    let draws = self.universe[i].difference(&r.win[i]).difference(&r.loss[i]);
                     if !draws.is_empty() {
-                        classes.push(ValueClass {
-                            side: s,
-                            outcome: Outcome::Draw,
-                            set: draws,
-                        });
+                        classes.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
                     }
                 }
                 self.finish(mode, initial, classes)
@@ -651,9 +539,7 @@ impl<'g> Solver<'g> {
                     let i = side.index();
                     let here = &plies[k];
                     let open = here.intersection(&self.ongoing[i]).difference(&decided[i]);
-                    let win = here
-                        .intersection(&r.win[i])
-                        .union(&self.moves[i].backward_within(&lose_next, &open));
+                    let win = here.intersection(&r.win[i]).union(&self.moves[i].backward_within(&lose_next, &open));
                     let lose = here.difference(&win);
                     self.record(Phase::Backup, k as u32, side, "win", &win);
                     self.record(Phase::Backup, k as u32, side, "loss", &lose);
@@ -666,32 +552,16 @@ impl<'g> Solver<'g> {
                 let mut classes = exact_classes(&r);
                 for s in Side::BOTH {
                     let i = s.index();
-                    let (w, l) = (
-                        win_all[i].difference(&decided[i]),
-                        loss_all[i].difference(&decided[i]),
-                    );
-                    classes.push(ValueClass {
-                        side: s,
-                        outcome: Outcome::Win { plies: None },
-                        set: w,
-                    });
-                    classes.push(ValueClass {
-                        side: s,
-                        outcome: Outcome::Loss { plies: None },
-                        set: l,
-                    });
+                    let (w, l) = (win_all[i].difference(&decided[i]), loss_all[i].difference(&decided[i]));
+                    classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: w });
+                    classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set: l });
                 }
                 self.finish(mode, initial, classes)
             }
         }
     }
 
-    fn finish(
-        &mut self,
-        mode: Mode,
-        initial: Position,
-        classes: Vec<ValueClass>,
-    ) -> Result<Solution> {
+    fn finish(&mut self, mode: Mode, initial: Position, classes: Vec<ValueClass>) -> Result<Solution> {
         let mut solution = Solution {
             params: self.game.params(),
             mode,
@@ -700,9 +570,9 @@ impl<'g> Solver<'g> {
             classes,
             records: Vec::new(),
         };
-        solution.initial_value = solution.value(&initial).ok_or_else(|| {
-            Error::Verification("the initial position is not in any value class".into())
-        })?;
+        solution.initial_value = solution
+            .value(&initial)
+            .ok_or_else(|| Error::Verification("the initial position is not in any value class".into()))?;
         solution.records = self.records.clone();
         Ok(solution)
     }

@@ -19,13 +19,8 @@ fn check_vectors(width: usize, height: usize, file: &str) {
         let mover = Side::after(Side::First, k as u32).other();
         let far_row = if mover == Side::First { height - 1 } else { 0 };
         let symbol = if mover == Side::First { 1 } else { 2 };
-        let reached = Dfa::count_between(
-            game.shape(),
-            far_row * width..(far_row + 1) * width,
-            |c| c == symbol,
-            1,
-            width,
-        );
+        let reached =
+            Dfa::count_between(game.shape(), far_row * width..(far_row + 1) * width, |c| c == symbol, 1, width);
         let got = (set.count(), set.intersection(&reached).count());
         assert_eq!(got, expected[k], "{width}x{height} ply {k}");
     }
@@ -48,9 +43,7 @@ fn symbolic_moves_equal_explicit_moves() {
     for (w, h) in [(3, 4), (2, 5), (4, 4)] {
         let game = Breakthrough::new(w, h).unwrap();
         let mut solver = Solver::new(&game);
-        let plies = solver
-            .forward_plies(&game.initial(), None, Some(8))
-            .unwrap();
+        let plies = solver.forward_plies(&game.initial(), None, Some(8)).unwrap();
         let mut rng = SplitMix64::new(42);
         for (k, ply) in plies.iter().enumerate() {
             let side = Side::after(Side::First, k as u32);
@@ -62,35 +55,20 @@ fn symbolic_moves_equal_explicit_moves() {
             let set = Dfa::from_strings(game.shape(), &picked);
             let explicit: BTreeSet<Vec<u8>> = picked
                 .iter()
-                .flat_map(|b| {
-                    game.explicit_moves(&Position {
-                        side,
-                        board: b.clone(),
-                    })
-                })
+                .flat_map(|b| game.explicit_moves(&Position { side, board: b.clone() }))
                 .map(|p| p.board)
                 .collect();
             let symbolic: BTreeSet<Vec<u8>> = solver.forward(side, &set).iter().collect();
             assert_eq!(symbolic, explicit, "{w}x{h} forward at ply {k}");
             // Backward: members of the next ply that the sample reaches, pulled back.
-            let target = Dfa::from_strings(
-                game.shape(),
-                &explicit.iter().take(10).cloned().collect::<Vec<_>>(),
-            );
-            let back: BTreeSet<Vec<u8>> = solver
-                .backward(side, &target)
-                .intersection(&set)
-                .iter()
-                .collect();
+            let target = Dfa::from_strings(game.shape(), &explicit.iter().take(10).cloned().collect::<Vec<_>>());
+            let back: BTreeSet<Vec<u8>> = solver.backward(side, &target).intersection(&set).iter().collect();
             let expected: BTreeSet<Vec<u8>> = picked
                 .iter()
                 .filter(|b| {
-                    game.explicit_moves(&Position {
-                        side,
-                        board: (*b).clone(),
-                    })
-                    .iter()
-                    .any(|p| target.contains(&p.board))
+                    game.explicit_moves(&Position { side, board: (*b).clone() })
+                        .iter()
+                        .any(|p| target.contains(&p.board))
                 })
                 .cloned()
                 .collect();
@@ -104,11 +82,7 @@ fn symbolic_moves_equal_explicit_moves() {
 fn check_values(width: usize, height: usize) {
     let game = Breakthrough::new(width, height).unwrap();
     let explicit = solve_reachable(&game, &game.initial());
-    for mode in [
-        Mode::Strong,
-        Mode::MeetInTheMiddle { depth: 0 },
-        Mode::MeetInTheMiddle { depth: 3 },
-    ] {
+    for mode in [Mode::Strong, Mode::MeetInTheMiddle { depth: 0 }, Mode::MeetInTheMiddle { depth: 3 }] {
         let solution = Solver::new(&game).solve(mode).unwrap();
         let mut covered = 0;
         for (pos, value) in &explicit {
@@ -123,34 +97,14 @@ fn check_values(width: usize, height: usize) {
                 continue;
             };
             covered += 1;
-            if matches!(
-                got,
-                Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) }
-            ) {
-                assert_eq!(
-                    got,
-                    *value,
-                    "{width}x{height} {mode:?} at {}",
-                    game.render(pos)
-                );
+            if matches!(got, Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) }) {
+                assert_eq!(got, *value, "{width}x{height} {mode:?} at {}", game.render(pos));
             } else {
-                assert_eq!(
-                    got.kind(),
-                    value.kind(),
-                    "{width}x{height} {mode:?} at {}",
-                    game.render(pos)
-                );
+                assert_eq!(got.kind(), value.kind(), "{width}x{height} {mode:?} at {}", game.render(pos));
             }
         }
-        assert_eq!(
-            solution.initial_value.kind(),
-            explicit[&game.initial()].kind()
-        );
-        assert!(
-            covered * 10 >= explicit.len(),
-            "{mode:?} covers too little: {covered} of {}",
-            explicit.len()
-        );
+        assert_eq!(solution.initial_value.kind(), explicit[&game.initial()].kind());
+        assert!(covered * 10 >= explicit.len(), "{mode:?} covers too little: {covered} of {}", explicit.len());
     }
 }
 
@@ -183,10 +137,7 @@ fn bad_sizes_are_errors() {
     assert!(game.parse("xxx/xxx/ooo first").is_err(), "wrong row count");
     assert!(game.parse("xxx/xxx/ooo/ooo").is_err(), "missing side");
     assert!(game.parse("xxx/xqx/.../ooo first").is_err());
-    assert!(
-        game.parse("xxx/xxx/ooo/oox first").is_err(),
-        "mover on its goal row"
-    );
+    assert!(game.parse("xxx/xxx/ooo/oox first").is_err(), "mover on its goal row");
     let start = game.initial();
     assert_eq!(game.parse(&game.render(&start)).unwrap(), start);
 }

@@ -16,8 +16,7 @@ fn shape_and_sets(k: usize) -> impl Strategy<Value = (Shape, Vec<Set>)> {
     shape_strategy()
         .prop_flat_map(move |shape| {
             let n = all_strings(&shape).len();
-            let masks =
-                prop::collection::vec(prop::collection::vec(prop::bool::weighted(0.4), n), k);
+            let masks = prop::collection::vec(prop::collection::vec(prop::bool::weighted(0.4), n), k);
             (Just(shape), masks)
         })
         .prop_map(|(shape, masks)| {
@@ -45,11 +44,7 @@ fn residual_counts(shape: &Shape, set: &Set) -> Vec<usize> {
             let mut residuals: HashSet<Vec<bool>> = HashSet::new();
             let prefixes: BTreeSet<&[Symbol]> = set.iter().map(|s| &s[..l]).collect();
             for p in prefixes {
-                let suffixes: Vec<bool> = all
-                    .iter()
-                    .filter(|s| s[..l] == *p)
-                    .map(|s| set.contains(s))
-                    .collect();
+                let suffixes: Vec<bool> = all.iter().filter(|s| s[..l] == *p).map(|s| set.contains(s)).collect();
                 residuals.insert(suffixes);
             }
             let reserved = |r: &Vec<bool>| r.iter().all(|&b| b) || r.iter().all(|&b| !b);
@@ -259,4 +254,59 @@ fn huge_counts_are_exact_or_refused() {
     assert_eq!(Dfa::accept_all(&shape).checked_count(), None);
     let shape = Shape::uniform(80, 3);
     assert_eq!(Dfa::accept_all(&shape).checked_count(), Some(3u128.pow(80)));
+}
+
+fn moves_strategy()
+-> impl Strategy<Value = (Shape, Vec<Set>, Vec<(Vec<(usize, u8, u8)>, Option<usize>, Option<usize>)>)> {
+    shape_and_sets(4).prop_flat_map(|(shape, sets)| {
+        let n = shape.len();
+        let one = (
+            prop::collection::vec((0..n, 0u8..4, 0u8..4), 0..3),
+            prop::option::weighted(0.3, 1usize..4),
+            prop::option::weighted(0.3, 1usize..4),
+        );
+        (Just(shape), Just(sets), prop::collection::vec(one, 1..6))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The one-pass image of many moves equals the union of the moves' images string by string,
+    /// forward and backward, with and without a `within` restriction.
+    #[test]
+    fn image_union_matches_oracle((shape, sets, raw) in moves_strategy()) {
+        let dfas: Vec<Dfa> = sets.iter().map(|s| dfa(&shape, s)).collect();
+        let mut moves: Vec<(Vec<Change>, Option<usize>, Option<usize>)> = Vec::new();
+        for (chs, pre, post) in raw {
+            let mut changes: Vec<Change> = Vec::new();
+            for (l, f, t) in chs {
+                let a = shape.alphabet(l) as u8;
+                if changes.iter().all(|c| c.layer != l) { changes.push(Change::new(l, f % a, t % a)); }
+            }
+            moves.push((changes, pre, post));
+        }
+        let specs: Vec<dfasolve::dfa::Move> = moves.iter().map(|(c, pre, post)| dfasolve::dfa::Move {
+            pre: pre.map(|i| &dfas[i]), changes: c, post: post.map(|i| &dfas[i]) }).collect();
+        let apply = |s: &Vec<Symbol>, chs: &[Change]| -> Option<Vec<Symbol>> {
+            let mut t = s.clone();
+            for c in chs { if t[c.layer] != c.from { return None; } t[c.layer] = c.to; }
+            Some(t)
+        };
+        let in_opt = |i: &Option<usize>, x: &Vec<Symbol>| i.is_none_or(|i| sets[i].contains(x));
+        let src = &sets[0];
+        let mut expected = Set::new();
+        for x in src {
+            for (chs, pre, post) in &moves {
+                if !in_opt(pre, x) { continue; }
+                if let Some(y) = apply(x, chs) { if in_opt(post, &y) { expected.insert(y); } }
+            }
+        }
+        let got = dfas[0].image_union(&specs, None);
+        prop_assert_eq!(got.validate(), Ok(()));
+        prop_assert_eq!(members(&got), expected.clone());
+        let within = &sets[3];
+        let got_w = dfas[0].image_union(&specs, Some(&dfas[3]));
+        prop_assert_eq!(members(&got_w), expected.intersection(within).cloned().collect::<Set>());
+    }
 }

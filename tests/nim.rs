@@ -8,40 +8,18 @@ use dfasolve::solver::{Mode, Solver};
 fn per_ply_counts_match_vectors() {
     let text = std::fs::read_to_string("games/nim/counts.txt").unwrap();
     for line in text.lines() {
-        let name = line
-            .split(':')
-            .next()
-            .unwrap()
-            .trim_start_matches("normalnim_");
+        let name = line.split(':').next().unwrap().trim_start_matches("normalnim_");
         let (n, m) = name.split_once('x').unwrap();
         let game = Nim::new(n.parse().unwrap(), m.parse().unwrap()).unwrap();
         let list = line.split('[').nth(1).unwrap().trim_end_matches(']');
         let expected: Vec<u128> = list.split(", ").map(|x| x.parse().unwrap()).collect();
-        let plies = Solver::new(&game)
-            .forward_plies(&game.initial(), None, None)
-            .unwrap();
+        let plies = Solver::new(&game).forward_plies(&game.initial(), None, None).unwrap();
         let got: Vec<u128> = plies.iter().map(Dfa::count).collect();
         assert_eq!(got, expected, "{name}");
-        let positions: u128 = line
-            .split("positions=")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .replace(',', "")
-            .parse()
-            .unwrap();
-        let p: u128 = line
-            .split("P(xor=0)=")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .replace(',', "")
-            .parse()
-            .unwrap();
+        let positions: u128 =
+            line.split("positions=").nth(1).unwrap().split(' ').next().unwrap().replace(',', "").parse().unwrap();
+        let p: u128 =
+            line.split("P(xor=0)=").nth(1).unwrap().split(' ').next().unwrap().replace(',', "").parse().unwrap();
         assert_eq!(Dfa::accept_all(game.shape()).count(), positions);
         assert_eq!(game.xor_zero().count(), p, "{name}");
     }
@@ -68,12 +46,7 @@ fn every_position_matches_xor_rule() {
             if (tokens as u32 + 1).pow(heaps as u32) <= 5000 {
                 for board in Dfa::accept_all(game.shape()).iter() {
                     let xor = board.iter().fold(0, |a, &b| a ^ b);
-                    let v = solution
-                        .value(&dfasolve::games::Position {
-                            side: Side::First,
-                            board,
-                        })
-                        .unwrap();
+                    let v = solution.value(&dfasolve::games::Position { side: Side::First, board }).unwrap();
                     assert_eq!(v.kind(), if xor == 0 { "loss" } else { "win" });
                 }
             }

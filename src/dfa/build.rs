@@ -24,12 +24,7 @@ pub(crate) struct RowTable {
 impl RowTable {
     pub(crate) fn new(alphabet: usize) -> RowTable {
         let Layer { next, .. } = Layer::reserved_only(alphabet);
-        RowTable {
-            alphabet,
-            rows: next,
-            table: HashTable::new(),
-            hasher: DefaultHashBuilder::default(),
-        }
+        RowTable { alphabet, rows: next, table: HashTable::new(), hasher: DefaultHashBuilder::default() }
     }
 
     pub(crate) fn with_capacity(alphabet: usize, states: usize) -> RowTable {
@@ -54,18 +49,28 @@ impl RowTable {
         if let Some(&id) = self.table.find(hash, eq) {
             return id;
         }
-        let id =
-            u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
+        let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
         self.rows.extend_from_slice(row);
         let (rows, hasher) = (&self.rows, &self.hasher);
-        self.table.insert_unique(hash, id, |&i| {
-            hasher.hash_one(&rows[i as usize * alphabet..(i as usize + 1) * alphabet])
-        });
+        self.table
+            .insert_unique(hash, id, |&i| hasher.hash_one(&rows[i as usize * alphabet..(i as usize + 1) * alphabet]));
         id
     }
 
     pub(crate) fn len(&self) -> usize {
         self.rows.len() / self.alphabet
+    }
+
+    /// A table holding the states of `layer` (a layer of a canonical DFA) under their own ids,
+    /// so that results can point into that DFA's structure directly.
+    pub(crate) fn from_layer(layer: &Layer) -> RowTable {
+        let a = layer.alphabet();
+        let mut t = RowTable::with_capacity(a, layer.len());
+        for s in 2..layer.len() {
+            let id = t.intern(&layer.raw()[s * a..(s + 1) * a]);
+            debug_assert_eq!(id as usize, s, "rows of a canonical layer are distinct (I5)");
+        }
+        t
     }
 
     pub(crate) fn rows(&self) -> &[u32] {
@@ -74,6 +79,49 @@ impl RowTable {
 
     pub(crate) fn into_rows(self) -> Vec<u32> {
         self.rows
+    }
+}
+
+/// Variable-length keys (sets of states, product tuples) of one layer, stored flat and looked
+/// up by content; each gets a dense index in insertion order.
+pub(crate) struct SliceTable {
+    members: Vec<u32>,
+    starts: Vec<usize>,
+    table: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl SliceTable {
+    pub(crate) fn new() -> SliceTable {
+        SliceTable {
+            members: Vec::new(),
+            starts: vec![0],
+            table: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
+        }
+    }
+
+    pub(crate) fn get(&self, i: u32) -> &[u32] {
+        &self.members[self.starts[i as usize]..self.starts[i as usize + 1]]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    pub(crate) fn intern(&mut self, set: &[u32]) -> u32 {
+        let hash = self.hasher.hash_one(set);
+        let (members, starts) = (&self.members, &self.starts);
+        let slice = |i: u32| &members[starts[i as usize]..starts[i as usize + 1]];
+        if let Some(&i) = self.table.find(hash, |&i| slice(i) == set) {
+            return i;
+        }
+        let i = self.len() as u32;
+        self.members.extend_from_slice(set);
+        self.starts.push(self.members.len());
+        let (members, starts, hasher) = (&self.members, &self.starts, &self.hasher);
+        self.table.insert_unique(hash, i, |&j| hasher.hash_one(&members[starts[j as usize]..starts[j as usize + 1]]));
+        i
     }
 }
 
@@ -94,11 +142,7 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
     for l in 0..n {
         let alphabet = shape.alphabet(l);
         let old = &layers[l];
-        let old_next_len = if l + 1 < n {
-            layers[l + 1].len() / shape.alphabet(l + 1)
-        } else {
-            2
-        };
+        let old_next_len = if l + 1 < n { layers[l + 1].len() / shape.alphabet(l + 1) } else { 2 };
         let mut new_of_old = vec![u32::MAX; old_next_len];
         new_of_old[0] = 0;
         new_of_old[1] = 1;
@@ -148,14 +192,8 @@ pub struct DfaBuilder {
 impl DfaBuilder {
     /// A builder for sets of `shape`.
     pub fn new(shape: &Shape) -> DfaBuilder {
-        let tables = (0..shape.len())
-            .map(|l| RowTable::new(shape.alphabet(l)))
-            .collect();
-        DfaBuilder {
-            shape: shape.clone(),
-            tables,
-            scratch: Vec::new(),
-        }
+        let tables = (0..shape.len()).map(|l| RowTable::new(shape.alphabet(l))).collect();
+        DfaBuilder { shape: shape.clone(), tables, scratch: Vec::new() }
     }
 
     /// The id of the state of `layer` with successors `row` (one per symbol).
@@ -163,18 +201,11 @@ impl DfaBuilder {
     /// # Panics
     /// If `row` has the wrong length or refers to an id `layer + 1` does not have.
     pub fn add(&mut self, layer: usize, row: &[StateId]) -> StateId {
-        assert_eq!(
-            row.len(),
-            self.shape.alphabet(layer),
-            "row length must equal the alphabet"
-        );
+        assert_eq!(row.len(), self.shape.alphabet(layer), "row length must equal the alphabet");
         let next_len = self.tables.get(layer + 1).map_or(2, RowTable::len);
         self.scratch.clear();
         for &s in row {
-            assert!(
-                s.index() < next_len,
-                "layer {layer}: successor {s:?} does not exist"
-            );
+            assert!(s.index() < next_len, "layer {layer}: successor {s:?} does not exist");
             self.scratch.push(s.0);
         }
         StateId(self.tables[layer].intern(&self.scratch))

@@ -26,15 +26,8 @@ impl Dfa {
         let mut b = DfaBuilder::new(shape);
         let mut state = StateId::ACCEPT;
         for l in (0..shape.len()).rev() {
-            let row: Vec<StateId> = (0..shape.alphabet(l))
-                .map(|c| {
-                    if allowed(l, c as Symbol) {
-                        state
-                    } else {
-                        StateId::REJECT
-                    }
-                })
-                .collect();
+            let row: Vec<StateId> =
+                (0..shape.alphabet(l)).map(|c| if allowed(l, c as Symbol) { state } else { StateId::REJECT }).collect();
             state = b.add(l, &row);
         }
         b.finish(state)
@@ -55,25 +48,15 @@ impl Dfa {
         hi: usize,
     ) -> Dfa {
         let n = shape.len();
-        assert!(
-            layers.end <= n,
-            "counted layers {layers:?} outside the shape"
-        );
+        assert!(layers.end <= n, "counted layers {layers:?} outside the shape");
         if lo > hi {
             return Dfa::reject_all(shape);
         }
         let cap = hi + 1; // counts above hi all behave alike
         let mut b = DfaBuilder::new(shape);
         // below[k] = state of the next layer after k counted symbols so far.
-        let mut below: Vec<StateId> = (0..=cap)
-            .map(|k| {
-                if (lo..=hi).contains(&k) {
-                    StateId::ACCEPT
-                } else {
-                    StateId::REJECT
-                }
-            })
-            .collect();
+        let mut below: Vec<StateId> =
+            (0..=cap).map(|k| if (lo..=hi).contains(&k) { StateId::ACCEPT } else { StateId::REJECT }).collect();
         for l in (0..n).rev() {
             let counted = layers.contains(&l);
             let here: Vec<StateId> = (0..=cap)
@@ -94,7 +77,6 @@ impl Dfa {
 
     /// The intersection of all `sets` (the empty conjunction is every string).
     pub fn conjunction(shape: &Shape, sets: &[Dfa]) -> Dfa {
-        sets.iter()
-            .fold(Dfa::accept_all(shape), |acc, s| acc.intersection(s))
+        sets.iter().fold(Dfa::accept_all(shape), |acc, s| acc.intersection(s))
     }
 }

@@ -47,8 +47,7 @@ impl Dfa {
     /// # Panics
     /// If the count exceeds `u128::MAX` (use [`Dfa::checked_count`] where that can happen).
     pub fn count(&self) -> u128 {
-        self.checked_count()
-            .expect("member count exceeds u128::MAX")
+        self.checked_count().expect("member count exceeds u128::MAX")
     }
 
     /// Members in lexicographic order.
@@ -84,17 +83,8 @@ pub struct Members<'a> {
 impl<'a> Members<'a> {
     fn new(dfa: &'a Dfa) -> Members<'a> {
         let done = dfa.is_empty();
-        let stack = if done || dfa.shape().is_empty() {
-            Vec::new()
-        } else {
-            vec![(dfa.initial(), 0)]
-        };
-        Members {
-            dfa,
-            stack,
-            string: Vec::new(),
-            done,
-        }
+        let stack = if done || dfa.shape().is_empty() { Vec::new() } else { vec![(dfa.initial(), 0)] };
+        Members { dfa, stack, string: Vec::new(), done }
     }
 }
 

@@ -87,21 +87,12 @@ impl Bundle {
     /// # Errors
     /// [`Error::ForeignFile`], [`Error::UnsupportedVersion`] or [`Error::Corrupt`].
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Bundle> {
-        let corrupt = |what: String| Error::Corrupt {
-            path: path.to_path_buf(),
-            what,
-        };
+        let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(Error::ForeignFile {
-                path: path.to_path_buf(),
-                expected: "DFASOLVE",
-            });
+            return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });
         }
         if bytes.len() < HEADER_LEN {
-            return Err(corrupt(format!(
-                "truncated header ({} of {HEADER_LEN} bytes)",
-                bytes.len()
-            )));
+            return Err(corrupt(format!("truncated header ({} of {HEADER_LEN} bytes)", bytes.len())));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version != FORMAT_VERSION {
@@ -123,24 +114,17 @@ impl Bundle {
             )));
         }
         if Sha256::digest(payload).as_slice() != &bytes[24..56] {
-            return Err(corrupt(
-                "checksum mismatch (the file was modified or damaged)".into(),
-            ));
+            return Err(corrupt("checksum mismatch (the file was modified or damaged)".into()));
         }
-        let mut r = Reader {
-            bytes: payload,
-            pos: 0,
-        };
+        let mut r = Reader { bytes: payload, pos: 0 };
         let decode = |r: &mut Reader| -> std::result::Result<Bundle, String> {
             let meta_len = r.u32()? as usize;
-            let meta = String::from_utf8(r.take(meta_len)?.to_vec())
-                .map_err(|_| "metadata is not UTF-8")?;
+            let meta = String::from_utf8(r.take(meta_len)?.to_vec()).map_err(|_| "metadata is not UTF-8")?;
             let count = r.u32()? as usize;
             let mut entries = Vec::new();
             for _ in 0..count {
                 let name_len = r.u16()? as usize;
-                let name = String::from_utf8(r.take(name_len)?.to_vec())
-                    .map_err(|_| "entry name is not UTF-8")?;
+                let name = String::from_utf8(r.take(name_len)?.to_vec()).map_err(|_| "entry name is not UTF-8")?;
                 let dfa = decode_dfa(r).map_err(|e| format!("entry {name:?}: {e}"))?;
                 entries.push((name, dfa));
             }
@@ -165,10 +149,7 @@ impl Bundle {
     /// # Errors
     /// [`Error::Io`] or any error of [`Bundle::from_bytes`].
     pub fn load(path: &Path) -> Result<Bundle> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         Bundle::from_bytes(&bytes, path)
     }
 }
@@ -187,10 +168,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
     f.write_all(bytes).map_err(io(&tmp))?;
@@ -212,11 +190,7 @@ fn encode_dfa(p: &mut Vec<u8>, dfa: &Dfa) {
     }
     put_u32(p, dfa.initial().0);
     for (l, layer) in dfa.layers().iter().enumerate() {
-        let next_len = if l + 1 < n {
-            dfa.layers()[l + 1].len()
-        } else {
-            2
-        };
+        let next_len = if l + 1 < n { dfa.layers()[l + 1].len() } else { 2 };
         let w = entry_width(next_len);
         put_u32(p, layer.len() as u32);
         p.push(w as u8);
@@ -259,17 +233,11 @@ fn decode_dfa(r: &mut Reader) -> std::result::Result<Dfa, String> {
             next.push(u32::from_le_bytes(b));
         }
         if states < 2 {
-            return Err(format!(
-                "layer {l}: {states} states (the two reserved states are required)"
-            ));
+            return Err(format!("layer {l}: {states} states (the two reserved states are required)"));
         }
         layers.push(Layer::from_raw(a, next));
     }
-    let dfa = Dfa {
-        shape,
-        initial,
-        layers,
-    };
+    let dfa = Dfa { shape, initial, layers };
     dfa.validate().map_err(|e| format!("invalid DFA: {e}"))?;
     Ok(dfa)
 }
@@ -286,11 +254,7 @@ impl<'a> Reader<'a> {
 
     fn take(&mut self, k: usize) -> std::result::Result<&'a [u8], String> {
         if k > self.remaining() {
-            return Err(format!(
-                "truncated: needed {k} bytes at offset {}, {} left",
-                self.pos,
-                self.remaining()
-            ));
+            return Err(format!("truncated: needed {k} bytes at offset {}, {} left", self.pos, self.remaining()));
         }
         let s = &self.bytes[self.pos..self.pos + k];
         self.pos += k;
@@ -302,14 +266,10 @@ impl<'a> Reader<'a> {
     }
 
     fn u16(&mut self) -> std::result::Result<u16, String> {
-        Ok(u16::from_le_bytes(
-            self.take(2)?.try_into().expect("2 bytes"),
-        ))
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
     }
 
     fn u32(&mut self) -> std::result::Result<u32, String> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
 }

@@ -34,12 +34,14 @@ mod build;
 mod constraints;
 mod count;
 pub mod file;
+mod image;
 mod nary;
 mod product;
 mod validate;
 
 pub use build::DfaBuilder;
 pub use count::{Members, Sampler, SplitMix64};
+pub use image::Move;
 pub use product::Change;
 pub use validate::InvariantViolation;
 
@@ -96,10 +98,7 @@ impl Shape {
     pub fn new(sizes: impl Into<Vec<u16>>) -> Shape {
         let sizes: Vec<u16> = sizes.into();
         for (layer, &size) in sizes.iter().enumerate() {
-            assert!(
-                (1..=256).contains(&size),
-                "layer {layer}: alphabet size {size} outside 1..=256"
-            );
+            assert!((1..=256).contains(&size), "layer {layer}: alphabet size {size} outside 1..=256");
         }
         Shape(sizes.into())
     }
@@ -134,18 +133,12 @@ impl Shape {
 
     /// Whether `string` has the right length and every symbol is within its alphabet.
     pub fn admits(&self, string: &[Symbol]) -> bool {
-        string.len() == self.len()
-            && string
-                .iter()
-                .zip(self.0.iter())
-                .all(|(&s, &n)| (s as u16) < n)
+        string.len() == self.len() && string.iter().zip(self.0.iter()).all(|(&s, &n)| (s as u16) < n)
     }
 
     /// Number of strings of the shape from `layer` on, if it fits in a `u128`.
     pub fn suffix_count(&self, layer: usize) -> Option<u128> {
-        self.0[layer..]
-            .iter()
-            .try_fold(1u128, |acc, &n| acc.checked_mul(n as u128))
+        self.0[layer..].iter().try_fold(1u128, |acc, &n| acc.checked_mul(n as u128))
     }
 }
 
@@ -242,23 +235,13 @@ impl Dfa {
 
     pub(crate) fn trivial(shape: &Shape, initial: StateId) -> Dfa {
         debug_assert!(initial.is_reserved());
-        let layers = (0..shape.len())
-            .map(|l| Layer::reserved_only(shape.alphabet(l)))
-            .collect();
-        Dfa {
-            shape: shape.clone(),
-            initial,
-            layers,
-        }
+        let layers = (0..shape.len()).map(|l| Layer::reserved_only(shape.alphabet(l))).collect();
+        Dfa { shape: shape.clone(), initial, layers }
     }
 
     /// Assemble from parts that already satisfy the invariants (checked in debug builds).
     pub(crate) fn from_parts(shape: Shape, initial: StateId, layers: Vec<Layer>) -> Dfa {
-        let dfa = Dfa {
-            shape,
-            initial,
-            layers,
-        };
+        let dfa = Dfa { shape, initial, layers };
         debug_assert_eq!(dfa.validate(), Ok(()));
         dfa
     }
@@ -330,11 +313,7 @@ impl Dfa {
         let n = self.layers.len();
         (0..n)
             .map(|l| {
-                let next_len = if l + 1 < n {
-                    self.layers[l + 1].len()
-                } else {
-                    2
-                };
+                let next_len = if l + 1 < n { self.layers[l + 1].len() } else { 2 };
                 self.layers[l].next.len() * file::entry_width(next_len)
             })
             .sum()

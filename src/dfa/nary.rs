@@ -12,55 +12,8 @@
 //! 3. **Intern.** Bottom-up, each explored set's row is interned into the same shared tables,
 //!    and [`canonicalize`] keeps only what the result's initial state reaches.
 
-use super::build::{RowTable, canonicalize};
+use super::build::{RowTable, SliceTable, canonicalize};
 use super::{Dfa, Shape};
-use hashbrown::DefaultHashBuilder;
-use hashbrown::HashTable;
-use std::hash::BuildHasher;
-
-/// Sets of shared states of one layer, stored flat and looked up by content.
-struct SetTable {
-    members: Vec<u32>,
-    starts: Vec<usize>,
-    table: HashTable<u32>,
-    hasher: DefaultHashBuilder,
-}
-
-impl SetTable {
-    fn new() -> SetTable {
-        SetTable {
-            members: Vec::new(),
-            starts: vec![0],
-            table: HashTable::new(),
-            hasher: DefaultHashBuilder::default(),
-        }
-    }
-
-    fn get(&self, i: u32) -> &[u32] {
-        &self.members[self.starts[i as usize]..self.starts[i as usize + 1]]
-    }
-
-    fn len(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    fn intern(&mut self, set: &[u32]) -> u32 {
-        let hash = self.hasher.hash_one(set);
-        let (members, starts) = (&self.members, &self.starts);
-        let slice = |i: u32| &members[starts[i as usize]..starts[i as usize + 1]];
-        if let Some(&i) = self.table.find(hash, |&i| slice(i) == set) {
-            return i;
-        }
-        let i = self.len() as u32;
-        self.members.extend_from_slice(set);
-        self.starts.push(self.members.len());
-        let (members, starts, hasher) = (&self.members, &self.starts, &self.hasher);
-        self.table.insert_unique(hash, i, |&j| {
-            hasher.hash_one(&members[starts[j as usize]..starts[j as usize + 1]])
-        });
-        i
-    }
-}
 
 /// Codes of a child in the subset construction: 0/1 reserved, a shared state id, or
 /// `TUPLE | index` of an explored set of the next layer.
@@ -95,21 +48,13 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
             map.extend([0, 1]);
             for s in 2..layer.len() {
                 row.clear();
-                row.extend(
-                    layer.raw()[s * alphabet..(s + 1) * alphabet]
-                        .iter()
-                        .map(|&x| below[x as usize]),
-                );
+                row.extend(layer.raw()[s * alphabet..(s + 1) * alphabet].iter().map(|&x| below[x as usize]));
                 map.push(tables[l].intern(&row));
             }
             maps_below[k] = map;
         }
     }
-    let mut roots: Vec<u32> = live
-        .iter()
-        .enumerate()
-        .map(|(k, d)| maps_below[k][d.initial().index()])
-        .collect();
+    let mut roots: Vec<u32> = live.iter().enumerate().map(|(k, d)| maps_below[k][d.initial().index()]).collect();
     drop(maps_below);
     roots.sort_unstable();
     roots.dedup();
@@ -119,12 +64,12 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
 
     // 2. Subsets, top-down. children[l][t * alphabet + c] is a child code (see TUPLE).
     let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
-    let mut current = SetTable::new();
+    let mut current = SliceTable::new();
     current.intern(&roots);
     let mut scratch: Vec<u32> = Vec::new();
     for l in 0..n {
         let alphabet = shape.alphabet(l);
-        let mut next = SetTable::new();
+        let mut next = SliceTable::new();
         let mut codes = Vec::with_capacity(current.len() * alphabet);
         {
             let raw = tables[l].rows();
@@ -174,13 +119,11 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
         let mut result = Vec::with_capacity(count);
         for t in 0..count {
             row.clear();
-            row.extend(codes[t * alphabet..(t + 1) * alphabet].iter().map(|&code| {
-                if code & TUPLE != 0 {
-                    result_next[(code & !TUPLE) as usize]
-                } else {
-                    code
-                }
-            }));
+            row.extend(
+                codes[t * alphabet..(t + 1) * alphabet]
+                    .iter()
+                    .map(|&code| if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }),
+            );
             result.push(tables[l].intern(&row));
         }
         result_next = result;

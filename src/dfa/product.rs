@@ -44,11 +44,7 @@ impl Change {
 
     /// The change that undoes this one.
     pub fn inverse(self) -> Change {
-        Change {
-            layer: self.layer,
-            from: self.to,
-            to: self.from,
-        }
+        Change { layer: self.layer, from: self.to, to: self.from }
     }
 }
 
@@ -131,11 +127,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
 ) -> Dfa {
     let n = shape.len();
     for op in &operands {
-        assert_eq!(
-            op.shape(),
-            shape,
-            "operands of one operation must share a shape"
-        );
+        assert_eq!(op.shape(), shape, "operands of one operation must share a shape");
     }
     assert_eq!(maps.len(), n);
     // exact[l]: no operand reads any layer >= l through a map.
@@ -173,11 +165,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
                             x => x as usize,
                         },
                     };
-                    child[j] = if input == usize::MAX {
-                        0
-                    } else {
-                        rows[j][t[j] as usize * alphabet + input]
-                    };
+                    child[j] = if input == usize::MAX { 0 } else { rows[j][t[j] as usize * alphabet + input] };
                 }
                 match terminal.decide(&child, child_exact) {
                     Decision::Reject => out.push(0),
@@ -222,9 +210,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         let mut next_tuples: Vec<[u32; K]> = Vec::new();
         let mut pending_iter = pending.iter();
         for code in codes.iter_mut().filter(|c| **c == u32::MAX) {
-            let child = pending_iter
-                .next()
-                .expect("one pending tuple per marked child");
+            let child = pending_iter.next().expect("one pending tuple per marked child");
             let id = *index.entry(*child).or_insert_with(|| {
                 next_tuples.push(*child);
                 next_tuples.len() as u32 - 1
@@ -250,11 +236,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         for t in 0..count {
             for (c, slot) in row.iter_mut().enumerate() {
                 let code = codes[t * alphabet + c];
-                *slot = if code < 2 {
-                    code
-                } else {
-                    result_next[code as usize - 2]
-                };
+                *slot = if code < 2 { code } else { result_next[code as usize - 2] };
             }
             result.push(table.intern(&row));
         }
@@ -267,9 +249,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
 
 /// Symbol maps that read every operand unchanged.
 pub(crate) fn identity_maps<const K: usize>(shape: &Shape) -> SymbolMaps<K> {
-    (0..shape.len())
-        .map(|_| std::array::from_fn(|_| None))
-        .collect()
+    (0..shape.len()).map(|_| std::array::from_fn(|_| None)).collect()
 }
 
 /// The per-layer map that realises `changes` for an operand: at a changed layer, output `to`
@@ -279,15 +259,8 @@ fn change_map(shape: &Shape, changes: &[Change]) -> Vec<Option<Vec<u16>>> {
     for ch in changes {
         assert!(ch.layer < shape.len(), "change {ch:?} outside the shape");
         let alphabet = shape.alphabet(ch.layer);
-        assert!(
-            (ch.from as usize) < alphabet && (ch.to as usize) < alphabet,
-            "change {ch:?} outside the alphabet"
-        );
-        assert!(
-            maps[ch.layer].is_none(),
-            "two changes of layer {}",
-            ch.layer
-        );
+        assert!((ch.from as usize) < alphabet && (ch.to as usize) < alphabet, "change {ch:?} outside the alphabet");
+        assert!(maps[ch.layer].is_none(), "two changes of layer {}", ch.layer);
         let mut m = vec![DEAD; alphabet];
         m[ch.to as usize] = ch.from as u16;
         maps[ch.layer] = Some(m);
@@ -304,12 +277,7 @@ impl Dfa {
         if other.is_empty() || self.is_full() {
             return other.clone();
         }
-        product(
-            &self.shape,
-            [self, other],
-            &identity_maps(&self.shape),
-            &All,
-        )
+        product(&self.shape, [self, other], &identity_maps(&self.shape), &All)
     }
 
     /// Strings in either set.
@@ -320,12 +288,7 @@ impl Dfa {
         if other.is_full() || self.is_empty() {
             return other.clone();
         }
-        product(
-            &self.shape,
-            [self, other],
-            &identity_maps(&self.shape),
-            &Either,
-        )
+        product(&self.shape, [self, other], &identity_maps(&self.shape), &Either)
     }
 
     /// Strings in `self` and not in `other`.
@@ -336,12 +299,7 @@ impl Dfa {
         if other.is_full() {
             return Dfa::reject_all(&self.shape);
         }
-        product(
-            &self.shape,
-            [self, other],
-            &identity_maps(&self.shape),
-            &Minus,
-        )
+        product(&self.shape, [self, other], &identity_maps(&self.shape), &Minus)
     }
 
     /// Whether every member of `self` is a member of `other`.
@@ -374,11 +332,7 @@ impl Dfa {
     /// # Panics
     /// If two changes name the same layer or a change lies outside the shape.
     pub fn change(&self, changes: &[Change]) -> Dfa {
-        self.image(
-            &Dfa::accept_all(&self.shape),
-            changes,
-            &Dfa::accept_all(&self.shape),
-        )
+        self.image(&Dfa::accept_all(&self.shape), changes, &Dfa::accept_all(&self.shape))
     }
 
     /// `change⁻¹(S)`: the strings whose change lies in `self`.
@@ -404,8 +358,7 @@ impl Dfa {
                 product(shape, [self], &maps, &All)
             }
             (false, true) => {
-                let maps: SymbolMaps<2> =
-                    (0..shape.len()).map(|l| [mapped(l), mapped(l)]).collect();
+                let maps: SymbolMaps<2> = (0..shape.len()).map(|l| [mapped(l), mapped(l)]).collect();
                 product(shape, [self, pre], &maps, &All)
             }
             (true, false) => {
@@ -413,9 +366,7 @@ impl Dfa {
                 product(shape, [self, post], &maps, &All)
             }
             (false, false) => {
-                let maps: SymbolMaps<3> = (0..shape.len())
-                    .map(|l| [mapped(l), mapped(l), None])
-                    .collect();
+                let maps: SymbolMaps<3> = (0..shape.len()).map(|l| [mapped(l), mapped(l), None]).collect();
                 product(shape, [self, pre, post], &maps, &All)
             }
         }

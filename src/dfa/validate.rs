@@ -15,9 +15,7 @@ pub enum InvariantViolation {
         what: String,
     },
     /// I2: a successor or the initial id is out of range.
-    #[error(
-        "I2: layer {layer} state {state}: successor {next} out of range (next layer has {next_len})"
-    )]
+    #[error("I2: layer {layer} state {state}: successor {next} out of range (next layer has {next_len})")]
     OutOfRange {
         /// The layer.
         layer: usize,
@@ -57,9 +55,7 @@ pub enum InvariantViolation {
         b: u32,
     },
     /// I6/I7: a state unreachable, or ids not in first-appearance order.
-    #[error(
-        "I6/I7: layer {layer}: state ids not in first-appearance order (expected {expected}, found {found})"
-    )]
+    #[error("I6/I7: layer {layer}: state ids not in first-appearance order (expected {expected}, found {found})")]
     Numbering {
         /// The layer.
         layer: usize,
@@ -87,49 +83,28 @@ impl Dfa {
             return if self.initial.is_reserved() {
                 Ok(())
             } else {
-                Err(InvariantViolation::OutOfRange {
-                    layer: 0,
-                    state: 0,
-                    next: self.initial.0,
-                    next_len: 2,
-                })
+                Err(InvariantViolation::OutOfRange { layer: 0, state: 0, next: self.initial.0, next_len: 2 })
             };
         }
         for (l, layer) in self.layers.iter().enumerate() {
             let a = self.shape.alphabet(l);
             if layer.alphabet() != a || layer.raw().len() % a != 0 || layer.len() < 2 {
-                return Err(InvariantViolation::Layering {
-                    layer: l,
-                    what: format!("rows do not have {a} entries"),
-                });
+                return Err(InvariantViolation::Layering { layer: l, what: format!("rows do not have {a} entries") });
             }
             for r in 0..2u32 {
                 if layer.row(StateId(r)).iter().any(|&x| x != r) {
                     return Err(InvariantViolation::Reserved { layer: l, state: r });
                 }
             }
-            let next_len = if l + 1 < n {
-                self.layers[l + 1].len()
-            } else {
-                2
-            };
+            let next_len = if l + 1 < n { self.layers[l + 1].len() } else { 2 };
             let mut seen: HashSet<&[u32]> = HashSet::with_capacity(layer.len());
             for s in 2..layer.len() as u32 {
                 let row = layer.row(StateId(s));
                 if let Some(&x) = row.iter().find(|&&x| x as usize >= next_len) {
-                    return Err(InvariantViolation::OutOfRange {
-                        layer: l,
-                        state: s,
-                        next: x,
-                        next_len,
-                    });
+                    return Err(InvariantViolation::OutOfRange { layer: l, state: s, next: x, next_len });
                 }
                 if row[0] < 2 && row.iter().all(|&x| x == row[0]) {
-                    return Err(InvariantViolation::NotReduced {
-                        layer: l,
-                        state: s,
-                        all: row[0],
-                    });
+                    return Err(InvariantViolation::NotReduced { layer: l, state: s, all: row[0] });
                 }
                 if !seen.insert(row) {
                     let a = (2..s).find(|&t| layer.row(StateId(t)) == row).unwrap_or(0);
@@ -149,14 +124,8 @@ impl Dfa {
                 next_len: first.len(),
             });
         }
-        if !self.initial.is_reserved() && self.initial != StateId(2)
-            || first.len() != expected_first as usize
-        {
-            return Err(InvariantViolation::Numbering {
-                layer: 0,
-                expected: 2,
-                found: self.initial.0,
-            });
+        if !self.initial.is_reserved() && self.initial != StateId(2) || first.len() != expected_first as usize {
+            return Err(InvariantViolation::Numbering { layer: 0, expected: 2, found: self.initial.0 });
         }
         for l in 0..n - 1 {
             let layer = &self.layers[l];
@@ -164,11 +133,7 @@ impl Dfa {
             for &x in &layer.raw()[2 * layer.alphabet()..] {
                 if x >= 2 {
                     if x > fresh {
-                        return Err(InvariantViolation::Numbering {
-                            layer: l + 1,
-                            expected: fresh,
-                            found: x,
-                        });
+                        return Err(InvariantViolation::Numbering { layer: l + 1, expected: fresh, found: x });
                     }
                     if x == fresh {
                         fresh += 1;

@@ -54,11 +54,7 @@ impl Breakthrough {
                 Self::MAX_SIDE
             )));
         }
-        Ok(Breakthrough {
-            width,
-            height,
-            shape: Shape::uniform(width * height, 3),
-        })
+        Ok(Breakthrough { width, height, shape: Shape::uniform(width * height, 3) })
     }
 
     /// Board width (columns).
@@ -98,13 +94,7 @@ impl Breakthrough {
     }
 
     fn pawns_between(&self, side: Side, lo: usize, hi: usize) -> Dfa {
-        Dfa::count_between(
-            &self.shape,
-            0..self.shape.len(),
-            |c| c == pawn(side),
-            lo,
-            hi,
-        )
+        Dfa::count_between(&self.shape, 0..self.shape.len(), |c| c == pawn(side), lo, hi)
     }
 
     fn name_square(&self, square: usize) -> String {
@@ -136,18 +126,17 @@ impl Game for Breakthrough {
                 board[self.square(row, col)] = pawn(Side::Second);
             }
         }
-        Position {
-            side: Side::First,
-            board,
-        }
+        Position { side: Side::First, board }
     }
 
     /// At most 2W pawns a side, and no pawn of the mover on its own goal row (it would have
     /// ended the game the move it arrived).
     fn universe(&self, side: Side) -> Dfa {
-        let counts = self
-            .pawns_between(side, 0, 2 * self.width)
-            .intersection(&self.pawns_between(side.other(), 0, 2 * self.width));
+        let counts = self.pawns_between(side, 0, 2 * self.width).intersection(&self.pawns_between(
+            side.other(),
+            0,
+            2 * self.width,
+        ));
         counts.difference(&self.pawn_on_row(side, self.goal_row(side)))
     }
 
@@ -172,11 +161,7 @@ impl Game for Breakthrough {
                 let from = self.square(row, col);
                 for to_col in col.saturating_sub(1)..=(col + 1).min(self.width - 1) {
                     let to = self.square(to_row, to_col);
-                    let targets: &[Symbol] = if to_col == col {
-                        &[EMPTY]
-                    } else {
-                        &[EMPTY, enemy]
-                    };
+                    let targets: &[Symbol] = if to_col == col { &[EMPTY] } else { &[EMPTY, enemy] };
                     for &before in targets {
                         let name = format!(
                             "{}{}{}",
@@ -184,12 +169,7 @@ impl Game for Breakthrough {
                             if before == EMPTY { "-" } else { "x" },
                             self.name_square(to)
                         );
-                        g.add_move(
-                            name,
-                            None,
-                            vec![Change::new(from, me, EMPTY), Change::new(to, before, me)],
-                            None,
-                        );
+                        g.add_move(name, None, vec![Change::new(from, me, EMPTY), Change::new(to, before, me)], None);
                     }
                 }
             }
@@ -219,10 +199,7 @@ impl Game for Breakthrough {
                         let mut board = pos.board.clone();
                         board[self.square(row, col)] = EMPTY;
                         board[self.square(to_row, to_col)] = me;
-                        out.push(Position {
-                            side: pos.side.other(),
-                            board,
-                        });
+                        out.push(Position { side: pos.side.other(), board });
                     }
                 }
             }
@@ -235,21 +212,14 @@ impl Game for Breakthrough {
         let goal = self.goal_row(opponent);
         let reached = (0..self.width).any(|c| pos.board[self.square(goal, c)] == pawn(opponent));
         let has_pawns = pos.board.contains(&pawn(pos.side));
-        if reached || !has_pawns || self.explicit_moves(pos).is_empty() {
-            Status::Lost
-        } else {
-            Status::Ongoing
-        }
+        if reached || !has_pawns || self.explicit_moves(pos).is_empty() { Status::Lost } else { Status::Ongoing }
     }
 
     /// Rows from row 0 (the first player's home, rank 1) to row H-1, separated by `/`:
     /// `x` first player, `o` second player, `.` empty; then the side to move.
     fn render(&self, pos: &Position) -> String {
-        let rows: Vec<String> = pos
-            .board
-            .chunks(self.width)
-            .map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect())
-            .collect();
+        let rows: Vec<String> =
+            pos.board.chunks(self.width).map(|r| r.iter().map(|&c| ['.', 'x', 'o'][c as usize]).collect()).collect();
         format!("{} {}", rows.join("/"), pos.side)
     }
 
@@ -267,22 +237,14 @@ impl Game for Breakthrough {
             _ => return Err(bad("missing side to move (first/second) at the end".into())),
         };
         words.pop();
-        let rows: Vec<&str> = words
-            .iter()
-            .flat_map(|w| w.split('/'))
-            .filter(|r| !r.is_empty())
-            .collect();
+        let rows: Vec<&str> = words.iter().flat_map(|w| w.split('/')).filter(|r| !r.is_empty()).collect();
         if rows.len() != self.height {
             return Err(bad(format!("{} rows given", rows.len())));
         }
         let mut board = Vec::with_capacity(self.shape.len());
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != self.width {
-                return Err(bad(format!(
-                    "row {} has {} squares",
-                    r + 1,
-                    row.chars().count()
-                )));
+                return Err(bad(format!("row {} has {} squares", r + 1, row.chars().count())));
             }
             for ch in row.chars() {
                 board.push(match ch {
@@ -297,17 +259,12 @@ impl Game for Breakthrough {
         for s in Side::BOTH {
             let n = pos.board.iter().filter(|&&c| c == pawn(s)).count();
             if n > 2 * self.width {
-                return Err(bad(format!(
-                    "{s} player has {n} pawns, more than the {} it starts with",
-                    2 * self.width
-                )));
+                return Err(bad(format!("{s} player has {n} pawns, more than the {} it starts with", 2 * self.width)));
             }
         }
         let goal = self.goal_row(side);
         if (0..self.width).any(|c| pos.board[self.square(goal, c)] == pawn(side)) {
-            return Err(bad(format!(
-                "the {side} player is to move but already stands on its goal row"
-            )));
+            return Err(bad(format!("the {side} player is to move but already stands on its goal row")));
         }
         Ok(pos)
     }

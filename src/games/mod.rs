@@ -22,9 +22,7 @@ use crate::move_graph::MoveGraph;
 use std::fmt;
 
 /// A player. `First` moves first from the initial position.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     /// The player who moves first.
     First,
@@ -194,10 +192,7 @@ pub fn from_params(params: &serde_json::Value) -> Result<Box<dyn Game>> {
     };
     match params["game"].as_str() {
         Some("nim") => Ok(Box::new(nim::Nim::new(get("heaps")?, get("tokens")?)?)),
-        Some("breakthrough") => Ok(Box::new(breakthrough::Breakthrough::new(
-            get("width")?,
-            get("height")?,
-        )?)),
+        Some("breakthrough") => Ok(Box::new(breakthrough::Breakthrough::new(get("width")?, get("height")?)?)),
         other => Err(crate::Error::UnknownGame(other.unwrap_or("?").to_string())),
     }
 }

@@ -28,10 +28,7 @@ impl Nim {
     /// [`Error::BadParameters`] for zero heaps/tokens or sizes the encoding cannot hold.
     pub fn new(heaps: usize, tokens: usize) -> Result<Nim> {
         if !(1..=Self::MAX_HEAPS).contains(&heaps) {
-            return Err(Error::BadParameters(format!(
-                "nim needs 1..={} heaps, got {heaps}",
-                Self::MAX_HEAPS
-            )));
+            return Err(Error::BadParameters(format!("nim needs 1..={} heaps, got {heaps}", Self::MAX_HEAPS)));
         }
         if !(1..=Self::MAX_TOKENS).contains(&tokens) {
             return Err(Error::BadParameters(format!(
@@ -39,11 +36,7 @@ impl Nim {
                 Self::MAX_TOKENS
             )));
         }
-        Ok(Nim {
-            heaps,
-            tokens,
-            shape: Shape::uniform(heaps, tokens as u16 + 1),
-        })
+        Ok(Nim { heaps, tokens, shape: Shape::uniform(heaps, tokens as u16 + 1) })
     }
 
     /// Positions whose heap sizes XOR to 0, built directly from Bouton's rule (a DFA whose state
@@ -52,15 +45,8 @@ impl Nim {
         let width = (self.tokens + 1).next_power_of_two();
         let mut b = DfaBuilder::new(&self.shape);
         // below[x] = state after reading the heaps so far with XOR x.
-        let mut below: Vec<StateId> = (0..width)
-            .map(|x| {
-                if x == 0 {
-                    StateId::ACCEPT
-                } else {
-                    StateId::REJECT
-                }
-            })
-            .collect();
+        let mut below: Vec<StateId> =
+            (0..width).map(|x| if x == 0 { StateId::ACCEPT } else { StateId::REJECT }).collect();
         for l in (0..self.heaps).rev() {
             below = (0..width)
                 .map(|x| {
@@ -87,10 +73,7 @@ impl Game for Nim {
     }
 
     fn initial(&self) -> Position {
-        Position {
-            side: Side::First,
-            board: vec![self.tokens as Symbol; self.heaps],
-        }
+        Position { side: Side::First, board: vec![self.tokens as Symbol; self.heaps] }
     }
 
     fn universe(&self, _side: Side) -> Dfa {
@@ -130,21 +113,14 @@ impl Game for Nim {
             for smaller in 0..pos.board[heap] {
                 let mut board = pos.board.clone();
                 board[heap] = smaller;
-                out.push(Position {
-                    side: pos.side.other(),
-                    board,
-                });
+                out.push(Position { side: pos.side.other(), board });
             }
         }
         out
     }
 
     fn explicit_status(&self, pos: &Position) -> Status {
-        if pos.board.iter().all(|&h| h == 0) {
-            Status::Lost
-        } else {
-            Status::Ongoing
-        }
+        if pos.board.iter().all(|&h| h == 0) { Status::Lost } else { Status::Ongoing }
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -153,12 +129,9 @@ impl Game for Nim {
     }
 
     fn parse(&self, text: &str) -> Result<Position> {
-        let bad =
-            |msg: String| Error::BadPosition(format!("nim: {msg} (expected e.g. \"3,1,4 first\")"));
-        let mut words: Vec<&str> = text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-            .collect();
+        let bad = |msg: String| Error::BadPosition(format!("nim: {msg} (expected e.g. \"3,1,4 first\")"));
+        let mut words: Vec<&str> =
+            text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
         let side = match words.last() {
             Some(&"first") => Some(Side::First),
             Some(&"second") => Some(Side::Second),
@@ -168,27 +141,17 @@ impl Game for Nim {
             words.pop();
         }
         if words.len() != self.heaps {
-            return Err(bad(format!(
-                "{} heap sizes given, this game has {}",
-                words.len(),
-                self.heaps
-            )));
+            return Err(bad(format!("{} heap sizes given, this game has {}", words.len(), self.heaps)));
         }
         let board = words
             .iter()
             .map(|w| match w.parse::<usize>() {
                 Ok(h) if h <= self.tokens => Ok(h as Symbol),
-                Ok(h) => Err(bad(format!(
-                    "heap size {h} above the maximum {}",
-                    self.tokens
-                ))),
+                Ok(h) => Err(bad(format!("heap size {h} above the maximum {}", self.tokens))),
                 Err(_) => Err(bad(format!("{w:?} is not a heap size"))),
             })
             .collect::<Result<Vec<Symbol>>>()?;
-        Ok(Position {
-            side: side.unwrap_or(Side::First),
-            board,
-        })
+        Ok(Position { side: side.unwrap_or(Side::First), board })
     }
 
     fn move_name(&self, from: &Position, to: &Position) -> String {

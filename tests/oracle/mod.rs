@@ -21,12 +21,7 @@ pub fn all_strings(shape: &Shape) -> Vec<Vec<Symbol>> {
 
 /// The subset of all strings selected by the bits of `mask` (bit i = i-th string).
 pub fn subset(shape: &Shape, mask: &[bool]) -> BTreeSet<Vec<Symbol>> {
-    all_strings(shape)
-        .into_iter()
-        .zip(mask.iter().cycle())
-        .filter(|(_, b)| **b)
-        .map(|(s, _)| s)
-        .collect()
+    all_strings(shape).into_iter().zip(mask.iter().cycle()).filter(|(_, b)| **b).map(|(s, _)| s).collect()
 }
 
 pub mod explicit;

@@ -1,0 +1,422 @@
+//! The image of a set under many moves at once, in one pass (a relational product).
+//!
+//! `S.image_union(moves, within)` is `within ∩ ⋃_m post_m ∩ change_m(S ∩ pre_m)`. Computing
+//! each move's image separately and then uniting them costs one full product per move and a
+//! union that re-shares all of them. Here the result is explored once, top-down: a result state
+//! is the within-state `w` plus a *set of elements*, each element one way the output prefix read
+//! so far can come from an input prefix of `S`:
+//!
+//! * `R(s)` for a *suffix set* `R` (see [`SuffixAutomaton`]): the moves without conditions that
+//!   are still to be completed, grouped by what is left for them to change. Until a move
+//!   changes something, input and output agree, so all those moves share one element.
+//! * `move m (s, p, q)`: move `m` is under way (or has conditions), with `S`-state `s`,
+//!   `pre_m`-state `p` (reading input symbols) and `post_m`-state `q` (reading output symbols).
+//! * `DONE(s)`: some move has made all its changes and passed its conditions; from here input
+//!   and output agree, so the residual is `S`'s state `s`. All moves meet here, which is what
+//!   keeps the sets small.
+//!
+//! Layer by layer each element steps on the output symbol (reading the input symbol its move
+//! implies), elements that reach `REJECT` are dropped, and the set is sorted and deduplicated.
+//! A set that is exactly `{DONE(s)}` with `w = ACCEPT` *is* `S`'s state `s`: the result points
+//! into `S`'s own structure there (its tables are preloaded with `S`'s states) instead of
+//! re-exploring it. Bottom-up interning and canonicalisation finish as in every operation.
+
+use super::build::{RowTable, SliceTable, canonicalize};
+use super::{Change, Dfa, Shape, Symbol};
+use rayon::prelude::*;
+
+/// One move for [`Dfa::image_union`]: `post ∩ change(· ∩ pre)`; `None` conditions are "all".
+#[derive(Clone, Copy, Debug)]
+pub struct Move<'a> {
+    /// Condition on the string before the move.
+    pub pre: Option<&'a Dfa>,
+    /// At most one change per layer.
+    pub changes: &'a [Change],
+    /// Condition on the string after the move.
+    pub post: Option<&'a Dfa>,
+}
+
+/// Tag of the absorbing element: some move is complete (at every layer, suffix set id 0).
+const DONE: u32 = 0;
+/// Tags at or above this are conditional moves under way: tag `COND + m`.
+const COND: u32 = 1 << 30;
+/// Child code marking an index into the next layer's explored sets (else a direct id).
+const TUPLE: u32 = 1 << 31;
+/// Elements are `[tag, s, p, q]`: tag a suffix set id (free moves, `p = q = 1`) or `COND + m`.
+type Element = [u32; 4];
+
+/// The moves without conditions, determinised on what is left to do ("suffix sets").
+///
+/// At layer `l` a free move under way is fully described by its remaining changes (those at
+/// layers ≥ `l`); moves with equal remaining changes behave identically from here on. A suffix
+/// set is a set of such remaining-change lists; it reads output symbol `c` by splitting into
+/// one successor set per input symbol. This automaton depends on the moves only, not on the
+/// set being moved, so it is built once per call and is tiny (the "pending" set of all moves
+/// not yet started, plus the few sets of moves under way).
+struct SuffixAutomaton {
+    /// `next[l][r][c]`: the (input symbol, successor suffix set) pairs of set `r` of layer `l`
+    /// on output `c`. Set 0 of every layer is `DONE`, whose successor on `c` is `(c, DONE)`.
+    next: Vec<Vec<Vec<Vec<(Symbol, u32)>>>>,
+    /// The suffix sets at the root (`DONE` and/or set 1 of layer 0).
+    root: Vec<u32>,
+}
+
+impl SuffixAutomaton {
+    fn new(shape: &Shape, free: &[&[Change]]) -> SuffixAutomaton {
+        type SuffixSet = Vec<Vec<Change>>;
+        let n = shape.len();
+        let mut root_set: SuffixSet = free
+            .iter()
+            .map(|ch| {
+                let mut v = ch.to_vec();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        root_set.sort_unstable();
+        root_set.dedup();
+        let mut next: Vec<Vec<Vec<Vec<(Symbol, u32)>>>> = Vec::with_capacity(n);
+        // The root: DONE if some free move changes nothing, plus the set of all other moves.
+        let mut root = Vec::new();
+        if root_set.first().is_some_and(Vec::is_empty) {
+            root.push(DONE);
+            root_set.remove(0);
+        }
+        // Sets of the current layer, by id (id 0 = DONE is implicit).
+        let mut layer_sets: Vec<SuffixSet> = vec![Vec::new()];
+        if !root_set.is_empty() {
+            root.push(1);
+            layer_sets.push(root_set);
+        }
+        for l in 0..n {
+            let alphabet = shape.alphabet(l);
+            let mut ids: hashbrown::HashMap<SuffixSet, u32> = hashbrown::HashMap::new();
+            let mut next_sets: Vec<SuffixSet> = vec![Vec::new()];
+            let mut table = Vec::with_capacity(layer_sets.len());
+            for (r, set) in layer_sets.iter().enumerate() {
+                let mut row = Vec::with_capacity(alphabet);
+                for c in 0..alphabet as Symbol {
+                    if r as u32 == DONE {
+                        row.push(vec![(c, DONE)]);
+                        continue;
+                    }
+                    // Group the rests of the lists by the input symbol they read here.
+                    let mut by_input: Vec<(Symbol, Vec<Change>)> = Vec::new();
+                    for list in set {
+                        match list.first() {
+                            Some(f) if f.layer == l => {
+                                if f.to == c {
+                                    by_input.push((f.from, list[1..].to_vec()));
+                                }
+                            }
+                            _ => by_input.push((c, list.clone())),
+                        }
+                    }
+                    by_input.sort_unstable();
+                    let mut out = Vec::new();
+                    let mut i = 0;
+                    while i < by_input.len() {
+                        let input = by_input[i].0;
+                        let j = i + by_input[i..].partition_point(|x| x.0 == input);
+                        let mut rests: SuffixSet = by_input[i..j].iter().map(|x| x.1.clone()).collect();
+                        rests.dedup();
+                        // A completed move (empty rest) becomes DONE; the others go on beside it.
+                        if rests.first().is_some_and(Vec::is_empty) {
+                            out.push((input, DONE));
+                            rests.remove(0);
+                        }
+                        if !rests.is_empty() {
+                            let id = *ids.entry(rests.clone()).or_insert_with(|| {
+                                next_sets.push(rests);
+                                next_sets.len() as u32 - 1
+                            });
+                            out.push((input, id));
+                        }
+                        i = j;
+                    }
+                    row.push(out);
+                }
+                table.push(row);
+            }
+            next.push(table);
+            layer_sets = next_sets;
+        }
+        SuffixAutomaton { next, root }
+    }
+}
+
+struct Plan<'a> {
+    moves: Vec<Move<'a>>,
+    /// Indices of the moves with a condition (stepped one by one).
+    conditional: Vec<usize>,
+    /// `last_change[m]`: the deepest layer move `m` changes (`None`: no changes).
+    last_change: Vec<Option<usize>>,
+    free: SuffixAutomaton,
+}
+
+impl<'a> Plan<'a> {
+    fn new(shape: &Shape, moves: &[Move<'a>]) -> Plan<'a> {
+        let n = shape.len();
+        let mut last_change = Vec::with_capacity(moves.len());
+        let mut conditional = Vec::new();
+        let mut free = Vec::new();
+        for (m, mv) in moves.iter().enumerate() {
+            let mut layers: Vec<usize> = mv.changes.iter().map(|c| c.layer).collect();
+            layers.sort_unstable();
+            assert!(layers.windows(2).all(|w| w[0] < w[1]), "a move changes each layer at most once");
+            for c in mv.changes {
+                assert!(
+                    c.layer < n
+                        && (c.from as usize) < shape.alphabet(c.layer)
+                        && (c.to as usize) < shape.alphabet(c.layer)
+                );
+            }
+            last_change.push(layers.last().copied());
+            if mv.pre.is_none() && mv.post.is_none() {
+                free.push(mv.changes);
+            } else {
+                conditional.push(m);
+            }
+        }
+        Plan { moves: moves.to_vec(), conditional, last_change, free: SuffixAutomaton::new(shape, &free) }
+    }
+
+    fn change_at(&self, m: usize, layer: usize) -> Option<&Change> {
+        self.moves[m].changes.iter().find(|c| c.layer == layer)
+    }
+}
+
+impl Dfa {
+    /// `within ∩ ⋃_m post_m ∩ change_m(self ∩ pre_m)` in one pass (see the module docs).
+    ///
+    /// # Panics
+    /// If shapes differ or a move changes a layer twice or outside the shape.
+    pub fn image_union(&self, moves: &[Move], within: Option<&Dfa>) -> Dfa {
+        let shape = self.shape();
+        for mv in moves {
+            for d in [mv.pre, mv.post].into_iter().flatten() {
+                assert_eq!(d.shape(), shape, "conditions must have the set's shape");
+            }
+        }
+        if let Some(w) = within {
+            assert_eq!(w.shape(), shape);
+        }
+        let w0 = within.map_or(1, |w| w.initial().0);
+        if self.is_empty() || w0 == 0 || moves.is_empty() {
+            return Dfa::reject_all(shape);
+        }
+        let n = shape.len();
+        if n == 0 {
+            // The empty string is in S and within; every move of no changes keeps it.
+            let ok = moves.iter().any(|m| m.pre.is_none_or(|d| d.is_full()) && m.post.is_none_or(|d| d.is_full()));
+            return if ok { Dfa::accept_all(shape) } else { Dfa::reject_all(shape) };
+        }
+        let plan = Plan::new(shape, moves);
+
+        // Root set.
+        let s0 = self.initial().0;
+        let mut root: Vec<Element> = Vec::new();
+        for &r in &plan.free.root {
+            root.push([r, s0, 1, 1]);
+        }
+        for &m in &plan.conditional {
+            let mv = &moves[m];
+            let p = mv.pre.map_or(1, |d| d.initial().0);
+            let q = mv.post.map_or(1, |d| d.initial().0);
+            if p == 0 || q == 0 {
+                continue;
+            }
+            if plan.last_change[m].is_none() && p == 1 && q == 1 {
+                root.push([DONE, s0, 1, 1]);
+            } else {
+                root.push([COND + m as u32, s0, p, q]);
+            }
+        }
+        root.sort_unstable();
+        root.dedup();
+        let mut key = vec![w0];
+        match classify(&mut root, w0) {
+            Class::Reject => return Dfa::reject_all(shape),
+            Class::Accept => return Dfa::accept_all(shape),
+            Class::Direct(_) => return self.clone(),
+            Class::Explore => key.extend(root.iter().flatten()),
+        }
+
+        // Forward: explore sets layer by layer.
+        let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
+        let mut current = SliceTable::new();
+        current.intern(&key);
+        for l in 0..n {
+            let alphabet = shape.alphabet(l);
+            let last = l + 1 == n;
+            // Pending keys are appended to one flat buffer per chunk (`[len, key...]` each).
+            let expand = |t: u32, codes: &mut Vec<u32>, pending: &mut Vec<u32>, elems: &mut Vec<Element>| {
+                let key = current.get(t);
+                let w = key[0];
+                for c in 0..alphabet {
+                    let w2 = match within {
+                        None => 1,
+                        Some(d) => d.layers()[l].next(super::StateId(w), c as Symbol).0,
+                    };
+                    if w2 == 0 {
+                        codes.push(0);
+                        continue;
+                    }
+                    elems.clear();
+                    for e in key[1..].chunks_exact(4) {
+                        step(self, &plan, l, c as Symbol, [e[0], e[1], e[2], e[3]], elems);
+                    }
+                    elems.sort_unstable();
+                    elems.dedup();
+                    match classify(elems, w2) {
+                        Class::Reject => codes.push(0),
+                        Class::Accept => codes.push(1),
+                        Class::Direct(s) => codes.push(s),
+                        Class::Explore => {
+                            debug_assert!(!last, "every element is settled at the end of the string");
+                            pending.push(1 + 4 * elems.len() as u32);
+                            pending.push(w2);
+                            pending.extend(elems.iter().flatten());
+                            codes.push(u32::MAX);
+                        }
+                    }
+                }
+            };
+            const CHUNK: u32 = 1 << 12;
+            let count = current.len() as u32;
+            let parts: Vec<(Vec<u32>, Vec<u32>)> = if count >= 2 * CHUNK {
+                (0..count.div_ceil(CHUNK))
+                    .into_par_iter()
+                    .map(|chunk| {
+                        let (mut codes, mut pending, mut elems) = (Vec::new(), Vec::new(), Vec::new());
+                        for t in chunk * CHUNK..((chunk + 1) * CHUNK).min(count) {
+                            expand(t, &mut codes, &mut pending, &mut elems);
+                        }
+                        (codes, pending)
+                    })
+                    .collect()
+            } else {
+                let (mut codes, mut pending, mut elems) = (Vec::new(), Vec::new(), Vec::new());
+                for t in 0..count {
+                    expand(t, &mut codes, &mut pending, &mut elems);
+                }
+                vec![(codes, pending)]
+            };
+            let mut next = SliceTable::new();
+            let mut layer_codes = Vec::with_capacity(count as usize * alphabet);
+            for (codes, pending) in parts {
+                let mut at = 0;
+                for code in codes {
+                    if code == u32::MAX {
+                        let len = pending[at] as usize;
+                        let k = &pending[at + 1..at + 1 + len];
+                        at += 1 + len;
+                        layer_codes.push(TUPLE | next.intern(k));
+                    } else {
+                        layer_codes.push(code);
+                    }
+                }
+            }
+            children.push(layer_codes);
+            current = next;
+        }
+
+        if std::env::var_os("DFASOLVE_TRACE").is_some() {
+            let explored: usize = children.iter().map(|c| c.len()).sum();
+            eprintln!(
+                "image_union: S {} states, within {:?}, {} moves, {} child codes",
+                self.nontrivial_state_count(),
+                within.map(|w| w.nontrivial_state_count()),
+                moves.len(),
+                explored
+            );
+        }
+        // Backward: intern rows into tables preloaded with S's states (direct ids point there).
+        let mut tables: Vec<RowTable> = self.layers().iter().map(RowTable::from_layer).collect();
+        let mut result_next: Vec<u32> = Vec::new();
+        let mut row = Vec::new();
+        for l in (0..n).rev() {
+            let alphabet = shape.alphabet(l);
+            let codes = std::mem::take(&mut children[l]);
+            let count = codes.len() / alphabet;
+            let mut result = Vec::with_capacity(count);
+            for t in 0..count {
+                row.clear();
+                row.extend(
+                    codes[t * alphabet..(t + 1) * alphabet]
+                        .iter()
+                        .map(|&code| if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }),
+                );
+                result.push(tables[l].intern(&row));
+            }
+            result_next = result;
+        }
+        let rows = tables.into_iter().map(RowTable::into_rows).collect();
+        canonicalize(shape, result_next[0], rows)
+    }
+}
+
+enum Class {
+    Reject,
+    Accept,
+    /// The set is `{DONE(s)}` under an accept-all within-state: `S`'s own state `s`.
+    Direct(u32),
+    Explore,
+}
+
+/// Settle a sorted, deduplicated element set: empty rejects; `DONE(ACCEPT)` absorbs the rest.
+fn classify(elems: &mut Vec<Element>, w: u32) -> Class {
+    if elems.is_empty() {
+        return Class::Reject;
+    }
+    if elems.iter().any(|e| e[0] == DONE && e[1] == 1) {
+        if w == 1 {
+            return Class::Accept;
+        }
+        elems.clear();
+        elems.push([DONE, 1, 1, 1]);
+        return Class::Explore;
+    }
+    if w == 1 && elems.len() == 1 && elems[0][0] == DONE {
+        return Class::Direct(elems[0][1]);
+    }
+    Class::Explore
+}
+
+/// Step one element on output symbol `c` at layer `l`, pushing its successors.
+#[inline]
+fn step(s_dfa: &Dfa, plan: &Plan, l: usize, c: Symbol, e: Element, out: &mut Vec<Element>) {
+    let layer = &s_dfa.layers()[l];
+    let next_s = |input: Symbol| layer.next(super::StateId(e[1]), input).0;
+    if e[0] < COND {
+        for &(input, r) in &plan.free.next[l][e[0] as usize][c as usize] {
+            let s2 = next_s(input);
+            if s2 != 0 {
+                out.push([r, s2, 1, 1]);
+            }
+        }
+        return;
+    }
+    let m = (e[0] - COND) as usize;
+    let input = match plan.change_at(m, l) {
+        Some(ch) if ch.to == c => ch.from,
+        Some(_) => return,
+        None => c,
+    };
+    let s2 = next_s(input);
+    if s2 == 0 {
+        return;
+    }
+    let mv = &plan.moves[m];
+    let p2 = mv.pre.map_or(1, |d| d.layers()[l].next(super::StateId(e[2]), input).0);
+    let q2 = mv.post.map_or(1, |d| d.layers()[l].next(super::StateId(e[3]), c).0);
+    if p2 == 0 || q2 == 0 {
+        return;
+    }
+    let changes_done = plan.last_change[m].is_none_or(|last| last <= l);
+    if changes_done && p2 == 1 && q2 == 1 {
+        out.push([DONE, s2, 1, 1]);
+    } else {
+        out.push([e[0], s2, p2, q2]);
+    }
+}
