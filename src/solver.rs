@@ -243,6 +243,21 @@ fn exact_classes(r: &Retrograde) -> Vec<ValueClass> {
     classes
 }
 
+/// Evaluate `expr`, and with `DFASOLVE_TRACE` set print how long it took (for profiling).
+macro_rules! timed {
+    ($name:expr, $e:expr) => {{
+        let t = Instant::now();
+        let v = $e;
+        if std::env::var_os("DFASOLVE_TRACE").is_some() {
+            eprintln!("{:>12}: {:8.3} s, {} states", $name, t.elapsed().as_secs_f64(), v.nontrivial_state_count());
+        }
+        v
+    }};
+}
+
+/// A callback that sees every step record.
+type Progress<'g> = Box<dyn FnMut(&StepRecord) + 'g>;
+
 /// Solves one game; holds its move graphs and terminal sets.
 pub struct Solver<'g> {
     game: &'g dyn Game,
@@ -253,7 +268,7 @@ pub struct Solver<'g> {
     ongoing: [Dfa; 2],
     started: Instant,
     records: Vec<StepRecord>,
-    progress: Option<Box<dyn FnMut(&StepRecord) + 'g>>,
+    progress: Option<Progress<'g>>,
     checkpoint: Option<PathBuf>,
 }
 
@@ -359,7 +374,7 @@ impl<'g> Solver<'g> {
             return Ok(None);
         }
         let b = Bundle::load(&path)?;
-        if b.meta != self.game.params().to_string() {
+        if b.meta != self.game.params().to_string().as_str() {
             return Err(Error::Mismatch(format!(
                 "{} was written for {}, not {}",
                 path.display(),
@@ -441,6 +456,8 @@ impl<'g> Solver<'g> {
         for s in Side::BOTH {
             self.record(Phase::Backward, 0, s, "loss", &r.loss[s.index()].clone());
         }
+        // Ongoing positions not yet won or lost, kept up to date as the sets grow.
+        let mut undecided: [Dfa; 2] = [0, 1].map(|i| self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]));
         let mut n = 0u32;
         loop {
             if max_iterations.is_some_and(|m| n >= m) {
@@ -458,17 +475,23 @@ impl<'g> Solver<'g> {
                     let mut dl = [empty.clone(), empty.clone()];
                     for s in Side::BOTH {
                         let (i, o) = (s.index(), s.other().index());
-                        let undecided = self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]);
+                        let undecided = &undecided[i];
                         // New wins: a move into a newest loss of the opponent.
                         let newest_loss = &r.new_loss[o][n as usize];
-                        dw[i] = self.moves[i].backward_within(newest_loss, &undecided);
+                        dw[i] = timed!("new wins", self.moves[i].backward_within(newest_loss, undecided));
                         // New losses: candidates with a move into a newest win, all of whose
                         // moves go into wins.
                         let newest_win = &r.new_win[o][n as usize];
-                        let candidates = self.moves[i].backward_within(newest_win, &undecided.difference(&dw[i]));
+                        let candidates = timed!(
+                            "candidates",
+                            self.moves[i].backward_within(newest_win, &undecided.difference(&dw[i]))
+                        );
                         if !candidates.is_empty() {
-                            let escape = self.universe[o].difference(&r.win[o]);
-                            dl[i] = candidates.difference(&self.moves[i].backward_within(&escape, &candidates));
+                            let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
+                            dl[i] = timed!(
+                                "new losses",
+                                candidates.difference(&self.moves[i].backward_within(&escape, &candidates))
+                            );
                         }
                     }
                     let names = ["new_win/first", "new_win/second", "new_loss/first", "new_loss/second"];
@@ -482,8 +505,11 @@ impl<'g> Solver<'g> {
             for s in Side::BOTH {
                 let i = s.index();
                 changed |= !dw[i].is_empty() || !dl[i].is_empty();
-                r.win[i] = r.win[i].union(&dw[i]);
-                r.loss[i] = r.loss[i].union(&dl[i]);
+                r.win[i] = timed!("win union", r.win[i].union(&dw[i]));
+                r.loss[i] = timed!("loss union", r.loss[i].union(&dl[i]));
+                if !dw[i].is_empty() || !dl[i].is_empty() {
+                    undecided[i] = timed!("undecided", undecided[i].difference(&dw[i]).difference(&dl[i]));
+                }
                 self.record(Phase::Backward, n, s, "new_win", &dw[i]);
                 self.record(Phase::Backward, n, s, "new_loss", &dl[i]);
             }

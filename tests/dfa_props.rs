@@ -166,7 +166,7 @@ proptest! {
         let step = |s: &Vec<Symbol>| -> Vec<Vec<Symbol>> {
             let mut out = Vec::new();
             if let Some(x) = apply(s, &ch_a).and_then(|x| apply(&x, &ch_b)) { out.push(x); }
-            if sets[1].contains(s) { if let Some(x) = apply(s, &ch_b) { out.push(x); } }
+            if sets[1].contains(s) && let Some(x) = apply(s, &ch_b) { out.push(x); }
             out
         };
         let src = &sets[0];
@@ -256,8 +256,10 @@ fn huge_counts_are_exact_or_refused() {
     assert_eq!(Dfa::accept_all(&shape).checked_count(), Some(3u128.pow(80)));
 }
 
-fn moves_strategy()
--> impl Strategy<Value = (Shape, Vec<Set>, Vec<(Vec<(usize, u8, u8)>, Option<usize>, Option<usize>)>)> {
+/// A move as drawn: changes (layer, from, to) and indices of pre/post condition sets.
+type RawMove = (Vec<(usize, u8, u8)>, Option<usize>, Option<usize>);
+
+fn moves_strategy() -> impl Strategy<Value = (Shape, Vec<Set>, Vec<RawMove>)> {
     shape_and_sets(4).prop_flat_map(|(shape, sets)| {
         let n = shape.len();
         let one = (
@@ -299,7 +301,7 @@ proptest! {
         for x in src {
             for (chs, pre, post) in &moves {
                 if !in_opt(pre, x) { continue; }
-                if let Some(y) = apply(x, chs) { if in_opt(post, &y) { expected.insert(y); } }
+                if let Some(y) = apply(x, chs) && in_opt(post, &y) { expected.insert(y); }
             }
         }
         let got = dfas[0].image_union(&specs, None);

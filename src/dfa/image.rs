@@ -53,10 +53,13 @@ type Element = [u32; 4];
 /// one successor set per input symbol. This automaton depends on the moves only, not on the
 /// set being moved, so it is built once per call and is tiny (the "pending" set of all moves
 /// not yet started, plus the few sets of moves under way).
+/// Per output symbol, the (input symbol, successor suffix set) pairs.
+type SuffixRow = Vec<Vec<(Symbol, u32)>>;
+
 struct SuffixAutomaton {
     /// `next[l][r][c]`: the (input symbol, successor suffix set) pairs of set `r` of layer `l`
     /// on output `c`. Set 0 of every layer is `DONE`, whose successor on `c` is `(c, DONE)`.
-    next: Vec<Vec<Vec<Vec<(Symbol, u32)>>>>,
+    next: Vec<Vec<SuffixRow>>,
     /// The suffix sets at the root (`DONE` and/or set 1 of layer 0).
     root: Vec<u32>,
 }
@@ -75,7 +78,7 @@ impl SuffixAutomaton {
             .collect();
         root_set.sort_unstable();
         root_set.dedup();
-        let mut next: Vec<Vec<Vec<Vec<(Symbol, u32)>>>> = Vec::with_capacity(n);
+        let mut next: Vec<Vec<SuffixRow>> = Vec::with_capacity(n);
         // The root: DONE if some free move changes nothing, plus the set of all other moves.
         let mut root = Vec::new();
         if root_set.first().is_some_and(Vec::is_empty) {
@@ -239,7 +242,7 @@ impl Dfa {
             Class::Reject => return Dfa::reject_all(shape),
             Class::Accept => return Dfa::accept_all(shape),
             Class::Direct(_) => return self.clone(),
-            Class::Explore => key.extend(root.iter().flatten()),
+            Class::Explore => encode(&root, &mut key),
         }
 
         // Forward: explore sets layer by layer.
@@ -263,9 +266,7 @@ impl Dfa {
                         continue;
                     }
                     elems.clear();
-                    for e in key[1..].chunks_exact(4) {
-                        step(self, &plan, l, c as Symbol, [e[0], e[1], e[2], e[3]], elems);
-                    }
+                    decode(&key[1..], |e| step(self, &plan, l, c as Symbol, e, elems));
                     elems.sort_unstable();
                     elems.dedup();
                     match classify(elems, w2) {
@@ -274,9 +275,11 @@ impl Dfa {
                         Class::Direct(s) => codes.push(s),
                         Class::Explore => {
                             debug_assert!(!last, "every element is settled at the end of the string");
-                            pending.push(1 + 4 * elems.len() as u32);
+                            let at = pending.len();
+                            pending.push(0);
                             pending.push(w2);
-                            pending.extend(elems.iter().flatten());
+                            encode(elems, pending);
+                            pending[at] = (pending.len() - at - 1) as u32;
                             codes.push(u32::MAX);
                         }
                     }
@@ -353,6 +356,33 @@ impl Dfa {
         }
         let rows = tables.into_iter().map(RowTable::into_rows).collect();
         canonicalize(shape, result_next[0], rows)
+    }
+}
+
+/// Append elements to a key compactly: free elements as `[tag, s]` (their `p`, `q` are 1),
+/// conditional ones as `[tag, s, p, q]`. Keys are hashed and compared as slices, so shorter
+/// keys are faster.
+fn encode(elems: &[Element], key: &mut Vec<u32>) {
+    for e in elems {
+        if e[0] < COND {
+            key.extend_from_slice(&e[..2]);
+        } else {
+            key.extend_from_slice(e);
+        }
+    }
+}
+
+/// The elements of a key written by [`encode`].
+#[inline]
+fn decode(mut key: &[u32], mut f: impl FnMut(Element)) {
+    while !key.is_empty() {
+        if key[0] < COND {
+            f([key[0], key[1], 1, 1]);
+            key = &key[2..];
+        } else {
+            f([key[0], key[1], key[2], key[3]]);
+            key = &key[4..];
+        }
     }
 }
 

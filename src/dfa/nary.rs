@@ -67,12 +67,12 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
     let mut current = SliceTable::new();
     current.intern(&roots);
     let mut scratch: Vec<u32> = Vec::new();
-    for l in 0..n {
+    for (l, table) in tables.iter().enumerate() {
         let alphabet = shape.alphabet(l);
         let mut next = SliceTable::new();
         let mut codes = Vec::with_capacity(current.len() * alphabet);
         {
-            let raw = tables[l].rows();
+            let raw = table.rows();
             for t in 0..current.len() as u32 {
                 let set = current.get(t);
                 for c in 0..alphabet {

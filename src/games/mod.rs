@@ -49,7 +49,7 @@ impl Side {
 
     /// The side to move after `ply` plies from a position with `start` to move.
     pub fn after(start: Side, ply: u32) -> Side {
-        if ply % 2 == 0 { start } else { start.other() }
+        if ply.is_multiple_of(2) { start } else { start.other() }
     }
 }
 
