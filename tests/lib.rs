@@ -1,5 +1,7 @@
 //! All integration tests, one binary (faster to link).
 mod breakthrough;
+mod cases;
+mod cli;
 mod dfa_props;
 mod nim;
 mod oracle;

@@ -23,6 +23,7 @@ use super::build::{RowTable, canonicalize};
 use super::{Dfa, Shape, StateId, Symbol};
 use hashbrown::HashMap;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Rewrite of one layer: keeps the strings with `from` at `layer` and rewrites that symbol
 /// to `to`. A list of changes applies at most one change per layer.
@@ -46,6 +47,15 @@ impl Change {
     pub fn inverse(self) -> Change {
         Change { layer: self.layer, from: self.to, to: self.from }
     }
+}
+
+/// Product states (operand tuples) explored by all products so far, for throughput figures.
+static PRODUCT_STATES: AtomicU64 = AtomicU64::new(0);
+
+/// Number of product states (tuples of operand states) explored by every product operation
+/// of this process so far. Benchmarks divide it by time to get product states per second.
+pub fn product_states_explored() -> u64 {
+    PRODUCT_STATES.load(Ordering::Relaxed)
 }
 
 /// Marks an output symbol on which a mapped operand reads nothing (rejects).
@@ -218,6 +228,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
             *code = id + 2;
         }
         drop(index);
+        PRODUCT_STATES.fetch_add(tuples.len() as u64, Ordering::Relaxed);
         children.push(codes);
         tuples = next_tuples;
     }

@@ -1,0 +1,146 @@
+//! Micro-benchmarks of the set operations on large structured inputs (≥ 1 million states per
+//! operand): modular-sum sets over a 60-square board with 3 symbols per square, whose states
+//! track a running weighted sum mod p, like the counting constraints games are built from.
+//!
+//! Before the criterion groups run, one timed pass per operation prints the figures the issue
+//! asks for: product states per second, and n-ary union against a chain of pairwise unions.
+//! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use dfasolve::dfa::{Change, Dfa, DfaBuilder, Move, Shape, StateId, product_states_explored};
+use std::hint::black_box;
+use std::time::Instant;
+
+const SQUARES: usize = 60;
+const WIDTH: usize = 6;
+
+/// Strings over {0,1,2}^SQUARES whose weighted sum Σ weight(i)·x_i mod p is in `residues`.
+fn modular(p: usize, weight: impl Fn(usize) -> usize, residues: &[usize]) -> Dfa {
+    let shape = Shape::uniform(SQUARES, 3);
+    let mut b = DfaBuilder::new(&shape);
+    let mut below: Vec<StateId> =
+        (0..p).map(|r| if residues.contains(&r) { StateId::ACCEPT } else { StateId::REJECT }).collect();
+    for l in (0..SQUARES).rev() {
+        below = (0..p)
+            .map(|r| {
+                let row: Vec<StateId> = (0..3).map(|x| below[(r + weight(l) * x) % p]).collect();
+                b.add(l, &row)
+            })
+            .collect();
+    }
+    b.finish(below[0])
+}
+
+fn weights_a(l: usize) -> usize {
+    l * l + 1
+}
+
+/// Like `weights_a` except on two squares: the pairs of states the product meets stay
+/// correlated, as in sets that differ by a few moves.
+fn weights_b(l: usize) -> usize {
+    if l == 17 || l == 41 { 7 * l + 3 } else { weights_a(l) }
+}
+
+/// Breakthrough-like first-player moves on a WIDTH-wide board of SQUARES squares.
+fn pawn_moves() -> Vec<Vec<Change>> {
+    let mut moves = Vec::new();
+    for from in 0..SQUARES - WIDTH {
+        let (row, col) = (from / WIDTH, from % WIDTH);
+        for to_col in col.saturating_sub(1)..=(col + 1).min(WIDTH - 1) {
+            let to = (row + 1) * WIDTH + to_col;
+            moves.push(vec![Change::new(from, 1, 0), Change::new(to, 0, 1)]);
+            if to_col != col {
+                moves.push(vec![Change::new(from, 1, 0), Change::new(to, 2, 1)]);
+            }
+        }
+    }
+    moves
+}
+
+fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
+    let before = product_states_explored();
+    let t = Instant::now();
+    let out = f();
+    let secs = t.elapsed().as_secs_f64();
+    let states = product_states_explored() - before;
+    eprintln!(
+        "{name}: {states} product states in {secs:.3} s = {:.1} M product states/s on {} threads; result {} states",
+        states as f64 / secs / 1e6,
+        rayon::current_num_threads(),
+        out.nontrivial_state_count()
+    );
+}
+
+fn binary_ops(c: &mut Criterion) {
+    let p = 20011;
+    let a = modular(p, weights_a, &[0, 5, 9]);
+    let b = modular(p, weights_b, &[0, 3]);
+    eprintln!("operands: {} and {} states", a.nontrivial_state_count(), b.nontrivial_state_count());
+    report_throughput("union", || a.union(&b));
+    report_throughput("intersection", || a.intersection(&b));
+    report_throughput("difference", || a.difference(&b));
+    let mut g = c.benchmark_group("binary");
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::new("union", "mod20011"), |bench| bench.iter(|| black_box(a.union(&b))));
+    g.bench_function(BenchmarkId::new("intersection", "mod20011"), |bench| {
+        bench.iter(|| black_box(a.intersection(&b)))
+    });
+    g.bench_function(BenchmarkId::new("difference", "mod20011"), |bench| bench.iter(|| black_box(a.difference(&b))));
+    g.finish();
+}
+
+fn change_and_moves(c: &mut Criterion) {
+    let p = 20011;
+    let a = modular(p, weights_a, &[0, 5, 9]);
+    let moves = pawn_moves();
+    let specs: Vec<Move> = moves.iter().map(|m| Move { pre: None, changes: m, post: None }).collect();
+    report_throughput("change", || a.change(&moves[100]));
+    let t = Instant::now();
+    let img = a.image_union(&specs, None);
+    eprintln!(
+        "image of {} moves: {:.3} s, {} states",
+        specs.len(),
+        t.elapsed().as_secs_f64(),
+        img.nontrivial_state_count()
+    );
+    let mut g = c.benchmark_group("moves");
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::new("change", "mod20011"), |bench| bench.iter(|| black_box(a.change(&moves[100]))));
+    g.bench_function(BenchmarkId::new("image_union", format!("{}moves", specs.len())), |bench| {
+        bench.iter(|| black_box(a.image_union(&specs, None)))
+    });
+    g.finish();
+}
+
+fn nary_union(c: &mut Criterion) {
+    // 100 operands of ~100k states each: the images of 100 pawn moves of one set.
+    let a = modular(2003, weights_a, &[0, 1]);
+    let moves = pawn_moves();
+    let operands: Vec<Dfa> = moves.iter().take(100).map(|m| a.change(m)).collect();
+    let refs: Vec<&Dfa> = operands.iter().collect();
+    let shape = a.shape().clone();
+    let t = Instant::now();
+    let one_pass = Dfa::union_all(&shape, &refs);
+    let t_nary = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let chain = operands.iter().fold(Dfa::reject_all(&shape), |acc, d| acc.union(d));
+    let t_chain = t.elapsed().as_secs_f64();
+    assert_eq!(one_pass, chain);
+    eprintln!(
+        "union of {} operands ({} states each on average): n-ary {t_nary:.3} s, pairwise chain {t_chain:.3} s, {:.1}x faster",
+        operands.len(),
+        operands.iter().map(Dfa::nontrivial_state_count).sum::<usize>() / operands.len(),
+        t_chain / t_nary
+    );
+    let mut g = c.benchmark_group("union_all");
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::new("n-ary", "100 operands"), |bench| {
+        bench.iter_batched(|| refs.clone(), |r| black_box(Dfa::union_all(&shape, &r)), BatchSize::LargeInput)
+    });
+    g.bench_function(BenchmarkId::new("pairwise chain", "100 operands"), |bench| {
+        bench.iter(|| black_box(operands.iter().fold(Dfa::reject_all(&shape), |acc, d| acc.union(d))))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, binary_ops, change_and_moves, nary_union);
+criterion_main!(benches);

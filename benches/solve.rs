@@ -1,0 +1,29 @@
+//! End-to-end solves of small boards (full solves of large boards run through the CLI and
+//! write CSV into results/).
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use dfasolve::games::breakthrough::Breakthrough;
+use dfasolve::games::nim::Nim;
+use dfasolve::solver::{Mode, Solver};
+use std::hint::black_box;
+
+fn solve(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10);
+    for (w, h) in [(4, 4), (3, 5), (5, 4)] {
+        let game = Breakthrough::new(w, h).unwrap();
+        g.bench_function(BenchmarkId::new("breakthrough-strong", format!("{w}x{h}")), |b| {
+            b.iter(|| black_box(Solver::new(&game).solve(Mode::Strong).unwrap()))
+        });
+        g.bench_function(BenchmarkId::new("breakthrough-mitm2", format!("{w}x{h}")), |b| {
+            b.iter(|| black_box(Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap()))
+        });
+    }
+    let nim = Nim::new(8, 31).unwrap();
+    g.bench_function(BenchmarkId::new("nim", "8x31"), |b| {
+        b.iter(|| black_box(Solver::new(&nim).solve(Mode::Strong).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, solve);
+criterion_main!(benches);
