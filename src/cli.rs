@@ -78,6 +78,15 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write one set of a dfasolve file as a DFA1 exchange file (canonical numbering, SHA-256).
+    Export(ExportArgs),
+    /// Read a DFA1 exchange file (any valid one) into a one-set dfasolve file named "imported".
+    Import {
+        /// The DFA1 file.
+        dfa1: PathBuf,
+        /// The dfasolve file to write.
+        out: PathBuf,
+    },
     /// Re-check a saved solution against the explicit rules only (no DFA moves): a won position
     /// has a move into a lost one, a lost position only moves into won ones.
     Check {
@@ -91,6 +100,17 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Export one set of a dfasolve file in the DFA1 exchange format of the C++ dfa-games solver.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// A file written by dfasolve (solution or checkpoint).
+    pub file: PathBuf,
+    /// The name of the set inside it (see `dfasolve stats FILE`).
+    pub set: String,
+    /// The DFA1 file to write.
+    pub out: PathBuf,
 }
 
 /// Options shared by the solve commands.
@@ -169,6 +189,34 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Query { solution, position } => query(&solution, &position.join(" ")),
         Command::Stats { file, json } => stats(&file, json),
         Command::Check { solution, sample, seed } => check(&solution, sample, seed),
+        Command::Export(ExportArgs { file, set, out }) => {
+            let bundle = Bundle::load(&file).with_context(|| format!("loading {}", file.display()))?;
+            let Some(dfa) = bundle.get(&set) else {
+                let names: Vec<&str> = bundle.entries.iter().map(|(n, _)| n.as_str()).collect();
+                bail!("{} has no set named {set:?} (it has: {})", file.display(), names.join(", "));
+            };
+            dfa.save_dfa1(&out).with_context(|| format!("writing {}", out.display()))?;
+            println!(
+                "wrote {} ({} states, {} positions)",
+                out.display(),
+                dfa.nontrivial_state_count(),
+                human(dfa.checked_count())
+            );
+            Ok(())
+        }
+        Command::Import { dfa1, out } => {
+            let dfa = Dfa::load_dfa1(&dfa1).with_context(|| format!("loading {}", dfa1.display()))?;
+            let meta = serde_json::json!({ "kind": "dfa1-import", "source": dfa1 }).to_string();
+            println!(
+                "read {} ({} states after minimisation, {} positions)",
+                dfa1.display(),
+                dfa.nontrivial_state_count(),
+                human(dfa.checked_count())
+            );
+            Bundle { meta, entries: vec![("imported".into(), dfa)] }
+                .save(&out)
+                .with_context(|| format!("writing {}", out.display()))
+        }
     }
 }
 
@@ -203,9 +251,25 @@ pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveRepor
     let started = Instant::now();
     let mut solver = Solver::new(game);
     let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
-    if show {
-        solver.on_step(|r: &StepRecord| eprintln!("{}", progress_line(r)));
+    // Long runs: progress lines on a terminal, and the CSV record grows step by step (a
+    // `.partial` file next to the final one) so an interrupted run still shows how far it got.
+    let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
+    if let Some(p) = &partial {
+        let _ = std::fs::remove_file(p);
     }
+    let name = game.name();
+    solver.on_step(move |r: &StepRecord| {
+        if show {
+            eprintln!("{}", progress_line(r));
+        }
+        if let Some(p) = &partial {
+            use std::io::Write;
+            let new = !p.exists();
+            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(p) {
+                let _ = write!(f, "{}{}", if new { CSV_HEADER } else { "" }, csv_line(&name, r));
+            }
+        }
+    });
     let checkpoint = match (&run.checkpoint, run.resume) {
         (Some(d), _) => Some(d.clone()),
         (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
@@ -263,25 +327,32 @@ fn progress_line(r: &StepRecord) -> String {
     )
 }
 
+const CSV_HEADER: &str =
+    "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
+
+fn csv_line(game: &str, r: &StepRecord) -> String {
+    format!(
+        "{},{:?},{},{},{},{},{},{},{},{:.3},{}\n",
+        game,
+        r.phase,
+        r.step,
+        r.side,
+        r.set,
+        r.positions.map_or(String::new(), |p| p.to_string()),
+        r.states,
+        r.bytes,
+        r.positions_per_byte.map_or(String::new(), |p| format!("{p:.3}")),
+        r.elapsed_s,
+        r.peak_rss_bytes.map_or(String::new(), |p| p.to_string()),
+    )
+}
+
 fn write_csv(path: &Path, game: &dyn Game, records: &[StepRecord]) -> Result<()> {
-    let mut s =
-        String::from("game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n");
+    let mut s = String::from(CSV_HEADER);
     for r in records {
-        s += &format!(
-            "{},{:?},{},{},{},{},{},{},{},{:.3},{}\n",
-            game.name(),
-            r.phase,
-            r.step,
-            r.side,
-            r.set,
-            r.positions.map_or(String::new(), |p| p.to_string()),
-            r.states,
-            r.bytes,
-            r.positions_per_byte.map_or(String::new(), |p| format!("{p:.3}")),
-            r.elapsed_s,
-            r.peak_rss_bytes.map_or(String::new(), |p| p.to_string()),
-        );
+        s += &csv_line(&game.name(), r);
     }
+    let _ = std::fs::remove_file(path.with_extension("partial.csv"));
     write_atomically(path, s.as_bytes()).with_context(|| format!("writing {}", path.display()))
 }
 

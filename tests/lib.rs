@@ -2,6 +2,7 @@
 mod breakthrough;
 mod cases;
 mod cli;
+mod dfa1;
 mod dfa_props;
 mod nim;
 mod oracle;

@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# Solve Breakthrough for W = 2..8, H = 4..8 (smallest boards first), one strong solve per size,
-# each limited to $LIMIT seconds, and collect one row per size into sizes.csv.
-# Usage: results/breakthrough/sweep.sh [LIMIT_SECONDS]   (run from the repository root)
+# Strong-solve Breakthrough boards, each limited to LIMIT seconds, then rebuild sizes.csv.
+# Usage (from the repository root):
+#   results/breakthrough/sweep.sh [LIMIT_SECONDS] [WxH ...]
+# Without sizes: W = 2..8, H = 4..8, smallest boards first. Each run checkpoints every
+# iteration under checkpoints/, so running the same size again resumes where it stopped.
 set -u
 LIMIT=${1:-900}
+shift || true
 BIN=${BIN:-target/release/dfasolve}
 OUT=results/breakthrough
 mkdir -p "$OUT/runs"
-echo "width,height,winner,initial_value,wall_s,peak_rss_mib,largest_dfa_states,largest_dfa_bytes,positions_solved,solution_bytes,positions_per_byte,status,command" > "$OUT/sizes.csv"
-sizes=$(for w in 2 3 4 5 6 7 8; do for h in 4 5 6 7 8; do echo "$((w*h)) $w $h"; done; done | sort -n -k1 -k2)
-while read -r _ w h; do
-  cmd="dfasolve breakthrough --width $w --height $h --strong --json --no-save --csv $OUT/runs/${w}x${h}.csv"
-  json=$(timeout "$LIMIT" "$BIN" breakthrough --width "$w" --height "$h" --strong --json --no-save --csv "$OUT/runs/${w}x${h}.csv" 2>"$OUT/runs/${w}x${h}.err")
+if [ $# -gt 0 ]; then
+  sizes="$*"
+else
+  sizes=$(for w in 2 3 4 5 6 7 8; do for h in 4 5 6 7 8; do echo "$((w*h)) ${w}x${h}"; done; done | sort -n -k1 | cut -d' ' -f2)
+fi
+for size in $sizes; do
+  w=${size%x*}; h=${size#*x}
+  args=(breakthrough --width "$w" --height "$h" --strong --json --no-save --csv "$OUT/runs/$size.csv" --checkpoint "checkpoints/breakthrough-$size-strong")
+  echo "dfasolve ${args[*]}" > "$OUT/runs/$size.cmd"
+  start=$(date +%s)
+  /usr/bin/time -v -o "$OUT/runs/$size.time" timeout "$LIMIT" "$BIN" "${args[@]}" > "$OUT/runs/$size.json.tmp" 2> "$OUT/runs/$size.err"
   rc=$?
   if [ $rc -eq 0 ]; then
-    echo "$json" > "$OUT/runs/${w}x${h}.json"
-    python3 - "$w" "$h" "$cmd" "$OUT/runs/${w}x${h}.json" >> "$OUT/sizes.csv" <<'PY'
-import json, sys
-w, h, cmd, path = sys.argv[1:]
-r = json.load(open(path))
-print(",".join(str(x) for x in [w, h, r["winner"].split(" (")[0], r["initial_value"], round(r["wall_s"], 2),
-    (r["peak_rss_bytes"] or 0) >> 20, r["largest_dfa"]["states"], r["largest_dfa"]["bytes"], r["positions_solved"],
-    r["solution_bytes"], round(r["positions_per_byte"], 1), "solved", '"' + cmd + '"']))
-PY
-  elif [ $rc -eq 124 ]; then
-    echo "$w,$h,,,,,,,,,,not finished within ${LIMIT} s,\"$cmd\"" >> "$OUT/sizes.csv"
+    mv "$OUT/runs/$size.json.tmp" "$OUT/runs/$size.json"
+    rm -f "$OUT/runs/$size.status"
   else
-    echo "$w,$h,,,,,,,,,,failed (exit $rc; see runs/${w}x${h}.err),\"$cmd\"" >> "$OUT/sizes.csv"
+    rm -f "$OUT/runs/$size.json.tmp"
+    if [ $rc -eq 124 ]; then
+      echo "not finished within ${LIMIT} s (this attempt; checkpointed, resumable)" > "$OUT/runs/$size.status"
+    else
+      echo "failed with exit $rc after $(( $(date +%s) - start )) s (see runs/$size.err)" > "$OUT/runs/$size.status"
+    fi
   fi
-done <<< "$sizes"
+  python3 "$OUT/summarize.py"
+done

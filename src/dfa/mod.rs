@@ -33,6 +33,7 @@
 mod build;
 mod constraints;
 mod count;
+pub mod dfa1;
 pub mod file;
 mod image;
 mod nary;

@@ -1,0 +1,25 @@
+#!/usr/bin/env python3
+"""Build results/breakthrough/sizes.csv from runs/WxH.{json,status,cmd} (written by sweep.sh)."""
+import glob, json, os
+
+here = os.path.dirname(os.path.abspath(__file__))
+rows = []
+for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
+    size = os.path.basename(cmd_file)[:-4]
+    w, h = map(int, size.split("x"))
+    cmd = open(cmd_file).read().strip()
+    js = os.path.join(here, "runs", size + ".json")
+    st = os.path.join(here, "runs", size + ".status")
+    if os.path.exists(js):
+        r = json.load(open(js))
+        rows.append([w, h, r["winner"].split(" (")[0], r["initial_value"], round(r["wall_s"], 2),
+                     (r["peak_rss_bytes"] or 0) >> 20, r["largest_dfa"]["states"], r["largest_dfa"]["bytes"],
+                     r["positions_solved"], r["solution_bytes"], round(r["positions_per_byte"], 1), "solved", cmd])
+    elif os.path.exists(st):
+        rows.append([w, h, "", "", "", "", "", "", "", "", "", open(st).read().strip(), cmd])
+rows.sort(key=lambda r: (r[0] * r[1], r[0]))
+with open(os.path.join(here, "sizes.csv"), "w") as f:
+    f.write("width,height,winner,initial_value,wall_s,peak_rss_mib,largest_step_dfa_states,largest_step_dfa_bytes,"
+            "positions_solved,solution_bytes,positions_per_byte,status,command\n")
+    for r in rows:
+        f.write(",".join('"%s"' % x if isinstance(x, str) and "," in x else str(x) for x in r) + "\n")
