@@ -6,7 +6,10 @@
 //! asks for: product states per second, and n-ary union against a chain of pairwise unions.
 //! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use dfasolve::dfa::{Change, Dfa, DfaBuilder, Move, Shape, StateId, product_states_explored};
+use dfasolve::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, product_states_explored};
+use dfasolve::games::breakthrough::Breakthrough;
+use dfasolve::games::{Game, Side};
+use dfasolve::solver::Solver;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -40,7 +43,8 @@ fn weights_b(l: usize) -> usize {
     if l == 17 || l == 41 { 7 * l + 3 } else { weights_a(l) }
 }
 
-/// Breakthrough-like first-player moves on a WIDTH-wide board of SQUARES squares.
+/// Breakthrough-like first-player moves on a WIDTH-wide board of SQUARES squares (used for
+/// `change` and for the images the n-ary union unites).
 fn pawn_moves() -> Vec<Vec<Change>> {
     let mut moves = Vec::new();
     for from in 0..SQUARES - WIDTH {
@@ -71,7 +75,7 @@ fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
 }
 
 fn binary_ops(c: &mut Criterion) {
-    let p = 20011;
+    let p = 40009;
     let a = modular(p, weights_a, &[0, 5, 9]);
     let b = modular(p, weights_b, &[0, 3]);
     eprintln!("operands: {} and {} states", a.nontrivial_state_count(), b.nontrivial_state_count());
@@ -80,44 +84,89 @@ fn binary_ops(c: &mut Criterion) {
     report_throughput("difference", || a.difference(&b));
     let mut g = c.benchmark_group("binary");
     g.sample_size(10);
-    g.bench_function(BenchmarkId::new("union", "mod20011"), |bench| bench.iter(|| black_box(a.union(&b))));
-    g.bench_function(BenchmarkId::new("intersection", "mod20011"), |bench| {
+    g.bench_function(BenchmarkId::new("union", "mod40009"), |bench| bench.iter(|| black_box(a.union(&b))));
+    g.bench_function(BenchmarkId::new("intersection", "mod40009"), |bench| {
         bench.iter(|| black_box(a.intersection(&b)))
     });
-    g.bench_function(BenchmarkId::new("difference", "mod20011"), |bench| bench.iter(|| black_box(a.difference(&b))));
+    g.bench_function(BenchmarkId::new("difference", "mod40009"), |bench| bench.iter(|| black_box(a.difference(&b))));
     g.finish();
 }
 
 fn change_and_moves(c: &mut Criterion) {
-    let p = 20011;
+    let p = 40009;
     let a = modular(p, weights_a, &[0, 5, 9]);
     let moves = pawn_moves();
-    let specs: Vec<Move> = moves.iter().map(|m| Move { pre: None, changes: m, post: None }).collect();
     report_throughput("change", || a.change(&moves[100]));
+    // Move images on real game sets: the Breakthrough 5x5 positions 12 plies from the start.
+    let game = Breakthrough::new(5, 5).unwrap();
+    let mut solver = Solver::new(&game);
+    let plies = solver.forward_plies(&game.initial(), None, Some(12)).unwrap();
+    let side = Side::First;
+    let set = plies[12].intersection(solver.ongoing(side));
     let t = Instant::now();
-    let img = a.image_union(&specs, None);
+    let next = solver.forward(side, &set);
     eprintln!(
-        "image of {} moves: {:.3} s, {} states",
-        specs.len(),
+        "forward image of {} states (5x5 ply 12, {} moves): {:.3} s, {} states",
+        set.nontrivial_state_count(),
+        game.moves(side).node_count() - 2,
         t.elapsed().as_secs_f64(),
-        img.nontrivial_state_count()
+        next.nontrivial_state_count()
+    );
+    let t = Instant::now();
+    let back = solver.backward(side, &next);
+    eprintln!(
+        "backward image of {} states: {:.3} s, {} states",
+        next.nontrivial_state_count(),
+        t.elapsed().as_secs_f64(),
+        back.nontrivial_state_count()
     );
     let mut g = c.benchmark_group("moves");
     g.sample_size(10);
-    g.bench_function(BenchmarkId::new("change", "mod20011"), |bench| bench.iter(|| black_box(a.change(&moves[100]))));
-    g.bench_function(BenchmarkId::new("image_union", format!("{}moves", specs.len())), |bench| {
-        bench.iter(|| black_box(a.image_union(&specs, None)))
+    g.bench_function(BenchmarkId::new("change", "mod40009"), |bench| bench.iter(|| black_box(a.change(&moves[100]))));
+    g.bench_function(BenchmarkId::new("forward_moves", "breakthrough5x5-ply12"), |bench| {
+        bench.iter(|| black_box(solver.forward(side, &set)))
+    });
+    g.bench_function(BenchmarkId::new("backward_moves", "breakthrough5x5-ply13"), |bench| {
+        bench.iter(|| black_box(solver.backward(side, &next)))
     });
     g.finish();
 }
 
+/// First-player pawn moves of Breakthrough on a `width` x `height` board, as change lists.
+fn breakthrough_moves(width: usize, height: usize) -> Vec<Vec<Change>> {
+    let mut moves = Vec::new();
+    for from in 0..width * (height - 1) {
+        let (row, col) = (from / width, from % width);
+        for to_col in col.saturating_sub(1)..=(col + 1).min(width - 1) {
+            let to = (row + 1) * width + to_col;
+            moves.push(vec![Change::new(from, 1, 0), Change::new(to, 0, 1)]);
+            if to_col != col {
+                moves.push(vec![Change::new(from, 1, 0), Change::new(to, 2, 1)]);
+            }
+        }
+    }
+    moves
+}
+
 fn nary_union(c: &mut Criterion) {
-    // 100 operands of ~100k states each: the images of 100 pawn moves of one set.
-    let a = modular(2003, weights_a, &[0, 1]);
-    let moves = pawn_moves();
-    let operands: Vec<Dfa> = moves.iter().take(100).map(|m| a.change(m)).collect();
+    // 100 operands: the images of single first-player moves of the Breakthrough 5x5 positions
+    // 8 and 10 plies from the start (the sets a solver unites).
+    let game = Breakthrough::new(5, 5).unwrap();
+    let mut solver = Solver::new(&game);
+    let plies = solver.forward_plies(&game.initial(), None, Some(10)).unwrap();
+    let moves = breakthrough_moves(5, 5);
+    let mut operands: Vec<Dfa> = Vec::new();
+    for k in [10, 8] {
+        let set = plies[k].intersection(solver.ongoing(Side::First));
+        for m in &moves {
+            let img = set.change(m);
+            if !img.is_empty() && operands.len() < 100 {
+                operands.push(img);
+            }
+        }
+    }
     let refs: Vec<&Dfa> = operands.iter().collect();
-    let shape = a.shape().clone();
+    let shape = game.shape().clone();
     let t = Instant::now();
     let one_pass = Dfa::union_all(&shape, &refs);
     let t_nary = t.elapsed().as_secs_f64();
@@ -126,9 +175,10 @@ fn nary_union(c: &mut Criterion) {
     let t_chain = t.elapsed().as_secs_f64();
     assert_eq!(one_pass, chain);
     eprintln!(
-        "union of {} operands ({} states each on average): n-ary {t_nary:.3} s, pairwise chain {t_chain:.3} s, {:.1}x faster",
+        "union of {} operands ({} states each on average, result {} states): n-ary {t_nary:.3} s, pairwise chain {t_chain:.3} s, {:.1}x faster",
         operands.len(),
         operands.iter().map(Dfa::nontrivial_state_count).sum::<usize>() / operands.len(),
+        one_pass.nontrivial_state_count(),
         t_chain / t_nary
     );
     let mut g = c.benchmark_group("union_all");
