@@ -78,6 +78,15 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Draw SVG charts (positions, DFA states, positions per byte per step) from a run record
+    /// written with `--csv`.
+    Plot {
+        /// The CSV run record.
+        csv: PathBuf,
+        /// The SVG file to write (default: the CSV's name with .svg).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Write one set of a dfasolve file as a DFA1 exchange file (canonical numbering, SHA-256).
     Export(ExportArgs),
     /// Read a DFA1 exchange file (any valid one) into a one-set dfasolve file named "imported".
@@ -189,6 +198,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Query { solution, position } => query(&solution, &position.join(" ")),
         Command::Stats { file, json } => stats(&file, json),
         Command::Check { solution, sample, seed } => check(&solution, sample, seed),
+        Command::Plot { csv, out } => {
+            let out = out.unwrap_or_else(|| csv.with_extension("svg"));
+            let title = csv.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let svg = crate::plot::plot_record(&csv, &title)?;
+            write_atomically(&out, svg.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
+            println!("wrote {}", out.display());
+            Ok(())
+        }
         Command::Export(ExportArgs { file, set, out }) => {
             let bundle = Bundle::load(&file).with_context(|| format!("loading {}", file.display()))?;
             let Some(dfa) = bundle.get(&set) else {

@@ -12,6 +12,7 @@
 //! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images.
 //! * [`games`]: the [`games::Game`] trait, Nim and Breakthrough.
 //! * [`solver`]: forward/backward/meet-in-the-middle solving and per-ply statistics.
+//! * [`plot`]: SVG charts of run records.
 //! * [`cli`]: the `dfasolve` command line (the binary is a thin wrapper).
 //! * [`error`]: the library's error type.
 #![warn(missing_docs)]
@@ -22,6 +23,7 @@ pub mod dfa;
 pub mod error;
 pub mod games;
 pub mod move_graph;
+pub mod plot;
 pub mod solver;
 
 pub use error::{Error, Result};
