@@ -70,6 +70,17 @@ pub enum Command {
         #[arg(num_args = 1.., required = true)]
         position: Vec<String>,
     },
+    /// Play against the perfect player at the terminal: you move, it answers with a best move.
+    Play {
+        /// A solution file.
+        solution: PathBuf,
+        /// Which side you play.
+        #[arg(long, default_value = "first")]
+        side: String,
+        /// Start from this position instead of the game's start (text form, as for query).
+        #[arg(long)]
+        from: Option<String>,
+    },
     /// Sizes and compression of every set in a saved file.
     Stats {
         /// A file written by dfasolve (solution or checkpoint).
@@ -197,6 +208,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Query { solution, position } => query(&solution, &position.join(" ")),
         Command::Stats { file, json } => stats(&file, json),
+        Command::Play { solution, side, from } => play(&solution, &side, from.as_deref()),
         Command::Check { solution, sample, seed } => check(&solution, sample, seed),
         Command::Plot { csv, out } => {
             let out = out.unwrap_or_else(|| csv.with_extension("svg"));
@@ -546,17 +558,78 @@ fn query(path: &Path, text: &str) -> Result<()> {
         println!("the game is over: {:?} for the player to move", game.explicit_status(&pos));
         return Ok(());
     }
-    let mut moves: Vec<(String, Option<Outcome>)> = game
-        .explicit_moves(&pos)
-        .into_iter()
-        .map(|next| (game.move_name(&pos, &next), solution.value(&next)))
-        .collect();
-    moves.sort_by_key(|(name, v)| (move_rank(*v), name.clone()));
     println!("moves, best first (value for the opponent after the move):");
-    for (name, v) in moves {
+    for (name, _, v) in ranked_moves(game.as_ref(), &solution, &pos) {
         println!("  {name:>10}  {}", v.map_or("not covered".to_string(), |v| v.to_string()));
     }
     Ok(())
+}
+
+/// The moves of `pos` with the value each leads to (for the opponent), best for the mover first.
+fn ranked_moves(game: &dyn Game, solution: &Solution, pos: &Position) -> Vec<(String, Position, Option<Outcome>)> {
+    let mut moves: Vec<(String, Position, Option<Outcome>)> = game
+        .explicit_moves(pos)
+        .into_iter()
+        .map(|next| (game.move_name(pos, &next), solution.value(&next), next))
+        .map(|(name, v, next)| (name, next, v))
+        .collect();
+    moves.sort_by_key(|(name, _, v)| (move_rank(*v), name.clone()));
+    moves
+}
+
+fn play(path: &Path, side: &str, from: Option<&str>) -> Result<()> {
+    use std::io::BufRead;
+    let (game, solution) = load_solution(path)?;
+    let human = match side {
+        "first" => Side::First,
+        "second" => Side::Second,
+        other => bail!("--side must be first or second, not {other:?}"),
+    };
+    let mut pos = match from {
+        Some(text) => game.parse(text)?,
+        None => solution.initial.clone(),
+    };
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        println!("\n{}", game.render(&pos));
+        match solution.value(&pos) {
+            Some(v) => println!("{} to move: {v}", pos.side),
+            None => println!("{} to move (position not covered by this solution)", pos.side),
+        }
+        if game.explicit_status(&pos) != Status::Ongoing {
+            let winner = if game.explicit_status(&pos) == Status::Lost { pos.side.other() } else { pos.side };
+            println!("game over: the {winner} player wins{}", if winner == human { " — well played!" } else { "" });
+            return Ok(());
+        }
+        let moves = ranked_moves(game.as_ref(), &solution, &pos);
+        if pos.side == human {
+            for (i, (name, _, _)) in moves.iter().enumerate() {
+                print!("{:>3}) {name}  ", i + 1);
+            }
+            println!("\nyour move (number or name, q to quit):");
+            let Some(line) = lines.next() else { return Ok(()) };
+            let line = line.context("reading your move")?;
+            let answer = line.trim();
+            if answer == "q" || answer == "quit" {
+                return Ok(());
+            }
+            let chosen = answer
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| i.checked_sub(1))
+                .and_then(|i| moves.get(i))
+                .or_else(|| moves.iter().find(|(name, _, _)| name == answer));
+            match chosen {
+                Some((_, next, _)) => pos = next.clone(),
+                None => println!("not a legal move: {answer:?}"),
+            }
+        } else {
+            let (name, next, after) = moves.into_iter().next().expect("ongoing positions have a move");
+            println!("I play {name} (leaves you: {})", after.map_or("unknown".into(), |v| v.to_string()));
+            pos = next;
+        }
+    }
 }
 
 fn stats(path: &Path, json: bool) -> Result<()> {

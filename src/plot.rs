@@ -54,7 +54,8 @@ fn panel(svg: &mut String, top: f64, title: &str, series: &[(String, Vec<(f64, f
     let (left, width, height) = (70.0, 760.0, 260.0);
     let pts: Vec<(f64, f64)> = series.iter().flat_map(|s| s.1.iter().copied()).filter(|p| p.1 > 0.0).collect();
     let _ = write!(svg, r#"<text x="{left}" y="{}" font-size="15" font-weight="bold">{title}</text>"#, top - 8.0);
-    let _ = write!(svg, r##"<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#888"/>"##);
+    let _ =
+        write!(svg, r##"<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#888"/>"##);
     if pts.is_empty() {
         return;
     }
@@ -66,14 +67,31 @@ fn panel(svg: &mut String, top: f64, title: &str, series: &[(String, Vec<(f64, f
     let mut e = ymin;
     while e <= ymax {
         let y = top + height - (e - ymin) / (ymax - ymin) * height;
-        let _ = write!(svg, r##"<line x1="{left}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#eee"/><text x="{}" y="{:.1}" font-size="11" text-anchor="end">1e{e}</text>"##, left + width, left - 5.0, y + 4.0);
+        let _ = write!(
+            svg,
+            r##"<line x1="{left}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#eee"/><text x="{}" y="{:.1}" font-size="11" text-anchor="end">1e{e}</text>"##,
+            left + width,
+            left - 5.0,
+            y + 4.0
+        );
         e += 1.0;
     }
     for k in 0..=5 {
         let x = xmax * k as f64 / 5.0;
-        let _ = write!(svg, r#"<text x="{:.1}" y="{}" font-size="11" text-anchor="middle">{:.0}</text>"#, sx(x), top + height + 14.0, x);
+        let _ = write!(
+            svg,
+            r#"<text x="{:.1}" y="{}" font-size="11" text-anchor="middle">{:.0}</text>"#,
+            sx(x),
+            top + height + 14.0,
+            x
+        );
     }
-    let _ = write!(svg, r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">step (ply or iteration)</text>"#, left + width / 2.0, top + height + 30.0);
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="{}" font-size="12" text-anchor="middle">step (ply or iteration)</text>"#,
+        left + width / 2.0,
+        top + height + 30.0
+    );
     for (k, (name, points)) in series.iter().enumerate() {
         let color = COLORS[k % COLORS.len()];
         let path: Vec<String> =
@@ -85,8 +103,14 @@ fn panel(svg: &mut String, top: f64, title: &str, series: &[(String, Vec<(f64, f
             let (x, y) = path[0].split_once(',').expect("x,y");
             let _ = write!(svg, r##"<circle cx="{x}" cy="{y}" r="3" fill="{color}"/>"##);
         }
-        let _ = write!(svg, r##"<polyline fill="none" stroke="{color}" stroke-width="1.8" points="{}"/>"##, path.join(" "));
-        let _ = write!(svg, r##"<text x="{}" y="{}" font-size="11" fill="{color}">{name}</text>"##, left + width + 8.0, top + 14.0 + 14.0 * k as f64);
+        let _ =
+            write!(svg, r##"<polyline fill="none" stroke="{color}" stroke-width="1.8" points="{}"/>"##, path.join(" "));
+        let _ = write!(
+            svg,
+            r##"<text x="{}" y="{}" font-size="11" fill="{color}">{name}</text>"##,
+            left + width + 8.0,
+            top + 14.0 + 14.0 * k as f64
+        );
     }
 }
 

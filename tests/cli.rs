@@ -121,7 +121,8 @@ fn killed_run_resumes_to_the_same_result() {
 fn plot_draws_a_run_record_and_rejects_other_files() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("run.csv");
-    let out = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--quiet", "--no-save", "--csv", csv.to_str().unwrap()]);
+    let out =
+        dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--quiet", "--no-save", "--csv", csv.to_str().unwrap()]);
     assert!(out.status.success());
     let svg = dir.path().join("run.svg");
     assert!(dfasolve(&["plot", csv.to_str().unwrap(), "--out", svg.to_str().unwrap()]).status.success());
@@ -130,4 +131,30 @@ fn plot_draws_a_run_record_and_rejects_other_files() {
     let junk = dir.path().join("junk.csv");
     std::fs::write(&junk, "a,b,c\n1,2,3\n").unwrap();
     assert_clean_error(&dfasolve(&["plot", junk.to_str().unwrap()]), "not a dfasolve run record");
+}
+
+#[test]
+fn play_against_the_perfect_player_to_the_end() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bt.dfas");
+    let f = file.to_str().unwrap();
+    assert!(
+        dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", f])
+            .status
+            .success()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
+        .args(["play", f, "--side", "first"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Always pick the first listed move, with one illegal answer thrown in.
+    child.stdin.as_mut().unwrap().write_all(b"1\nnonsense\n1\n1\n1\n1\n1\n1\n1\n1\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("not a legal move"), "{text}");
+    assert!(text.contains("game over: the second player wins"), "the perfect second player wins 3x4: {text}");
 }
