@@ -60,7 +60,21 @@ fn pawn_moves() -> Vec<Vec<Change>> {
     moves
 }
 
+/// (VmRSS, VmHWM) of this process in bytes, Linux only.
+fn rss() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |k: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(k))?;
+        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
 fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
+    // Reset the peak-RSS mark (Linux: writing 5 to clear_refs), so the peak seen after the
+    // operation is the operation's own; inputs are already resident in the baseline.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let base = rss();
     let before = product_states_explored();
     let t = Instant::now();
     let out = f();
@@ -72,13 +86,26 @@ fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
         rayon::current_num_threads(),
         out.nontrivial_state_count()
     );
+    if let (Some((rss0, _)), Some((_, peak))) = (base, rss()) {
+        eprintln!(
+            "{name}: peak memory above the resident inputs {:.1} MiB; output {:.1} MiB (in-memory tables)",
+            peak.saturating_sub(rss0) as f64 / 1048576.0,
+            out.bytes() as f64 / 1048576.0
+        );
+    }
 }
 
 fn binary_ops(c: &mut Criterion) {
     let p = 40009;
     let a = modular(p, weights_a, &[0, 5, 9]);
     let b = modular(p, weights_b, &[0, 3]);
-    eprintln!("operands: {} and {} states", a.nontrivial_state_count(), b.nontrivial_state_count());
+    eprintln!(
+        "operands: {} and {} states, {:.1} + {:.1} MiB in memory",
+        a.nontrivial_state_count(),
+        b.nontrivial_state_count(),
+        a.bytes() as f64 / 1048576.0,
+        b.bytes() as f64 / 1048576.0
+    );
     report_throughput("union", || a.union(&b));
     report_throughput("intersection", || a.intersection(&b));
     report_throughput("difference", || a.difference(&b));
