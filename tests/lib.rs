@@ -6,3 +6,4 @@ mod dfa1;
 mod dfa_props;
 mod nim;
 mod oracle;
+mod parsers;

@@ -1,0 +1,40 @@
+//! Fuzz-style: random and mutated text fed to every position parser gives a position or an
+//! error, never a panic; what parses renders back to an equal position.
+use dfasolve::games::Game;
+use dfasolve::games::breakthrough::Breakthrough;
+use dfasolve::games::nim::Nim;
+use proptest::prelude::*;
+
+fn games() -> Vec<Box<dyn Game>> {
+    vec![
+        Box::new(Breakthrough::new(3, 4).unwrap()),
+        Box::new(Breakthrough::new(5, 6).unwrap()),
+        Box::new(Nim::new(3, 7).unwrap()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_text_never_panics(text in ".{0,60}") {
+        for g in games() {
+            if let Ok(pos) = g.parse(&text) {
+                prop_assert_eq!(g.parse(&g.render(&pos)).unwrap(), pos);
+            }
+        }
+    }
+
+    #[test]
+    fn mutated_positions_never_panic(i in 0usize..64, ch in prop::sample::select(vec!['x', 'o', '.', '/', ' ', '9', ',', 'q', '\u{e9}'])) {
+        for g in games() {
+            let mut text: Vec<char> = g.render(&g.initial()).chars().collect();
+            let k = i % text.len();
+            text[k] = ch;
+            let mutated: String = text.into_iter().collect();
+            if let Ok(pos) = g.parse(&mutated) {
+                prop_assert_eq!(g.parse(&g.render(&pos)).unwrap(), pos);
+            }
+        }
+    }
+}
