@@ -444,8 +444,6 @@ impl<'g> Solver<'g> {
     /// # Errors
     /// Checkpoint files that cannot be written or read.
     pub fn retrograde(&mut self, max_iterations: Option<u32>) -> Result<Retrograde> {
-        let shape = self.game.shape().clone();
-        let empty = Dfa::reject_all(&shape);
         let mut r = Retrograde {
             win: self.won.clone(),
             loss: self.lost.clone(),
@@ -471,29 +469,32 @@ impl<'g> Solver<'g> {
                     ([get("new_win/first")?, get("new_win/second")?], [get("new_loss/first")?, get("new_loss/second")?])
                 }
                 None => {
-                    let mut dw = [empty.clone(), empty.clone()];
-                    let mut dl = [empty.clone(), empty.clone()];
-                    for s in Side::BOTH {
+                    // The two sides of one iteration only read the previous iteration's sets,
+                    // so they run side by side.
+                    let (moves, universe, r_ref) = (&self.moves, &self.universe, &r);
+                    let side_step = |s: Side| -> (Dfa, Dfa) {
                         let (i, o) = (s.index(), s.other().index());
                         let undecided = &undecided[i];
                         // New wins: a move into a newest loss of the opponent.
-                        let newest_loss = &r.new_loss[o][n as usize];
-                        dw[i] = timed!("new wins", self.moves[i].backward_within(newest_loss, undecided));
+                        let newest_loss = &r_ref.new_loss[o][n as usize];
+                        let dw = timed!("new wins", moves[i].backward_within(newest_loss, undecided));
                         // New losses: candidates with a move into a newest win, all of whose
                         // moves go into wins.
-                        let newest_win = &r.new_win[o][n as usize];
-                        let candidates = timed!(
-                            "candidates",
-                            self.moves[i].backward_within(newest_win, &undecided.difference(&dw[i]))
-                        );
+                        let newest_win = &r_ref.new_win[o][n as usize];
+                        let candidates =
+                            timed!("candidates", moves[i].backward_within(newest_win, &undecided.difference(&dw)));
+                        let mut dl = Dfa::reject_all(candidates.shape());
                         if !candidates.is_empty() {
-                            let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
-                            dl[i] = timed!(
+                            let escape = timed!("escape", universe[o].difference(&r_ref.win[o]));
+                            dl = timed!(
                                 "new losses",
-                                candidates.difference(&self.moves[i].backward_within(&escape, &candidates))
+                                candidates.difference(&moves[i].backward_within(&escape, &candidates))
                             );
                         }
-                    }
+                        (dw, dl)
+                    };
+                    let ((dw0, dl0), (dw1, dl1)) = rayon::join(|| side_step(Side::First), || side_step(Side::Second));
+                    let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
                     let names = ["new_win/first", "new_win/second", "new_loss/first", "new_loss/second"];
                     let sets = [&dw[0], &dw[1], &dl[0], &dl[1]];
                     self.save_step(&name, names.iter().zip(sets).map(|(k, d)| (k.to_string(), d.clone())).collect())?;
