@@ -142,7 +142,7 @@ pub struct RunOptions {
     /// No progress lines (also the default when stderr is not a terminal).
     #[arg(long)]
     pub quiet: bool,
-    /// Where to save the solution (default: solutions/<game>.dfas).
+    /// Where to save the solution (default: `solutions/GAME-MODE.dfas`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Do not save the solution.
@@ -156,7 +156,7 @@ pub struct RunOptions {
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Continue an interrupted run from its default checkpoint directory
-    /// (checkpoints/<game>-<mode>/).
+    /// (`checkpoints/GAME-MODE/`).
     #[arg(long)]
     pub resume: bool,
 }

@@ -309,7 +309,7 @@ impl Dfa {
     }
 
     /// Bytes the transition tables take on disk: every entry in the smallest of 1, 2 or 4
-    /// bytes that holds the next layer's ids (the layout of [`file`]).
+    /// bytes that holds the next layer's ids (the layout of [`file`](mod@file)).
     pub fn disk_bytes(&self) -> usize {
         let n = self.layers.len();
         (0..n)
