@@ -43,21 +43,10 @@ fn weights_b(l: usize) -> usize {
     if l == 17 || l == 41 { 7 * l + 3 } else { weights_a(l) }
 }
 
-/// Breakthrough-like first-player moves on a WIDTH-wide board of SQUARES squares (used for
-/// `change` and for the images the n-ary union unites).
+/// Breakthrough-like first-player moves on the WIDTH-wide board of SQUARES squares (used for
+/// `change`).
 fn pawn_moves() -> Vec<Vec<Change>> {
-    let mut moves = Vec::new();
-    for from in 0..SQUARES - WIDTH {
-        let (row, col) = (from / WIDTH, from % WIDTH);
-        for to_col in col.saturating_sub(1)..=(col + 1).min(WIDTH - 1) {
-            let to = (row + 1) * WIDTH + to_col;
-            moves.push(vec![Change::new(from, 1, 0), Change::new(to, 0, 1)]);
-            if to_col != col {
-                moves.push(vec![Change::new(from, 1, 0), Change::new(to, 2, 1)]);
-            }
-        }
-    }
-    moves
+    breakthrough_moves(WIDTH, SQUARES / WIDTH)
 }
 
 /// (VmRSS, VmHWM) of this process in bytes, Linux only.

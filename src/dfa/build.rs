@@ -125,6 +125,37 @@ impl SliceTable {
     }
 }
 
+/// Child-code tag of an explored state of the next layer (`TUPLE | index`); codes without it
+/// are state ids already in the next layer's table (0, 1, or a shared/preloaded state).
+pub(crate) const TUPLE: u32 = 1 << 31;
+
+/// The bottom-up half of a subset-style exploration: `children[l][t * alphabet + c]` is the
+/// child code of explored state `t` of layer `l` on symbol `c`. Interns every explored state's
+/// row into `tables` (which may already hold states that codes point to directly), deepest
+/// layer first, and returns the canonical DFA of explored state 0 of layer 0.
+pub(crate) fn intern_explored(shape: &Shape, mut tables: Vec<RowTable>, mut children: Vec<Vec<u32>>) -> Dfa {
+    let mut result_next: Vec<u32> = Vec::new();
+    let mut row = Vec::new();
+    for l in (0..shape.len()).rev() {
+        let alphabet = shape.alphabet(l);
+        let codes = std::mem::take(&mut children[l]);
+        let count = codes.len() / alphabet;
+        let mut result = Vec::with_capacity(count);
+        for t in 0..count {
+            row.clear();
+            row.extend(
+                codes[t * alphabet..(t + 1) * alphabet]
+                    .iter()
+                    .map(|&code| if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }),
+            );
+            result.push(tables[l].intern(&row));
+        }
+        result_next = result;
+    }
+    let rows = tables.into_iter().map(RowTable::into_rows).collect();
+    canonicalize(shape, result_next[0], rows)
+}
+
 /// Turn minimal per-layer row tables (I3–I5 hold, I6–I7 may not) into a canonical [`Dfa`].
 ///
 /// `layers[l]` holds the rows of layer `l`, reserved rows first. Runs in time linear in the

@@ -21,7 +21,7 @@
 //! into `S`'s own structure there (its tables are preloaded with `S`'s states) instead of
 //! re-exploring it. Bottom-up interning and canonicalisation finish as in every operation.
 
-use super::build::{RowTable, SliceTable, canonicalize};
+use super::build::{RowTable, SliceTable, TUPLE, intern_explored};
 use super::{Change, Dfa, Shape, Symbol};
 use rayon::prelude::*;
 
@@ -40,8 +40,6 @@ pub struct Move<'a> {
 const DONE: u32 = 0;
 /// Tags at or above this are conditional moves under way: tag `COND + m`.
 const COND: u32 = 1 << 30;
-/// Child code marking an index into the next layer's explored sets (else a direct id).
-const TUPLE: u32 = 1 << 31;
 /// Elements are `[tag, s, p, q]`: tag a suffix set id (free moves, `p = q = 1`) or `COND + m`.
 type Element = [u32; 4];
 
@@ -335,27 +333,8 @@ impl Dfa {
             );
         }
         // Backward: intern rows into tables preloaded with S's states (direct ids point there).
-        let mut tables: Vec<RowTable> = self.layers().iter().map(RowTable::from_layer).collect();
-        let mut result_next: Vec<u32> = Vec::new();
-        let mut row = Vec::new();
-        for l in (0..n).rev() {
-            let alphabet = shape.alphabet(l);
-            let codes = std::mem::take(&mut children[l]);
-            let count = codes.len() / alphabet;
-            let mut result = Vec::with_capacity(count);
-            for t in 0..count {
-                row.clear();
-                row.extend(
-                    codes[t * alphabet..(t + 1) * alphabet]
-                        .iter()
-                        .map(|&code| if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }),
-                );
-                result.push(tables[l].intern(&row));
-            }
-            result_next = result;
-        }
-        let rows = tables.into_iter().map(RowTable::into_rows).collect();
-        canonicalize(shape, result_next[0], rows)
+        let tables: Vec<RowTable> = self.layers().iter().map(RowTable::from_layer).collect();
+        intern_explored(shape, tables, children)
     }
 }
 

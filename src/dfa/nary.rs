@@ -10,14 +10,10 @@
 //!    one member *is* that shared state, so exploration stops there and the shared structure
 //!    below it is reused as it is.
 //! 3. **Intern.** Bottom-up, each explored set's row is interned into the same shared tables,
-//!    and [`canonicalize`] keeps only what the result's initial state reaches.
+//!    and `canonicalize` keeps only what the result's initial state reaches.
 
-use super::build::{RowTable, SliceTable, canonicalize};
+use super::build::{RowTable, SliceTable, TUPLE, intern_explored};
 use super::{Dfa, Shape};
-
-/// Codes of a child in the subset construction: 0/1 reserved, a shared state id, or
-/// `TUPLE | index` of an explored set of the next layer.
-const TUPLE: u32 = 1 << 31;
 
 /// The union of all `sets` (all of one shape) in one pass.
 pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
@@ -111,25 +107,7 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
     }
 
     // 3. Intern explored sets bottom-up into the shared tables.
-    let mut result_next: Vec<u32> = Vec::new();
-    for l in (0..n).rev() {
-        let alphabet = shape.alphabet(l);
-        let codes = std::mem::take(&mut children[l]);
-        let count = codes.len() / alphabet;
-        let mut result = Vec::with_capacity(count);
-        for t in 0..count {
-            row.clear();
-            row.extend(
-                codes[t * alphabet..(t + 1) * alphabet]
-                    .iter()
-                    .map(|&code| if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }),
-            );
-            result.push(tables[l].intern(&row));
-        }
-        result_next = result;
-    }
-    let rows = tables.into_iter().map(RowTable::into_rows).collect();
-    canonicalize(shape, result_next[0], rows)
+    intern_explored(shape, tables, children)
 }
 
 impl Dfa {
