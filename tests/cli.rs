@@ -158,3 +158,18 @@ fn play_against_the_perfect_player_to_the_end() {
     assert!(text.contains("not a legal move"), "{text}");
     assert!(text.contains("game over: the second player wins"), "the perfect second player wins 3x4: {text}");
 }
+
+#[test]
+fn check_passes_on_a_meet_in_the_middle_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bt.dfas");
+    let f = file.to_str().unwrap();
+    assert!(
+        dfasolve(&["breakthrough", "--width", "4", "--height", "4", "--depth", "3", "--quiet", "--out", f])
+            .status
+            .success()
+    );
+    let c = dfasolve(&["check", f, "--sample", "200"]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    assert!(String::from_utf8_lossy(&c.stdout).contains("check passed"));
+}
