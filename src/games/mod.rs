@@ -102,8 +102,8 @@ impl Outcome {
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Outcome::Win { plies: Some(p) } => write!(f, "win in {p} plies"),
-            Outcome::Loss { plies: Some(p) } => write!(f, "loss in {p} plies"),
+            Outcome::Win { plies: Some(p) } => write!(f, "win in {p} {}", if *p == 1 { "ply" } else { "plies" }),
+            Outcome::Loss { plies: Some(p) } => write!(f, "loss in {p} {}", if *p == 1 { "ply" } else { "plies" }),
             Outcome::Win { plies: None } => write!(f, "win"),
             Outcome::Loss { plies: None } => write!(f, "loss"),
             Outcome::Draw => write!(f, "draw"),
