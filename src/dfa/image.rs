@@ -9,7 +9,7 @@
 //! * `R(s)` for a *suffix set* `R` (see [`SuffixAutomaton`]): the moves without conditions that
 //!   are still to be completed, grouped by what is left for them to change. Until a move
 //!   changes something, input and output agree, so all those moves share one element.
-//! * `move m (s, p, q)`: move `m` is under way (or has conditions), with `S`-state `s`,
+//! * `move m (s, p, q)`: a move with conditions, stepped on its own: `S`-state `s`,
 //!   `pre_m`-state `p` (reading input symbols) and `post_m`-state `q` (reading output symbols).
 //! * `DONE(s)`: some move has made all its changes and passed its conditions; from here input
 //!   and output agree, so the residual is `S`'s state `s`. All moves meet here, which is what
