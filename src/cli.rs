@@ -13,6 +13,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod ostle;
+pub use ostle::{OstleArgs, VerifyOstleArgs};
+
 /// Strongly solve board games with sets of positions stored as minimal layered DFAs.
 #[derive(Parser, Debug)]
 #[command(name = "dfasolve", version, about, long_about = None)]
@@ -61,6 +64,23 @@ pub enum Command {
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
+    },
+    /// Strongly solve Ostle(WxH, K, T) (default: the standard 5x5 game) and report the
+    /// published counts: values, positions by hole class and pieces, checkmates, non-trivial
+    /// states, distances from the start, raw and up to the board's symmetries.
+    Ostle {
+        /// The variant.
+        #[command(flatten)]
+        variant: OstleArgs,
+        /// Output, progress and checkpoint options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Check a DFA solution against an independent explicit solver, entry by entry.
+    Verify {
+        /// Which game.
+        #[command(subcommand)]
+        game: VerifyCommand,
     },
     /// Value and best moves of one position in a saved solution.
     Query {
@@ -119,6 +139,21 @@ pub enum Command {
         /// Seed of the sample.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+/// Games `verify` knows.
+#[derive(Subcommand, Debug)]
+pub enum VerifyCommand {
+    /// Build the explicit tables of an Ostle variant (plain board code, retrograde) and check
+    /// every entry by membership in the DFA solution's value class.
+    Ostle {
+        /// The variant and where to write the tables.
+        #[command(flatten)]
+        args: VerifyOstleArgs,
+        /// Output, progress and checkpoint options of the DFA solve.
+        #[command(flatten)]
+        run: RunOptions,
     },
 }
 
@@ -206,6 +241,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 out.push_str(&format!("per-ply reachable: {forward:?}\n"));
             })
         }
+        Command::Ostle { variant, run } => ostle::run_ostle(&variant, &run),
+        Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
         Command::Query { solution, position } => query(&solution, &position.join(" ")),
         Command::Stats { file, json } => stats(&file, json),
         Command::Play { solution, side, from } => play(&solution, &side, from.as_deref()),

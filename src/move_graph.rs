@@ -14,7 +14,7 @@
 //! Each edge costs one fused product (`Dfa::image`), linear in the operands' product size,
 //! and each node one n-ary union over its edges.
 
-use crate::dfa::{Change, Dfa, Move, Shape};
+use crate::dfa::{Background, Change, Dfa, Move, Shape, Symbol};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::fmt;
@@ -53,6 +53,8 @@ pub struct MoveGraph {
     edges: Vec<Edge>,
     /// All paths flattened to single moves (see `flatten`), built on first use.
     flat: OnceLock<Option<Vec<FlatMove>>>,
+    /// Relabelling of the layers a path leaves unchanged (see [`MoveGraph::relabel_unchanged`]).
+    relabel: Option<Vec<Vec<Symbol>>>,
 }
 
 impl MoveGraph {
@@ -69,7 +71,30 @@ impl MoveGraph {
             nodes: vec![node("input"), node("output")],
             edges: Vec::new(),
             flat: OnceLock::new(),
+            relabel: None,
         }
+    }
+
+    /// After a path's changes, every layer the path did not change gets `map[l][symbol]`
+    /// (e.g. swap the players' colours and erase an old marker, in games whose strings are
+    /// written from the mover's point of view). The changes write final symbols.
+    ///
+    /// A relabelled graph is always evaluated path by path, so it must have at most
+    /// [`MAX_FLAT_PATHS`] paths.
+    ///
+    /// # Panics
+    /// If a map does not cover its layer's alphabet.
+    pub fn relabel_unchanged(&mut self, map: Vec<Vec<Symbol>>) {
+        assert_eq!(map.len(), self.shape.len());
+        for (l, m) in map.iter().enumerate() {
+            assert_eq!(m.len(), self.shape.alphabet(l), "layer {l}: the map must cover the alphabet");
+        }
+        self.relabel = Some(map);
+    }
+
+    /// The flattened paths, which a relabelled graph must have.
+    fn relabelled_paths(&self) -> &[FlatMove] {
+        self.flat().unwrap_or_else(|| panic!("a relabelled move graph has more than {MAX_FLAT_PATHS} paths"))
     }
 
     /// Add a node that applies `changes` (at most one per layer).
@@ -123,6 +148,10 @@ impl MoveGraph {
 
     /// The strings every path leads `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
+        if let Some(map) = &self.relabel {
+            let moves: Vec<Move> = self.relabelled_paths().iter().map(FlatMove::forward).collect();
+            return set.image_union_over(&moves, None, &Background::forward(&self.shape, map));
+        }
         match self.flat() {
             Some(moves) => set.image_union(&moves.iter().map(FlatMove::forward).collect::<Vec<_>>(), None),
             None => self.forward_by_stages(set),
@@ -132,6 +161,7 @@ impl MoveGraph {
     /// [`MoveGraph::forward`] evaluated stage by stage over the DAG (one product per edge and a
     /// union per node), for graphs with too many paths to flatten.
     pub fn forward_by_stages(&self, set: &Dfa) -> Dfa {
+        assert!(self.relabel.is_none(), "a relabelled move graph is evaluated path by path");
         let full = Dfa::accept_all(&self.shape);
         let mut val: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
         val[0] = Some(set.clone());
@@ -167,6 +197,10 @@ impl MoveGraph {
     }
 
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+        if let Some(map) = &self.relabel {
+            let moves: Vec<Move> = self.relabelled_paths().iter().map(FlatMove::backward).collect();
+            return set.image_union_over(&moves, within, &Background::backward(&self.shape, map));
+        }
         match self.flat() {
             Some(moves) => set.image_union(&moves.iter().map(FlatMove::backward).collect::<Vec<_>>(), within),
             None => self.backward_dag(set, within),
@@ -174,6 +208,7 @@ impl MoveGraph {
     }
 
     fn backward_dag(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+        assert!(self.relabel.is_none(), "a relabelled move graph is evaluated path by path");
         let full = Dfa::accept_all(&self.shape);
         if set.is_empty() || within.is_some_and(Dfa::is_empty) {
             return Dfa::reject_all(&self.shape);
@@ -219,9 +254,13 @@ impl MoveGraph {
             pre: Option<Dfa>,
         }
         let mut out = Vec::new();
+        let mut out_edges: Vec<Vec<&Edge>> = vec![Vec::new(); self.nodes.len()];
+        for e in &self.edges {
+            out_edges[e.from.0 as usize].push(e);
+        }
         let mut stack = vec![Partial { node: 0, changes: Vec::new(), pre: None }];
         while let Some(p) = stack.pop() {
-            for e in self.edges.iter().filter(|e| e.from.0 as usize == p.node) {
+            for &e in &out_edges[p.node] {
                 let to = e.to.0 as usize;
                 if to == 1 {
                     let inverse = p.changes.iter().map(|c| c.inverse()).collect();

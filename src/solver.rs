@@ -109,13 +109,17 @@ pub struct Solution {
     pub classes: Vec<ValueClass>,
     /// What each step computed.
     pub records: Vec<StepRecord>,
+    /// Positions are written from the mover's view: the classes are stored for the first
+    /// side only and answer for both ([`Game::mover_relative`]).
+    pub mover_relative: bool,
 }
 
 impl Solution {
     /// The value of `pos`, or `None` if the solution does not cover it (e.g. unreachable in a
     /// meet-in-the-middle solve).
     pub fn value(&self, pos: &Position) -> Option<Outcome> {
-        self.classes.iter().find(|c| c.side == pos.side && c.set.contains(&pos.board)).map(|c| c.outcome)
+        let side = if self.mover_relative { Side::First } else { pos.side };
+        self.classes.iter().find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
     }
 
     /// Longest forced win in plies (strong solves), if any win is known.
@@ -145,6 +149,7 @@ impl Solution {
             "mode": self.mode,
             "initial_value": outcome_json(self.initial_value),
             "classes": classes,
+            "mover_relative": self.mover_relative,
         });
         let entries = self.classes.iter().map(|c| (format!("{}/{}", c.side, c.outcome), c.set.clone())).collect();
         Bundle { meta: meta.to_string(), entries }.save(path)
@@ -186,7 +191,8 @@ impl Solution {
         }
         let initial_value = parse_outcome(&meta["initial_value"]).ok_or_else(|| corrupt("bad initial value"))?;
         let initial = initial(&params)?;
-        Ok(Solution { params, mode, initial, initial_value, classes, records: Vec::new() })
+        let mover_relative = meta["mover_relative"].as_bool().unwrap_or(false);
+        Ok(Solution { params, mode, initial, initial_value, classes, records: Vec::new(), mover_relative })
     }
 }
 
@@ -229,9 +235,9 @@ pub struct Retrograde {
 }
 
 /// Value classes with exact distances from the increments of a retrograde pass.
-fn exact_classes(r: &Retrograde) -> Vec<ValueClass> {
+fn exact_classes(r: &Retrograde, sides: &[Side]) -> Vec<ValueClass> {
     let mut classes = Vec::new();
-    for s in Side::BOTH {
+    for &s in sides {
         let i = s.index();
         for (d, set) in r.new_win[i].iter().enumerate().filter(|(_, set)| !set.is_empty()) {
             classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set: set.clone() });
@@ -276,9 +282,17 @@ impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game`.
     pub fn new(game: &'g dyn Game) -> Solver<'g> {
         let started = Instant::now();
-        let moves = [game.moves(Side::First), game.moves(Side::Second)];
-        let universe = [game.universe(Side::First), game.universe(Side::Second)];
-        let per_side = |f: &dyn Fn(Side) -> Dfa| [f(Side::First), f(Side::Second)];
+        let shared = game.mover_relative();
+        let moves = [game.moves(Side::First), game.moves(if shared { Side::First } else { Side::Second })];
+        let first_universe = game.universe(Side::First);
+        let universe =
+            [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
+        // With mover-relative strings both sides are the same computation: do it once.
+        let per_side = |f: &dyn Fn(Side) -> Dfa| {
+            let first = f(Side::First);
+            let second = if shared { first.clone() } else { f(Side::Second) };
+            [first, second]
+        };
         let has_move =
             per_side(&|s| moves[s.index()].backward(&universe[s.other().index()]).intersection(&universe[s.index()]));
         let lost = per_side(&|s| {
@@ -444,6 +458,10 @@ impl<'g> Solver<'g> {
     /// # Errors
     /// Checkpoint files that cannot be written or read.
     pub fn retrograde(&mut self, max_iterations: Option<u32>) -> Result<Retrograde> {
+        let shared = self.game.mover_relative();
+        // The sides computed: with mover-relative strings, the first side stands for both and
+        // the second side's sets stay as they start (never read).
+        let sides: &[Side] = if shared { &[Side::First] } else { &Side::BOTH };
         let mut r = Retrograde {
             win: self.won.clone(),
             loss: self.lost.clone(),
@@ -451,9 +469,10 @@ impl<'g> Solver<'g> {
             new_loss: [vec![self.lost[0].clone()], vec![self.lost[1].clone()]],
             complete: false,
         };
-        for s in Side::BOTH {
+        for &s in sides {
             self.record(Phase::Backward, 0, s, "loss", &r.loss[s.index()].clone());
         }
+        let empty = Dfa::reject_all(self.game.shape());
         // Ongoing positions not yet won or lost, kept up to date as the sets grow.
         let mut undecided: [Dfa; 2] = [0, 1].map(|i| self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]));
         let mut n = 0u32;
@@ -466,14 +485,22 @@ impl<'g> Solver<'g> {
                 Some(b) => {
                     let get =
                         |k: &str| b.get(k).cloned().ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")));
-                    ([get("new_win/first")?, get("new_win/second")?], [get("new_loss/first")?, get("new_loss/second")?])
+                    if shared {
+                        ([get("new_win/first")?, empty.clone()], [get("new_loss/first")?, empty.clone()])
+                    } else {
+                        (
+                            [get("new_win/first")?, get("new_win/second")?],
+                            [get("new_loss/first")?, get("new_loss/second")?],
+                        )
+                    }
                 }
                 None => {
                     // The two sides of one iteration only read the previous iteration's sets,
                     // so they run side by side.
                     let (moves, universe, r_ref) = (&self.moves, &self.universe, &r);
                     let side_step = |s: Side| -> (Dfa, Dfa) {
-                        let (i, o) = (s.index(), s.other().index());
+                        let i = s.index();
+                        let o = if shared { i } else { s.other().index() };
                         let undecided = &undecided[i];
                         // New wins: a move into a newest loss of the opponent.
                         let newest_loss = &r_ref.new_loss[o][n as usize];
@@ -493,17 +520,25 @@ impl<'g> Solver<'g> {
                         }
                         (dw, dl)
                     };
-                    let ((dw0, dl0), (dw1, dl1)) = rayon::join(|| side_step(Side::First), || side_step(Side::Second));
+                    let ((dw0, dl0), (dw1, dl1)) = if shared {
+                        (side_step(Side::First), (empty.clone(), empty.clone()))
+                    } else {
+                        rayon::join(|| side_step(Side::First), || side_step(Side::Second))
+                    };
                     let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
-                    let names = ["new_win/first", "new_win/second", "new_loss/first", "new_loss/second"];
-                    let sets = [&dw[0], &dw[1], &dl[0], &dl[1]];
-                    self.save_step(&name, names.iter().zip(sets).map(|(k, d)| (k.to_string(), d.clone())).collect())?;
+                    let mut entries = Vec::new();
+                    for &s in sides {
+                        let i = s.index();
+                        entries.push((format!("new_win/{s}"), dw[i].clone()));
+                        entries.push((format!("new_loss/{s}"), dl[i].clone()));
+                    }
+                    self.save_step(&name, entries)?;
                     (dw, dl)
                 }
             };
             n += 1;
             let mut changed = false;
-            for s in Side::BOTH {
+            for &s in sides {
                 let i = s.index();
                 changed |= !dw[i].is_empty() || !dl[i].is_empty();
                 r.win[i] = timed!("win union", r.win[i].union(&dw[i]));
@@ -528,6 +563,11 @@ impl<'g> Solver<'g> {
         Ok(r)
     }
 
+    /// The sides whose sets the solver computes (one when strings are mover-relative).
+    fn sides(&self) -> &'static [Side] {
+        if self.game.mover_relative() { &[Side::First] } else { &Side::BOTH }
+    }
+
     /// Solve by `mode`.
     ///
     /// # Errors
@@ -537,8 +577,8 @@ impl<'g> Solver<'g> {
         match mode {
             Mode::Strong => {
                 let r = self.retrograde(None)?;
-                let mut classes = exact_classes(&r);
-                for s in Side::BOTH {
+                let mut classes = exact_classes(&r, self.sides());
+                for &s in self.sides() {
                     let i = s.index();
                     let draws = self.universe[i].difference(&r.win[i]).difference(&r.loss[i]);
                     if !draws.is_empty() {
@@ -576,8 +616,8 @@ impl<'g> Solver<'g> {
                 }
                 // Positions decided by the retrograde pass keep their exact distance; the
                 // reachable rest is known as win/loss only.
-                let mut classes = exact_classes(&r);
-                for s in Side::BOTH {
+                let mut classes = exact_classes(&r, self.sides());
+                for &s in self.sides() {
                     let i = s.index();
                     let (w, l) = (win_all[i].difference(&decided[i]), loss_all[i].difference(&decided[i]));
                     classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: w });
@@ -596,6 +636,7 @@ impl<'g> Solver<'g> {
             initial_value: Outcome::Draw,
             classes,
             records: Vec::new(),
+            mover_relative: self.game.mover_relative(),
         };
         solution.initial_value = solution
             .value(&initial)

@@ -6,4 +6,5 @@ mod dfa1;
 mod dfa_props;
 mod nim;
 mod oracle;
+mod ostle;
 mod parsers;

@@ -36,6 +36,91 @@ pub struct Move<'a> {
     pub post: Option<&'a Dfa>,
 }
 
+/// How the layers a move does not change are read: output symbol `c` comes from any input
+/// symbol in `inputs(l, c)`. The identity (input = output) is the usual case; a game whose
+/// moves also relabel the whole string (swap the players' colours, erase an old marker) uses
+/// a map, so the relabelling costs no separate pass.
+#[derive(Clone, Debug, Default)]
+pub struct Background {
+    /// `inputs[l][c]`; `None` is the identity.
+    inputs: Option<Vec<Vec<Vec<Symbol>>>>,
+}
+
+/// `IDENTITY[c] == c`, so the identity can hand out one-symbol slices.
+static IDENTITY: [Symbol; 256] = {
+    let mut t = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as Symbol;
+        i += 1;
+    }
+    t
+};
+
+impl Background {
+    /// Input and output agree outside the changed layers.
+    pub fn identity() -> Background {
+        Background { inputs: None }
+    }
+
+    /// Output symbol `map[l][a]` for input `a` (forward through a relabelling; several inputs
+    /// may share an output, which is where subsets come from).
+    ///
+    /// # Panics
+    /// If a map does not cover its layer's alphabet or leaves it.
+    pub fn forward(shape: &Shape, map: &[Vec<Symbol>]) -> Background {
+        assert_eq!(map.len(), shape.len());
+        let inputs = (0..shape.len())
+            .map(|l| {
+                let n = shape.alphabet(l);
+                assert_eq!(map[l].len(), n, "layer {l}: the map must cover the alphabet");
+                let mut by_output = vec![Vec::new(); n];
+                for (a, &c) in map[l].iter().enumerate() {
+                    assert!((c as usize) < n, "layer {l}: {c} is outside the alphabet");
+                    by_output[c as usize].push(a as Symbol);
+                }
+                by_output
+            })
+            .collect();
+        Background { inputs: Some(inputs) }
+    }
+
+    /// Output symbol `a` reads input `map[l][a]` (backward through a relabelling).
+    ///
+    /// # Panics
+    /// If a map does not cover its layer's alphabet or leaves it.
+    pub fn backward(shape: &Shape, map: &[Vec<Symbol>]) -> Background {
+        assert_eq!(map.len(), shape.len());
+        let inputs = (0..shape.len())
+            .map(|l| {
+                let n = shape.alphabet(l);
+                assert_eq!(map[l].len(), n, "layer {l}: the map must cover the alphabet");
+                map[l]
+                    .iter()
+                    .map(|&c| {
+                        assert!((c as usize) < n, "layer {l}: {c} is outside the alphabet");
+                        vec![c]
+                    })
+                    .collect()
+            })
+            .collect();
+        Background { inputs: Some(inputs) }
+    }
+
+    /// Whether input and output agree outside the changed layers.
+    pub fn is_identity(&self) -> bool {
+        self.inputs.is_none()
+    }
+
+    #[inline]
+    fn inputs(&self, l: usize, c: Symbol) -> &[Symbol] {
+        match &self.inputs {
+            None => std::slice::from_ref(&IDENTITY[c as usize]),
+            Some(t) => &t[l][c as usize],
+        }
+    }
+}
+
 /// Tag of the absorbing element: some move is complete (at every layer, suffix set id 0).
 const DONE: u32 = 0;
 /// Tags at or above this are conditional moves under way: tag `COND + m`.
@@ -63,7 +148,7 @@ struct SuffixAutomaton {
 }
 
 impl SuffixAutomaton {
-    fn new(shape: &Shape, free: &[&[Change]]) -> SuffixAutomaton {
+    fn new(shape: &Shape, free: &[&[Change]], background: &Background) -> SuffixAutomaton {
         type SuffixSet = Vec<Vec<Change>>;
         let n = shape.len();
         let mut root_set: SuffixSet = free
@@ -97,8 +182,9 @@ impl SuffixAutomaton {
             for (r, set) in layer_sets.iter().enumerate() {
                 let mut row = Vec::with_capacity(alphabet);
                 for c in 0..alphabet as Symbol {
+                    let inputs = background.inputs(l, c as Symbol);
                     if r as u32 == DONE {
-                        row.push(vec![(c, DONE)]);
+                        row.push(inputs.iter().map(|&a| (a, DONE)).collect());
                         continue;
                     }
                     // Group the rests of the lists by the input symbol they read here.
@@ -110,7 +196,7 @@ impl SuffixAutomaton {
                                     by_input.push((f.from, list[1..].to_vec()));
                                 }
                             }
-                            _ => by_input.push((c, list.clone())),
+                            _ => by_input.extend(inputs.iter().map(|&a| (a, list.clone()))),
                         }
                     }
                     by_input.sort_unstable();
@@ -156,7 +242,7 @@ struct Plan<'a> {
 }
 
 impl<'a> Plan<'a> {
-    fn new(shape: &Shape, moves: &[Move<'a>]) -> Plan<'a> {
+    fn new(shape: &Shape, moves: &[Move<'a>], background: &Background) -> Plan<'a> {
         let n = shape.len();
         let mut last_change = Vec::with_capacity(moves.len());
         let mut conditional = Vec::new();
@@ -179,7 +265,7 @@ impl<'a> Plan<'a> {
                 conditional.push(m);
             }
         }
-        Plan { moves: moves.to_vec(), conditional, last_change, free: SuffixAutomaton::new(shape, &free) }
+        Plan { moves: moves.to_vec(), conditional, last_change, free: SuffixAutomaton::new(shape, &free, background) }
     }
 
     fn change_at(&self, m: usize, layer: usize) -> Option<&Change> {
@@ -193,7 +279,17 @@ impl Dfa {
     /// # Panics
     /// If shapes differ or a move changes a layer twice or outside the shape.
     pub fn image_union(&self, moves: &[Move], within: Option<&Dfa>) -> Dfa {
+        self.image_union_over(moves, within, &Background::identity())
+    }
+
+    /// [`Dfa::image_union`] where the layers a move leaves alone are read through
+    /// `background` instead of copied.
+    ///
+    /// # Panics
+    /// As [`Dfa::image_union`].
+    pub fn image_union_over(&self, moves: &[Move], within: Option<&Dfa>, background: &Background) -> Dfa {
         let shape = self.shape();
+        let exact = background.is_identity();
         for mv in moves {
             for d in [mv.pre, mv.post].into_iter().flatten() {
                 assert_eq!(d.shape(), shape, "conditions must have the set's shape");
@@ -207,12 +303,15 @@ impl Dfa {
             return Dfa::reject_all(shape);
         }
         let n = shape.len();
+        if let Some(t) = &background.inputs {
+            assert_eq!(t.len(), n, "the background must have the set's shape");
+        }
         if n == 0 {
             // The empty string is in S and within; every move of no changes keeps it.
             let ok = moves.iter().any(|m| m.pre.is_none_or(|d| d.is_full()) && m.post.is_none_or(|d| d.is_full()));
             return if ok { Dfa::accept_all(shape) } else { Dfa::reject_all(shape) };
         }
-        let plan = Plan::new(shape, moves);
+        let plan = Plan::new(shape, moves, background);
 
         // Root set.
         let s0 = self.initial().0;
@@ -236,7 +335,7 @@ impl Dfa {
         root.sort_unstable();
         root.dedup();
         let mut key = vec![w0];
-        match classify(&mut root, w0) {
+        match classify(&mut root, w0, exact) {
             Class::Reject => return Dfa::reject_all(shape),
             Class::Accept => return Dfa::accept_all(shape),
             Class::Direct(_) => return self.clone(),
@@ -264,10 +363,10 @@ impl Dfa {
                         continue;
                     }
                     elems.clear();
-                    decode(&key[1..], |e| step(self, &plan, l, c as Symbol, e, elems));
+                    decode(&key[1..], |e| step(self, &plan, background, l, c as Symbol, e, elems));
                     elems.sort_unstable();
                     elems.dedup();
-                    match classify(elems, w2) {
+                    match classify(elems, w2, exact || last) {
                         Class::Reject => codes.push(0),
                         Class::Accept => codes.push(1),
                         Class::Direct(s) => codes.push(s),
@@ -333,7 +432,11 @@ impl Dfa {
             );
         }
         // Backward: intern rows into tables preloaded with S's states (direct ids point there).
-        let tables: Vec<RowTable> = self.layers().iter().map(RowTable::from_layer).collect();
+        let tables: Vec<RowTable> = if exact {
+            self.layers().iter().map(RowTable::from_layer).collect()
+        } else {
+            (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect()
+        };
         intern_explored(shape, tables, children)
     }
 }
@@ -374,9 +477,16 @@ enum Class {
 }
 
 /// Settle a sorted, deduplicated element set: empty rejects; `DONE(ACCEPT)` absorbs the rest.
-fn classify(elems: &mut Vec<Element>, w: u32) -> Class {
+///
+/// `exact`: the rest of the string is read as it is (identity background, or the end of the
+/// string), so `S`'s accept-all state really accepts everything and `S`'s states can be used
+/// as they are. Under a relabelling background neither holds before the end.
+fn classify(elems: &mut Vec<Element>, w: u32, exact: bool) -> Class {
     if elems.is_empty() {
         return Class::Reject;
+    }
+    if !exact {
+        return Class::Explore;
     }
     if elems.iter().any(|e| e[0] == DONE && e[1] == 1) {
         if w == 1 {
@@ -394,7 +504,7 @@ fn classify(elems: &mut Vec<Element>, w: u32) -> Class {
 
 /// Step one element on output symbol `c` at layer `l`, pushing its successors.
 #[inline]
-fn step(s_dfa: &Dfa, plan: &Plan, l: usize, c: Symbol, e: Element, out: &mut Vec<Element>) {
+fn step(s_dfa: &Dfa, plan: &Plan, background: &Background, l: usize, c: Symbol, e: Element, out: &mut Vec<Element>) {
     let layer = &s_dfa.layers()[l];
     let next_s = |input: Symbol| layer.next(super::StateId(e[1]), input).0;
     if e[0] < COND {
@@ -407,25 +517,27 @@ fn step(s_dfa: &Dfa, plan: &Plan, l: usize, c: Symbol, e: Element, out: &mut Vec
         return;
     }
     let m = (e[0] - COND) as usize;
-    let input = match plan.change_at(m, l) {
-        Some(ch) if ch.to == c => ch.from,
+    let inputs = match plan.change_at(m, l) {
+        Some(ch) if ch.to == c => std::slice::from_ref(&ch.from),
         Some(_) => return,
-        None => c,
+        None => background.inputs(l, c),
     };
-    let s2 = next_s(input);
-    if s2 == 0 {
-        return;
-    }
-    let mv = &plan.moves[m];
-    let p2 = mv.pre.map_or(1, |d| d.layers()[l].next(super::StateId(e[2]), input).0);
-    let q2 = mv.post.map_or(1, |d| d.layers()[l].next(super::StateId(e[3]), c).0);
-    if p2 == 0 || q2 == 0 {
-        return;
-    }
-    let changes_done = plan.last_change[m].is_none_or(|last| last <= l);
-    if changes_done && p2 == 1 && q2 == 1 {
-        out.push([DONE, s2, 1, 1]);
-    } else {
-        out.push([e[0], s2, p2, q2]);
+    for &input in inputs {
+        let s2 = next_s(input);
+        if s2 == 0 {
+            continue;
+        }
+        let mv = &plan.moves[m];
+        let p2 = mv.pre.map_or(1, |d| d.layers()[l].next(super::StateId(e[2]), input).0);
+        let q2 = mv.post.map_or(1, |d| d.layers()[l].next(super::StateId(e[3]), c).0);
+        if p2 == 0 || q2 == 0 {
+            continue;
+        }
+        let changes_done = plan.last_change[m].is_none_or(|last| last <= l);
+        if changes_done && p2 == 1 && q2 == 1 {
+            out.push([DONE, s2, 1, 1]);
+        } else {
+            out.push([e[0], s2, p2, q2]);
+        }
     }
 }

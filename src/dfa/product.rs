@@ -414,6 +414,30 @@ impl Dfa {
         product(shape, [self], &maps, &All)
     }
 
+    /// The strings whose image under a symbol map is in `self`: `x` is a member when the
+    /// string with `map[l][x[l]]` at each layer `l` is in `self` (`None` leaves a layer as it
+    /// is). The map need not be a permutation; the result is built in one pass, like `change`.
+    ///
+    /// # Panics
+    /// If a map does not cover its layer's alphabet or leaves it.
+    pub fn preimage_symbols(&self, map: &[Option<Vec<Symbol>>]) -> Dfa {
+        let shape = &self.shape;
+        assert_eq!(map.len(), shape.len());
+        let maps: SymbolMaps<1> = map
+            .iter()
+            .enumerate()
+            .map(|(l, m)| {
+                [m.as_ref().map(|m| {
+                    let a = shape.alphabet(l);
+                    assert_eq!(m.len(), a, "layer {l}: map must cover the alphabet");
+                    assert!(m.iter().all(|&c| (c as usize) < a), "layer {l}: map leaves the alphabet");
+                    m.iter().map(|&c| u16::from(c)).collect()
+                })]
+            })
+            .collect();
+        product(shape, [self], &maps, &All)
+    }
+
     /// Swap symbols `a` and `b` in every layer (e.g. the two players' pieces).
     pub fn swap_symbols(&self, a: Symbol, b: Symbol) -> Dfa {
         let perm: Vec<Option<Vec<Symbol>>> = (0..self.shape.len())

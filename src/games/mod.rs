@@ -15,6 +15,7 @@
 
 pub mod breakthrough;
 pub mod nim;
+pub mod ostle;
 
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::Result;
@@ -157,6 +158,13 @@ pub trait Game: Sync {
         false
     }
 
+    /// Whether strings are written from the mover's point of view, so that both sides share
+    /// one universe, one move graph and one set of values (the solver then does one side's
+    /// work and uses it for both).
+    fn mover_relative(&self) -> bool {
+        false
+    }
+
     // ---- the explicit oracle: plain board code, independent of the symbolic rules ----
 
     /// Positions reachable in one move of `pos.side` (the other side to move), by the rules
@@ -193,6 +201,13 @@ pub fn from_params(params: &serde_json::Value) -> Result<Box<dyn Game>> {
     match params["game"].as_str() {
         Some("nim") => Ok(Box::new(nim::Nim::new(get("heaps")?, get("tokens")?)?)),
         Some("breakthrough") => Ok(Box::new(breakthrough::Breakthrough::new(get("width")?, get("height")?)?)),
+        Some("ostle") => Ok(Box::new(ostle::Ostle::new(ostle::Variant {
+            width: get("width")?,
+            height: get("height")?,
+            pieces: get("pieces")?,
+            lose_at: get("lose_at")?,
+            rule: ostle::Rule::parse(params["rule"].as_str().unwrap_or("?"))?,
+        })?)),
         other => Err(crate::Error::UnknownGame(other.unwrap_or("?").to_string())),
     }
 }

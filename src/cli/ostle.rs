@@ -1,0 +1,270 @@
+//! `dfasolve ostle` (strong solve and the published counts) and `dfasolve verify ostle`
+//! (every entry of the explicit tables checked by membership in the DFA solution).
+
+use super::{RunOptions, SolveReport, finish, human, solve};
+use crate::dfa::Dfa;
+use crate::dfa::file::write_atomically;
+use crate::games::ostle::census::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
+use crate::games::ostle::explicit::{self, Value};
+use crate::games::ostle::{Ostle, Rule, Variant};
+use crate::games::{Game, Outcome, Position, Side};
+use crate::solver::{Mode, Solution, Solver};
+use anyhow::{Result, bail};
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Which Ostle variant.
+#[derive(Args, Debug, Clone)]
+pub struct OstleArgs {
+    /// Files (board width), 2..=8.
+    #[arg(long, default_value_t = 5)]
+    pub width: usize,
+    /// Ranks (board height), 3..=8.
+    #[arg(long, default_value_t = 5)]
+    pub height: usize,
+    /// Pieces per side at the start (at most the width).
+    #[arg(long, default_value_t = 5)]
+    pub pieces: usize,
+    /// A player reduced to this many pieces loses.
+    #[arg(long = "lose-at", default_value_t = 3)]
+    pub lose_at: usize,
+    /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
+    /// explicit solutions' symmetry-class reading; explicit solver only).
+    #[arg(long, default_value = "exact")]
+    pub rule: String,
+}
+
+impl OstleArgs {
+    fn variant(&self) -> Result<Variant> {
+        Ok(Variant {
+            width: self.width,
+            height: self.height,
+            pieces: self.pieces,
+            lose_at: self.lose_at,
+            rule: Rule::parse(&self.rule)?,
+        }
+        .checked()?)
+    }
+}
+
+fn symbolic_game(v: &Variant) -> Result<Ostle> {
+    if v.rule == Rule::Class {
+        bail!(
+            "the class reading of the no-undo rule is implemented by the explicit solver only \
+             (its forbidden move compares positions under board symmetries, which a row-major DFA \
+             cannot express compactly); use `dfasolve verify ostle --rule class` for its tables"
+        );
+    }
+    Ok(Ostle::new(v.clone())?)
+}
+
+/// One line of a count table: raw strings and orbits under the board symmetries.
+#[derive(serde::Serialize)]
+struct Count {
+    what: String,
+    raw: u128,
+    up_to_symmetry: u128,
+}
+
+fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
+    let (raw, up_to_symmetry) = orbits(v, set)?;
+    Ok(Count { what: what.into(), raw, up_to_symmetry })
+}
+
+/// The published counts of a solved variant.
+#[derive(serde::Serialize)]
+struct Census {
+    values: Vec<Count>,
+    positions_by_hole_and_pieces: Vec<Count>,
+    checkmate_positions: Count,
+    nontrivial_states: Count,
+    distances_from_start: Vec<Count>,
+}
+
+fn census(game: &Ostle, solution: &Solution, solver: &mut Solver) -> Result<Census> {
+    let v = game.variant().clone();
+    let mut values = Vec::new();
+    let mut classes: Vec<_> = solution.classes.iter().filter(|c| c.side == Side::First).collect();
+    classes.sort_by_key(|c| match c.outcome {
+        Outcome::Win { plies } => (0, plies.unwrap_or(0)),
+        Outcome::Loss { plies } => (1, plies.unwrap_or(0)),
+        Outcome::Draw => (2, 0),
+    });
+    for c in &classes {
+        values.push(count(&v, c.outcome.to_string(), &c.set)?);
+    }
+    let mut by_hole = Vec::new();
+    for (name, squares) in hole_classes(&v) {
+        for mine in (v.lose_at + 1..=v.pieces).rev() {
+            for theirs in (v.lose_at + 1..=v.pieces).rev() {
+                let set = boards_with(game, &squares, mine, theirs);
+                by_hole.push(count(&v, format!("hole {name}, {mine} v {theirs}"), &set)?);
+            }
+        }
+    }
+    // Checkmate: the opponent has T+1 pieces and some move leaves them with T.
+    let ongoing = game.ongoing_boards();
+    let opponent_at_limit = solver.lost_terminal(Side::First).clone();
+    let checkmate = solver.backward(Side::First, &opponent_at_limit).intersection(&ongoing);
+    let checkmate_positions = count(&v, "checkmate positions", &checkmate)?;
+    // Non-trivial: possibly reachable states of non-checkmate positions.
+    let reachable = solver.forward(Side::First, &ongoing);
+    let terminal = solver.lost_terminal(Side::First).union(&game.won_terminal(Side::First));
+    let checkmate_states = states_of_boards(game, &checkmate);
+    let nontrivial = reachable.difference(&terminal).difference(&checkmate_states);
+    let nontrivial_states = count(&v, "non-trivial states", &nontrivial)?;
+    // Breadth-first levels from the orbit of the start, forbidden moves not excluded; the
+    // levels are closed under symmetry, so their orbits are the published levels.
+    let mut levels = Vec::new();
+    let mut seen = orbit_set(&v, game, &game.initial().board);
+    let mut frontier = seen.clone();
+    let mut k = 0;
+    while !frontier.is_empty() {
+        levels.push(count(&v, format!("level {k}"), &frontier)?);
+        let expand = boards_of(game, &frontier.difference(&terminal)).intersection(&ongoing);
+        let next = solver.forward(Side::First, &expand).difference(&seen);
+        seen = seen.union(&next);
+        frontier = next;
+        k += 1;
+    }
+    Ok(Census {
+        values,
+        positions_by_hole_and_pieces: by_hole,
+        checkmate_positions,
+        nontrivial_states,
+        distances_from_start: levels,
+    })
+}
+
+fn refs(rows: &[Count]) -> Vec<&Count> {
+    rows.iter().collect()
+}
+
+/// `dfasolve ostle`.
+pub fn run_ostle(args: &OstleArgs, run: &RunOptions) -> Result<()> {
+    let v = args.variant()?;
+    let game = symbolic_game(&v)?;
+    let report: SolveReport = solve(&game, Mode::Strong, run)?;
+    let t = Instant::now();
+    let mut solver = Solver::new(&game);
+    let census = census(&game, &report.solution, &mut solver)?;
+    let census_s = t.elapsed().as_secs_f64();
+    let value = report.solution.initial_value;
+    let extra = [("census", serde_json::to_value(&census)?), ("census_s", serde_json::json!(census_s))];
+    finish(&report, run, &extra, |out| {
+        out.push_str(&format!("{}: the player to move first (Black) has a {value}\n", game.name()));
+        let table = |out: &mut String, title: &str, rows: &[&Count]| {
+            out.push_str(&format!("{title}\n{:>28} {:>22} {:>22}\n", "", "raw", "up to symmetry"));
+            for r in rows {
+                out.push_str(&format!(
+                    "{:>28} {:>22} {:>22}\n",
+                    r.what,
+                    human(Some(r.raw)),
+                    human(Some(r.up_to_symmetry))
+                ));
+            }
+        };
+        table(out, "values of all states (plies to the end; published d = plies - 1):", &refs(&census.values));
+        table(
+            out,
+            "positions by hole class and pieces (mover v opponent):",
+            &refs(&census.positions_by_hole_and_pieces),
+        );
+        table(out, "states:", &[&census.checkmate_positions, &census.nontrivial_states]);
+        table(out, "distances from the start (breadth-first levels):", &refs(&census.distances_from_start));
+        out.push_str(&format!("census computed in {census_s:.2} s\n"));
+    })
+}
+
+/// Arguments of `dfasolve verify ostle`.
+#[derive(Args, Debug, Clone)]
+pub struct VerifyOstleArgs {
+    /// The variant.
+    #[command(flatten)]
+    pub variant: OstleArgs,
+    /// Also write the explicit tables to this file (format: games/ostle/README.md).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+}
+
+fn value_outcome(v: Value) -> Outcome {
+    match v {
+        Value::Win(d) => Outcome::Win { plies: Some(d) },
+        Value::Loss(d) => Outcome::Loss { plies: Some(d) },
+        Value::Draw => Outcome::Draw,
+    }
+}
+
+/// `dfasolve verify ostle`.
+pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> {
+    let v = args.variant.variant()?;
+    let t = Instant::now();
+    let tables = explicit::solve(&v);
+    let explicit_s = t.elapsed().as_secs_f64();
+    println!(
+        "explicit tables: {} states of ostle {}x{} k{} t{} ({} rule) in {explicit_s:.2} s",
+        tables.states.len(),
+        v.width,
+        v.height,
+        v.pieces,
+        v.lose_at,
+        v.rule.name()
+    );
+    if let Some(path) = &args.tables {
+        write_atomically(path, explicit::write_tables(&tables).as_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    let game = symbolic_game(&v)?;
+    let report = solve(&game, Mode::Strong, &RunOptions { no_save: true, ..run.clone() })?;
+    let solution = &report.solution;
+    println!("DFA solution: {} in {:.2} s", solution.initial_value, report.wall_s);
+    let mut checked = 0u64;
+    for (state, value) in tables.states.iter().zip(&tables.values) {
+        let pos = Position { side: Side::First, board: v.encode(state) };
+        let dfa = solution.value(&pos);
+        let want = value_outcome(*value);
+        if dfa != Some(want) {
+            let mut moves = String::new();
+            for (m, next) in v.successors(state) {
+                let i = tables.states.binary_search(&next).ok();
+                let explicit = i.map_or("?".into(), |i| explicit::value_text(tables.values[i]));
+                let symbolic = solution.value(&Position { side: Side::Second, board: v.encode(&next) });
+                moves.push_str(&format!(
+                    "\n  {} -> {} {}: explicit {explicit}, DFA {}",
+                    v.move_text(m),
+                    v.board_text(&next.cells),
+                    next.forbidden.map_or("-".into(), |f| v.move_text(f)),
+                    symbolic.map_or("not covered".into(), |o| o.to_string())
+                ));
+            }
+            bail!(
+                "mismatch at {} {}: explicit {}, DFA {}; moves:{moves}",
+                v.board_text(&state.cells),
+                state.forbidden.map_or("-".into(), |f| v.move_text(f)),
+                want,
+                dfa.map_or("not covered".into(), |o| o.to_string())
+            );
+        }
+        checked += 1;
+    }
+    // The other direction: the DFA solution holds no state the tables do not.
+    let dfa_total: u128 = solution.classes.iter().filter(|c| c.side == Side::First).map(|c| c.set.count()).sum();
+    if dfa_total != tables.states.len() as u128 {
+        bail!("the DFA solution holds {dfa_total} states, the explicit tables {}", tables.states.len());
+    }
+    let mut hist: std::collections::BTreeMap<String, u64> = Default::default();
+    for val in &tables.values {
+        let key = match val {
+            Value::Win(_) => "win",
+            Value::Loss(_) => "loss",
+            Value::Draw => "draw",
+        };
+        *hist.entry(key.into()).or_default() += 1;
+    }
+    println!(
+        "verified: all {checked} table entries are in the DFA value class of their exact value \
+         (distance included), and the DFA solution has exactly {dfa_total} states; {hist:?}"
+    );
+    Ok(())
+}

@@ -1,0 +1,381 @@
+//! Ostle by plain board code: the explicit oracle and the explicit retrograde solver.
+//!
+//! Nothing here touches DFAs or the symbolic move description. Boards are seen from the
+//! player to move ("Black" in the published convention): [`Cell::Mine`] is the mover's piece.
+//! The no-undo rule is implemented from its definition: after a move, the next state forbids
+//! the move of the new mover whose result recreates the previous position (exact reading), or
+//! one whose result is a board symmetry of it (class reading), found by trying every move.
+//!
+//! [`solve`] enumerates the states of a variant and computes every value by retrograde
+//! analysis; [`write_tables`] writes them in the documented text format of
+//! `games/ostle/README.md`.
+
+use super::{Dir, Rule, Variant};
+use hashbrown::HashMap;
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+
+/// What is on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Cell {
+    /// Nothing.
+    Empty,
+    /// A piece of the player to move.
+    Mine,
+    /// A piece of the other player.
+    Theirs,
+    /// The hole.
+    Hole,
+}
+
+/// A move of the player to move: the piece or the hole on `square` goes one step in `dir`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// Square index `rank · width + file` (rank 0 is rank 1).
+    pub square: usize,
+    /// Direction.
+    pub dir: Dir,
+}
+
+/// A position (board from the mover's view) plus the move the mover may not make.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State {
+    /// `cells[rank · width + file]`.
+    pub cells: Vec<Cell>,
+    /// The move that would undo the opponent's last move, if any.
+    pub forbidden: Option<Move>,
+}
+
+/// The result of one move, before the board is turned over to the opponent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The board after the move, still from the old mover's view.
+    pub cells: Vec<Cell>,
+    /// The piece that left the game (off the edge or into the hole), if any.
+    pub removed: Option<Cell>,
+}
+
+/// Value of a state for the player to move, with plies to the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Wins; the game ends after this many plies (0: already won).
+    Win(u32),
+    /// Loses; the game ends after this many plies (0: already lost).
+    Loss(u32),
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Variant {
+    fn step(&self, square: usize, dir: Dir) -> Option<usize> {
+        let (w, h) = (self.width, self.height);
+        let (file, rank) = (square % w, square / w);
+        match dir {
+            Dir::L => (file > 0).then(|| square - 1),
+            Dir::R => (file + 1 < w).then(|| square + 1),
+            Dir::U => (rank + 1 < h).then(|| square + w),
+            Dir::D => (rank > 0).then(|| square - w),
+        }
+    }
+
+    /// Pieces of each kind: (mine, theirs).
+    pub fn piece_counts(cells: &[Cell]) -> (usize, usize) {
+        let mine = cells.iter().filter(|&&c| c == Cell::Mine).count();
+        let theirs = cells.iter().filter(|&&c| c == Cell::Theirs).count();
+        (mine, theirs)
+    }
+
+    /// Every move of the player to move on `cells`, the forbidden one included.
+    pub fn all_moves(&self, cells: &[Cell]) -> Vec<Move> {
+        let mut out = Vec::new();
+        for (square, &c) in cells.iter().enumerate() {
+            for dir in Dir::ALL {
+                let ok = match c {
+                    Cell::Mine => true,
+                    Cell::Hole => self.step(square, dir).is_some_and(|t| cells[t] == Cell::Empty),
+                    _ => false,
+                };
+                if ok {
+                    out.push(Move { square, dir });
+                }
+            }
+        }
+        out
+    }
+
+    /// Make `m` (which must be one of [`Variant::all_moves`]).
+    pub fn play(&self, cells: &[Cell], m: Move) -> Played {
+        let mut next = cells.to_vec();
+        if cells[m.square] == Cell::Hole {
+            let t = self.step(m.square, m.dir).expect("hole moves stay on the board");
+            next[t] = Cell::Hole;
+            next[m.square] = Cell::Empty;
+            return Played { cells: next, removed: None };
+        }
+        // The chain of pieces from the moving one up to the first empty square, hole or edge.
+        let mut chain = vec![m.square];
+        let end = loop {
+            match self.step(*chain.last().expect("non-empty"), m.dir) {
+                None => break None,
+                Some(t) if matches!(cells[t], Cell::Mine | Cell::Theirs) => chain.push(t),
+                Some(t) => break Some(t),
+            }
+        };
+        let last_piece = cells[*chain.last().expect("non-empty")];
+        let removed = match end {
+            Some(t) if cells[t] == Cell::Empty => {
+                next[t] = last_piece;
+                None
+            }
+            _ => Some(last_piece), // off the edge or into the hole
+        };
+        for i in (1..chain.len()).rev() {
+            next[chain[i]] = cells[chain[i - 1]];
+        }
+        next[m.square] = Cell::Empty;
+        Played { cells: next, removed }
+    }
+
+    /// The board from the other player's view.
+    pub fn turn_over(cells: &[Cell]) -> Vec<Cell> {
+        cells
+            .iter()
+            .map(|&c| match c {
+                Cell::Mine => Cell::Theirs,
+                Cell::Theirs => Cell::Mine,
+                c => c,
+            })
+            .collect()
+    }
+
+    /// The images of `cells` under the board's symmetries (8 for a square board, 4 otherwise),
+    /// identity first.
+    pub fn symmetric_images(&self, cells: &[Cell]) -> Vec<Vec<Cell>> {
+        self.symmetries()
+            .iter()
+            .map(|perm| {
+                let mut out = vec![Cell::Empty; cells.len()];
+                for (i, &j) in perm.iter().enumerate() {
+                    out[j] = cells[i];
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// Whether the game is over for the player to move: `Some(true)` won, `Some(false)` lost.
+    pub fn finished(&self, cells: &[Cell]) -> Option<bool> {
+        let (mine, theirs) = Self::piece_counts(cells);
+        if mine <= self.lose_at {
+            Some(false)
+        } else if theirs <= self.lose_at {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// The states reachable by one legal move from `s` (the forbidden move excluded), with the
+    /// move. Moves that end the game lead to states without a forbidden move.
+    pub fn successors(&self, s: &State) -> Vec<(Move, State)> {
+        self.all_moves(&s.cells)
+            .into_iter()
+            .filter(|&m| Some(m) != s.forbidden)
+            .map(|m| (m, self.after(&s.cells, m)))
+            .collect()
+    }
+
+    /// The state after `m` from a position `cells` (whatever its forbidden move).
+    pub fn after(&self, cells: &[Cell], m: Move) -> State {
+        let played = self.play(cells, m);
+        let q = Self::turn_over(&played.cells);
+        let ends = played.removed.is_some() && self.finished(&q).is_some();
+        let forbidden = if played.removed.is_some() || ends { None } else { self.undo_move(cells, &q) };
+        State { cells: q, forbidden }
+    }
+
+    /// The move of the mover on `q` that leads back to `p` (exact reading) or into `p`'s
+    /// symmetry class (class reading; the exact undo is preferred when there is one).
+    fn undo_move(&self, p: &[Cell], q: &[Cell]) -> Option<Move> {
+        let back = |f: Move| {
+            let played = self.play(q, f);
+            (played.removed.is_none()).then(|| Self::turn_over(&played.cells))
+        };
+        let moves = self.all_moves(q);
+        if let Some(&f) = moves.iter().find(|&&f| back(f).as_deref() == Some(p)) {
+            return Some(f);
+        }
+        if self.rule == Rule::Class {
+            let images = self.symmetric_images(p);
+            return moves.into_iter().find(|&f| back(f).is_some_and(|r| images.contains(&r)));
+        }
+        None
+    }
+
+    /// The initial state.
+    pub fn initial_state(&self) -> State {
+        let (w, h) = (self.width, self.height);
+        let mut cells = vec![Cell::Empty; w * h];
+        let first = (w - self.pieces) / 2;
+        for f in first..first + self.pieces {
+            cells[f] = Cell::Mine;
+            cells[(h - 1) * w + f] = Cell::Theirs;
+        }
+        cells[((h - 1) / 2) * w + (w - 1) / 2] = Cell::Hole;
+        State { cells, forbidden: None }
+    }
+
+    /// Every board with one hole and piece counts in `lose_at..=pieces` for both sides.
+    pub fn all_boards(&self) -> Vec<Vec<Cell>> {
+        let n = self.width * self.height;
+        let mut out = Vec::new();
+        let mut cells = vec![Cell::Empty; n];
+        fn rec(v: &Variant, i: usize, cells: &mut Vec<Cell>, counts: [usize; 3], out: &mut Vec<Vec<Cell>>) {
+            let left = cells.len() - i;
+            let [mine, theirs, holes] = counts;
+            // Not enough squares left to reach the minimum counts.
+            let need = v.lose_at.saturating_sub(mine) + v.lose_at.saturating_sub(theirs) + (1 - holes);
+            if need > left {
+                return;
+            }
+            if i == cells.len() {
+                out.push(cells.clone());
+                return;
+            }
+            for c in [Cell::Empty, Cell::Mine, Cell::Theirs, Cell::Hole] {
+                let next = match c {
+                    Cell::Empty => counts,
+                    Cell::Mine if mine < v.pieces => [mine + 1, theirs, holes],
+                    Cell::Theirs if theirs < v.pieces => [mine, theirs + 1, holes],
+                    Cell::Hole if holes == 0 => [mine, theirs, 1],
+                    _ => continue,
+                };
+                cells[i] = c;
+                rec(v, i + 1, cells, next, out);
+            }
+            cells[i] = Cell::Empty;
+        }
+        rec(self, 0, &mut cells, [0, 0, 0], &mut out);
+        out
+    }
+}
+
+/// The explicit solution of a variant: every state and its value.
+#[derive(Debug)]
+pub struct Tables {
+    /// The variant solved.
+    pub variant: Variant,
+    /// States in a fixed order (sorted).
+    pub states: Vec<State>,
+    /// `values[i]` is the value of `states[i]`.
+    pub values: Vec<Value>,
+}
+
+/// Enumerate the states of a variant and solve them by retrograde analysis.
+///
+/// The states are the *possibly reachable* ones (the result of some move of some board where
+/// the game is not over, terminal results included) and the initial state.
+pub fn solve(v: &Variant) -> Tables {
+    let mut index: HashMap<State, u32> = HashMap::new();
+    let mut states: Vec<State> = Vec::new();
+    let mut add = |s: State, states: &mut Vec<State>| -> u32 {
+        *index.entry(s).or_insert_with_key(|k| {
+            states.push(k.clone());
+            states.len() as u32 - 1
+        })
+    };
+    add(v.initial_state(), &mut states);
+    for cells in v.all_boards() {
+        if v.finished(&cells).is_none() {
+            for m in v.all_moves(&cells) {
+                add(v.after(&cells, m), &mut states);
+            }
+        }
+    }
+    // Every successor of a state is the result of a move of a board, so it is already there.
+    states.sort();
+    let index: HashMap<&State, u32> = states.iter().enumerate().map(|(i, s)| (s, i as u32)).collect();
+    let n = states.len();
+    let mut succ_count = vec![0u32; n];
+    let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut values: Vec<Option<Value>> = vec![None; n];
+    let mut queue: VecDeque<u32> = VecDeque::new();
+    for (i, s) in states.iter().enumerate() {
+        match v.finished(&s.cells) {
+            Some(won) => {
+                values[i] = Some(if won { Value::Win(0) } else { Value::Loss(0) });
+                queue.push_back(i as u32);
+            }
+            None => {
+                let succ = v.successors(s);
+                succ_count[i] = succ.len() as u32;
+                for (_, t) in succ {
+                    let j = index[&t];
+                    preds[j as usize].push(i as u32);
+                }
+                if succ_count[i] == 0 {
+                    values[i] = Some(Value::Loss(0));
+                    queue.push_back(i as u32);
+                }
+            }
+        }
+    }
+    drop(index);
+    // Breadth first by distance: a state is settled at the smallest distance at which it wins,
+    // or when its last move into a win of the opponent is seen (the largest distance).
+    while let Some(j) = queue.pop_front() {
+        let vj = values[j as usize].expect("queued states are settled");
+        for &i in &preds[j as usize] {
+            let i = i as usize;
+            if values[i].is_some() {
+                continue;
+            }
+            match vj {
+                Value::Loss(d) => {
+                    values[i] = Some(Value::Win(d + 1));
+                    queue.push_back(i as u32);
+                }
+                Value::Win(d) => {
+                    succ_count[i] -= 1;
+                    if succ_count[i] == 0 {
+                        values[i] = Some(Value::Loss(d + 1));
+                        queue.push_back(i as u32);
+                    }
+                }
+                Value::Draw => unreachable!("draws are never queued"),
+            }
+        }
+    }
+    let values = values.into_iter().map(|x| x.unwrap_or(Value::Draw)).collect();
+    Tables { variant: v.clone(), states, values }
+}
+
+/// Text of a value in the tables: `W 3`, `L 0`, `D`.
+pub fn value_text(v: Value) -> String {
+    match v {
+        Value::Win(d) => format!("W {d}"),
+        Value::Loss(d) => format!("L {d}"),
+        Value::Draw => "D".into(),
+    }
+}
+
+/// The tables as text (format in `games/ostle/README.md`).
+pub fn write_tables(t: &Tables) -> String {
+    let v = &t.variant;
+    let mut s = String::new();
+    let _ = writeln!(s, "# ostle explicit tables v1");
+    let _ = writeln!(
+        s,
+        "# width {} height {} pieces {} lose-at {} rule {}",
+        v.width,
+        v.height,
+        v.pieces,
+        v.lose_at,
+        v.rule.name()
+    );
+    let _ = writeln!(s, "# {} states; columns: board, forbidden move, value (W/L plies, or D)", t.states.len());
+    for (st, val) in t.states.iter().zip(&t.values) {
+        let _ = writeln!(s, "{} {} {}", v.board_text(&st.cells), st.forbidden.map_or("-".into(), |m| v.move_text(m)), value_text(*val));
+    }
+    s
+}
