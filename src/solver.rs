@@ -295,9 +295,13 @@ impl<'g> Solver<'g> {
         };
         let has_move =
             per_side(&|s| moves[s.index()].backward(&universe[s.other().index()]).intersection(&universe[s.index()]));
+        // Lost by rule, or not over by rule but without a legal move. A position the rules
+        // already decide is terminal whatever its moves would be.
         let lost = per_side(&|s| {
             let u = &universe[s.index()];
-            game.lost_terminal(s).intersection(u).union(&u.difference(&has_move[s.index()]))
+            let by_rule = game.lost_terminal(s).intersection(u);
+            let stuck = u.difference(&has_move[s.index()]).difference(&game.won_terminal(s));
+            by_rule.union(&stuck)
         });
         let won = per_side(&|s| game.won_terminal(s).intersection(&universe[s.index()]).difference(&lost[s.index()]));
         let ongoing = per_side(&|s| universe[s.index()].difference(&lost[s.index()]).difference(&won[s.index()]));
