@@ -14,7 +14,7 @@
 //! Each edge costs one fused product (`Dfa::image`), linear in the operands' product size,
 //! and each node one n-ary union over its edges.
 
-use crate::dfa::{Background, Change, Dfa, Move, Shape, Symbol};
+use crate::dfa::{Background, Change, Dfa, Move, MovePlan, Shape, Symbol};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::fmt;
@@ -55,6 +55,8 @@ pub struct MoveGraph {
     flat: OnceLock<Option<Vec<FlatMove>>>,
     /// Relabelling of the layers a path leaves unchanged (see [`MoveGraph::relabel_unchanged`]).
     relabel: Option<Vec<Vec<Symbol>>>,
+    /// The flattened paths prepared for forward and backward images, built on first use.
+    plans: [OnceLock<Option<MovePlan>>; 2],
 }
 
 impl MoveGraph {
@@ -72,6 +74,7 @@ impl MoveGraph {
             edges: Vec::new(),
             flat: OnceLock::new(),
             relabel: None,
+            plans: [OnceLock::new(), OnceLock::new()],
         }
     }
 
@@ -90,6 +93,25 @@ impl MoveGraph {
             assert_eq!(m.len(), self.shape.alphabet(l), "layer {l}: the map must cover the alphabet");
         }
         self.relabel = Some(map);
+        self.plans = [OnceLock::new(), OnceLock::new()];
+    }
+
+    /// The prepared plan of all paths forward (`backward = false`) or backward, if the graph
+    /// flattens.
+    fn plan(&self, backward: bool) -> Option<&MovePlan> {
+        self.plans[usize::from(backward)]
+            .get_or_init(|| {
+                let paths = self.flat()?;
+                let moves: Vec<Move> =
+                    paths.iter().map(|p| if backward { p.backward() } else { p.forward() }).collect();
+                let background = match (&self.relabel, backward) {
+                    (None, _) => Background::identity(),
+                    (Some(map), false) => Background::forward(&self.shape, map),
+                    (Some(map), true) => Background::backward(&self.shape, map),
+                };
+                Some(MovePlan::new(&self.shape, &moves, background))
+            })
+            .as_ref()
     }
 
     /// The flattened paths, which a relabelled graph must have.
@@ -105,6 +127,7 @@ impl MoveGraph {
         assert_eq!(layers.len(), changes.len(), "a node changes each layer at most once");
         assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
         self.flat = OnceLock::new();
+        self.plans = [OnceLock::new(), OnceLock::new()];
         self.nodes.push(Node { name: name.into(), changes });
         MoveNodeId(self.nodes.len() as u32 - 1)
     }
@@ -121,6 +144,7 @@ impl MoveGraph {
             assert_eq!(c.shape(), &self.shape);
         }
         self.flat = OnceLock::new();
+        self.plans = [OnceLock::new(), OnceLock::new()];
         self.edges.push(Edge { from, to, condition });
     }
 
@@ -148,12 +172,11 @@ impl MoveGraph {
 
     /// The strings every path leads `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
-        if let Some(map) = &self.relabel {
-            let moves: Vec<Move> = self.relabelled_paths().iter().map(FlatMove::forward).collect();
-            return set.image_union_over(&moves, None, &Background::forward(&self.shape, map));
+        if self.relabel.is_some() {
+            self.relabelled_paths();
         }
-        match self.flat() {
-            Some(moves) => set.image_union(&moves.iter().map(FlatMove::forward).collect::<Vec<_>>(), None),
+        match self.plan(false) {
+            Some(plan) => set.image_planned(plan, None),
             None => self.forward_by_stages(set),
         }
     }
@@ -197,12 +220,11 @@ impl MoveGraph {
     }
 
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
-        if let Some(map) = &self.relabel {
-            let moves: Vec<Move> = self.relabelled_paths().iter().map(FlatMove::backward).collect();
-            return set.image_union_over(&moves, within, &Background::backward(&self.shape, map));
+        if self.relabel.is_some() {
+            self.relabelled_paths();
         }
-        match self.flat() {
-            Some(moves) => set.image_union(&moves.iter().map(FlatMove::backward).collect::<Vec<_>>(), within),
+        match self.plan(true) {
+            Some(plan) => set.image_planned(plan, within),
             None => self.backward_dag(set, within),
         }
     }

@@ -124,6 +124,6 @@ fn symbolic_moves_equal_explicit_moves_3x3() {
 }
 
 #[test]
-fn symbolic_moves_equal_explicit_moves_5x5() {
-    symbolic_moves_match(Variant::standard(), 20);
+fn symbolic_moves_equal_explicit_moves_4x4() {
+    symbolic_moves_match(variant(4, 4, 3, 2, Rule::Exact), 30);
 }

@@ -232,22 +232,53 @@ impl SuffixAutomaton {
     }
 }
 
-struct Plan<'a> {
-    moves: Vec<Move<'a>>,
+/// One move of a [`MovePlan`], owned.
+#[derive(Clone, Debug)]
+struct PlannedMove {
+    pre: Option<Dfa>,
+    changes: Vec<Change>,
+    post: Option<Dfa>,
+}
+
+/// Moves prepared for [`Dfa::image_planned`]: checked, and the moves without conditions
+/// determinised once into their suffix automaton. Building that automaton costs about as much
+/// as a small image, so callers that apply the same moves many times (a solver) keep the plan.
+#[derive(Debug)]
+pub struct MovePlan {
+    shape: Shape,
+    moves: Vec<PlannedMove>,
     /// Indices of the moves with a condition (stepped one by one).
     conditional: Vec<usize>,
     /// `last_change[m]`: the deepest layer move `m` changes (`None`: no changes).
     last_change: Vec<Option<usize>>,
     free: SuffixAutomaton,
+    background: Background,
 }
 
-impl<'a> Plan<'a> {
-    fn new(shape: &Shape, moves: &[Move<'a>], background: &Background) -> Plan<'a> {
+impl std::fmt::Debug for SuffixAutomaton {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SuffixAutomaton({} layers)", self.next.len())
+    }
+}
+
+impl MovePlan {
+    /// Prepare `moves` over strings of `shape`, untouched layers read through `background`.
+    ///
+    /// # Panics
+    /// If a move changes a layer twice or outside the shape, a condition has another shape,
+    /// or the background does not fit the shape.
+    pub fn new(shape: &Shape, moves: &[Move], background: Background) -> MovePlan {
         let n = shape.len();
+        if let Some(t) = &background.inputs {
+            assert_eq!(t.len(), n, "the background must have the set's shape");
+        }
         let mut last_change = Vec::with_capacity(moves.len());
         let mut conditional = Vec::new();
         let mut free = Vec::new();
         for (m, mv) in moves.iter().enumerate() {
+            for d in [mv.pre, mv.post].into_iter().flatten() {
+                assert_eq!(d.shape(), shape, "conditions must have the set's shape");
+            }
             let mut layers: Vec<usize> = mv.changes.iter().map(|c| c.layer).collect();
             layers.sort_unstable();
             assert!(layers.windows(2).all(|w| w[0] < w[1]), "a move changes each layer at most once");
@@ -265,7 +296,12 @@ impl<'a> Plan<'a> {
                 conditional.push(m);
             }
         }
-        Plan { moves: moves.to_vec(), conditional, last_change, free: SuffixAutomaton::new(shape, &free, background) }
+        let free = SuffixAutomaton::new(shape, &free, &background);
+        let moves = moves
+            .iter()
+            .map(|m| PlannedMove { pre: m.pre.cloned(), changes: m.changes.to_vec(), post: m.post.cloned() })
+            .collect();
+        MovePlan { shape: shape.clone(), moves, conditional, last_change, free, background }
     }
 
     fn change_at(&self, m: usize, layer: usize) -> Option<&Change> {
@@ -288,30 +324,34 @@ impl Dfa {
     /// # Panics
     /// As [`Dfa::image_union`].
     pub fn image_union_over(&self, moves: &[Move], within: Option<&Dfa>, background: &Background) -> Dfa {
+        self.image_planned(&MovePlan::new(self.shape(), moves, background.clone()), within)
+    }
+
+    /// The image of `self` under a prepared [`MovePlan`], within `within`.
+    ///
+    /// # Panics
+    /// If shapes differ.
+    pub fn image_planned(&self, plan: &MovePlan, within: Option<&Dfa>) -> Dfa {
         let shape = self.shape();
+        assert_eq!(&plan.shape, shape, "the plan is for another shape");
+        let background = &plan.background;
         let exact = background.is_identity();
-        for mv in moves {
-            for d in [mv.pre, mv.post].into_iter().flatten() {
-                assert_eq!(d.shape(), shape, "conditions must have the set's shape");
-            }
-        }
         if let Some(w) = within {
             assert_eq!(w.shape(), shape);
         }
         let w0 = within.map_or(1, |w| w.initial().0);
-        if self.is_empty() || w0 == 0 || moves.is_empty() {
+        if self.is_empty() || w0 == 0 || plan.moves.is_empty() {
             return Dfa::reject_all(shape);
         }
         let n = shape.len();
-        if let Some(t) = &background.inputs {
-            assert_eq!(t.len(), n, "the background must have the set's shape");
-        }
         if n == 0 {
             // The empty string is in S and within; every move of no changes keeps it.
-            let ok = moves.iter().any(|m| m.pre.is_none_or(|d| d.is_full()) && m.post.is_none_or(|d| d.is_full()));
+            let ok = plan
+                .moves
+                .iter()
+                .any(|m| m.pre.as_ref().is_none_or(Dfa::is_full) && m.post.as_ref().is_none_or(Dfa::is_full));
             return if ok { Dfa::accept_all(shape) } else { Dfa::reject_all(shape) };
         }
-        let plan = Plan::new(shape, moves, background);
 
         // Root set.
         let s0 = self.initial().0;
@@ -320,9 +360,9 @@ impl Dfa {
             root.push([r, s0, 1, 1]);
         }
         for &m in &plan.conditional {
-            let mv = &moves[m];
-            let p = mv.pre.map_or(1, |d| d.initial().0);
-            let q = mv.post.map_or(1, |d| d.initial().0);
+            let mv = &plan.moves[m];
+            let p = mv.pre.as_ref().map_or(1, |d| d.initial().0);
+            let q = mv.post.as_ref().map_or(1, |d| d.initial().0);
             if p == 0 || q == 0 {
                 continue;
             }
@@ -363,7 +403,7 @@ impl Dfa {
                         continue;
                     }
                     elems.clear();
-                    decode(&key[1..], |e| step(self, &plan, background, l, c as Symbol, e, elems));
+                    decode(&key[1..], |e| step(self, plan, l, c as Symbol, e, elems));
                     elems.sort_unstable();
                     elems.dedup();
                     match classify(elems, w2, exact || last) {
@@ -427,7 +467,7 @@ impl Dfa {
                 "image_union: S {} states, within {:?}, {} moves, {} child codes",
                 self.nontrivial_state_count(),
                 within.map(|w| w.nontrivial_state_count()),
-                moves.len(),
+                plan.moves.len(),
                 explored
             );
         }
@@ -504,7 +544,7 @@ fn classify(elems: &mut Vec<Element>, w: u32, exact: bool) -> Class {
 
 /// Step one element on output symbol `c` at layer `l`, pushing its successors.
 #[inline]
-fn step(s_dfa: &Dfa, plan: &Plan, background: &Background, l: usize, c: Symbol, e: Element, out: &mut Vec<Element>) {
+fn step(s_dfa: &Dfa, plan: &MovePlan, l: usize, c: Symbol, e: Element, out: &mut Vec<Element>) {
     let layer = &s_dfa.layers()[l];
     let next_s = |input: Symbol| layer.next(super::StateId(e[1]), input).0;
     if e[0] < COND {
@@ -520,7 +560,7 @@ fn step(s_dfa: &Dfa, plan: &Plan, background: &Background, l: usize, c: Symbol, 
     let inputs = match plan.change_at(m, l) {
         Some(ch) if ch.to == c => std::slice::from_ref(&ch.from),
         Some(_) => return,
-        None => background.inputs(l, c),
+        None => plan.background.inputs(l, c),
     };
     for &input in inputs {
         let s2 = next_s(input);
@@ -528,8 +568,8 @@ fn step(s_dfa: &Dfa, plan: &Plan, background: &Background, l: usize, c: Symbol, 
             continue;
         }
         let mv = &plan.moves[m];
-        let p2 = mv.pre.map_or(1, |d| d.layers()[l].next(super::StateId(e[2]), input).0);
-        let q2 = mv.post.map_or(1, |d| d.layers()[l].next(super::StateId(e[3]), c).0);
+        let p2 = mv.pre.as_ref().map_or(1, |d| d.layers()[l].next(super::StateId(e[2]), input).0);
+        let q2 = mv.post.as_ref().map_or(1, |d| d.layers()[l].next(super::StateId(e[3]), c).0);
         if p2 == 0 || q2 == 0 {
             continue;
         }

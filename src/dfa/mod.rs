@@ -42,7 +42,7 @@ mod validate;
 
 pub use build::DfaBuilder;
 pub use count::{Members, Sampler, SplitMix64};
-pub use image::{Background, Move};
+pub use image::{Background, Move, MovePlan};
 pub use product::{Change, product_states_explored};
 pub use validate::InvariantViolation;
 
