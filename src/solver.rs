@@ -284,7 +284,7 @@ impl<'g> Solver<'g> {
         let started = Instant::now();
         let shared = game.mover_relative();
         let moves = [game.moves(Side::First), game.moves(if shared { Side::First } else { Side::Second })];
-        let first_universe = game.universe(Side::First);
+        let first_universe = timed!("universe", game.universe(Side::First));
         let universe =
             [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
         // With mover-relative strings both sides are the same computation: do it once.
@@ -294,7 +294,7 @@ impl<'g> Solver<'g> {
             [first, second]
         };
         let has_move =
-            per_side(&|s| moves[s.index()].backward(&universe[s.other().index()]).intersection(&universe[s.index()]));
+            per_side(&|s| timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], &universe[s.index()])));
         // Lost by rule, or not over by rule but without a legal move. A position the rules
         // already decide is terminal whatever its moves would be.
         let lost = per_side(&|s| {
@@ -357,6 +357,12 @@ impl<'g> Solver<'g> {
     /// Positions with `side` to move with some move into `set`.
     pub fn backward(&self, side: Side, set: &Dfa) -> Dfa {
         self.moves[side.index()].backward(set)
+    }
+
+    /// Positions of `within` with `side` to move and some move into `set` (cheaper than
+    /// [`Solver::backward`] and an intersection: work outside `within` is never done).
+    pub fn backward_within(&self, side: Side, set: &Dfa, within: &Dfa) -> Dfa {
+        self.moves[side.index()].backward_within(set, within)
     }
 
     fn record(&mut self, phase: Phase, step: u32, side: Side, set_name: &'static str, set: &Dfa) {

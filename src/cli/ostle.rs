@@ -106,7 +106,7 @@ fn census(game: &Ostle, solution: &Solution, solver: &mut Solver) -> Result<Cens
     // Checkmate: the opponent has T+1 pieces and some move leaves them with T.
     let ongoing = game.ongoing_boards();
     let opponent_at_limit = solver.lost_terminal(Side::First).clone();
-    let checkmate = solver.backward(Side::First, &opponent_at_limit).intersection(&ongoing);
+    let checkmate = solver.backward_within(Side::First, &opponent_at_limit, &ongoing);
     let checkmate_positions = count(&v, "checkmate positions", &checkmate)?;
     // Non-trivial: possibly reachable states of non-checkmate positions.
     let reachable = solver.forward(Side::First, &ongoing);

@@ -149,66 +149,79 @@ struct SuffixAutomaton {
 
 impl SuffixAutomaton {
     fn new(shape: &Shape, free: &[&[Change]], background: &Background) -> SuffixAutomaton {
-        type SuffixSet = Vec<Vec<Change>>;
         let n = shape.len();
-        let mut root_set: SuffixSet = free
-            .iter()
-            .map(|ch| {
-                let mut v = ch.to_vec();
-                v.sort_unstable();
-                v
-            })
-            .collect();
+        // Every suffix of every move's sorted change list, hash-consed: id 0 is the empty
+        // list, and id `i` is `first[i]` followed by the list `tail[i]`. Suffix sets are then
+        // sorted id lists, cheap to group and hash however many moves there are.
+        let mut first: Vec<Change> = vec![Change::new(usize::MAX, 0, 0)];
+        let mut tail: Vec<u32> = vec![0];
+        let mut suffix_ids: hashbrown::HashMap<(Change, u32), u32> = hashbrown::HashMap::new();
+        let mut root_set: Vec<u32> = Vec::with_capacity(free.len());
+        for ch in free {
+            let mut v = ch.to_vec();
+            v.sort_unstable();
+            let mut id = 0u32;
+            for &c in v.iter().rev() {
+                id = *suffix_ids.entry((c, id)).or_insert_with(|| {
+                    first.push(c);
+                    tail.push(id);
+                    first.len() as u32 - 1
+                });
+            }
+            root_set.push(id);
+        }
+        drop(suffix_ids);
         root_set.sort_unstable();
         root_set.dedup();
         let mut next: Vec<Vec<SuffixRow>> = Vec::with_capacity(n);
         // The root: DONE if some free move changes nothing, plus the set of all other moves.
         let mut root = Vec::new();
-        if root_set.first().is_some_and(Vec::is_empty) {
+        if root_set.first() == Some(&0) {
             root.push(DONE);
             root_set.remove(0);
         }
         // Sets of the current layer, by id (id 0 = DONE is implicit).
-        let mut layer_sets: Vec<SuffixSet> = vec![Vec::new()];
+        let mut layer_sets: Vec<Vec<u32>> = vec![Vec::new()];
         if !root_set.is_empty() {
             root.push(1);
             layer_sets.push(root_set);
         }
+        let mut by_input: Vec<(Symbol, u32)> = Vec::new();
         for l in 0..n {
             let alphabet = shape.alphabet(l);
-            let mut ids: hashbrown::HashMap<SuffixSet, u32> = hashbrown::HashMap::new();
-            let mut next_sets: Vec<SuffixSet> = vec![Vec::new()];
+            let mut ids: hashbrown::HashMap<Vec<u32>, u32> = hashbrown::HashMap::new();
+            let mut next_sets: Vec<Vec<u32>> = vec![Vec::new()];
             let mut table = Vec::with_capacity(layer_sets.len());
             for (r, set) in layer_sets.iter().enumerate() {
                 let mut row = Vec::with_capacity(alphabet);
                 for c in 0..alphabet as Symbol {
-                    let inputs = background.inputs(l, c as Symbol);
+                    let inputs = background.inputs(l, c);
                     if r as u32 == DONE {
                         row.push(inputs.iter().map(|&a| (a, DONE)).collect());
                         continue;
                     }
                     // Group the rests of the lists by the input symbol they read here.
-                    let mut by_input: Vec<(Symbol, Vec<Change>)> = Vec::new();
-                    for list in set {
-                        match list.first() {
-                            Some(f) if f.layer == l => {
-                                if f.to == c {
-                                    by_input.push((f.from, list[1..].to_vec()));
-                                }
+                    by_input.clear();
+                    for &id in set {
+                        let f = first[id as usize];
+                        if f.layer == l {
+                            if f.to == c {
+                                by_input.push((f.from, tail[id as usize]));
                             }
-                            _ => by_input.extend(inputs.iter().map(|&a| (a, list.clone()))),
+                        } else {
+                            by_input.extend(inputs.iter().map(|&a| (a, id)));
                         }
                     }
                     by_input.sort_unstable();
+                    by_input.dedup();
                     let mut out = Vec::new();
                     let mut i = 0;
                     while i < by_input.len() {
                         let input = by_input[i].0;
                         let j = i + by_input[i..].partition_point(|x| x.0 == input);
-                        let mut rests: SuffixSet = by_input[i..j].iter().map(|x| x.1.clone()).collect();
-                        rests.dedup();
+                        let mut rests: Vec<u32> = by_input[i..j].iter().map(|x| x.1).collect();
                         // A completed move (empty rest) becomes DONE; the others go on beside it.
-                        if rests.first().is_some_and(Vec::is_empty) {
+                        if rests.first() == Some(&0) {
                             out.push((input, DONE));
                             rests.remove(0);
                         }
@@ -456,6 +469,10 @@ impl Dfa {
                         layer_codes.push(code);
                     }
                 }
+            }
+            if std::env::var_os("DFASOLVE_TRACE_LAYERS").is_some() {
+                let total: usize = (0..next.len() as u32).map(|t| next.get(t).len()).sum();
+                eprintln!("  layer {l}: {} keys, {:.1} u32 per key", next.len(), total as f64 / next.len().max(1) as f64);
             }
             children.push(layer_codes);
             current = next;
