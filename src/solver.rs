@@ -285,16 +285,16 @@ impl<'g> Solver<'g> {
         let shared = game.mover_relative();
         let moves = [game.moves(Side::First), game.moves(if shared { Side::First } else { Side::Second })];
         let first_universe = timed!("universe", game.universe(Side::First));
-        let universe =
-            [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
+        let universe = [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
         // With mover-relative strings both sides are the same computation: do it once.
         let per_side = |f: &dyn Fn(Side) -> Dfa| {
             let first = f(Side::First);
             let second = if shared { first.clone() } else { f(Side::Second) };
             [first, second]
         };
-        let has_move =
-            per_side(&|s| timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], &universe[s.index()])));
+        let has_move = per_side(&|s| {
+            timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], &universe[s.index()]))
+        });
         // Lost by rule, or not over by rule but without a legal move. A position the rules
         // already decide is terminal whatever its moves would be.
         let lost = per_side(&|s| {

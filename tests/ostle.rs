@@ -1,10 +1,12 @@
 //! Ostle: the rules on hand-made positions, symbolic moves against the explicit move
 //! generator, and the DFA solution against the explicit tables of small variants.
 use dfasolve::dfa::{Dfa, SplitMix64};
-use dfasolve::games::ostle::explicit::{self, Cell, Move};
+use dfasolve::games::ostle::census::orbits;
+use dfasolve::games::ostle::explicit::{self, Cell, Move, Value};
+use dfasolve::games::ostle::verify::check_tables;
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
 use dfasolve::games::{Game, Position, Side};
-use dfasolve::solver::Solver;
+use dfasolve::solver::{Mode, Solver};
 use std::collections::BTreeSet;
 
 fn variant(width: usize, height: usize, pieces: usize, lose_at: usize, rule: Rule) -> Variant {
@@ -106,14 +108,23 @@ fn symbolic_moves_match(v: Variant, samples: usize) {
                 .explicit_moves(&Position { side: Side::First, board: s.clone() })
                 .iter()
                 .any(|p| target.contains(&p.board));
-            assert_eq!(back.contains(s), hits, "backward image membership of {}", game.render(&Position { side: Side::First, board: s.clone() }));
+            assert_eq!(
+                back.contains(s),
+                hits,
+                "backward image membership of {}",
+                game.render(&Position { side: Side::First, board: s.clone() })
+            );
         }
         for s in &back {
             let hits = game
                 .explicit_moves(&Position { side: Side::First, board: s.clone() })
                 .iter()
                 .any(|p| target.contains(&p.board));
-            assert!(hits, "{} has no move into the target", game.render(&Position { side: Side::First, board: s.clone() }));
+            assert!(
+                hits,
+                "{} has no move into the target",
+                game.render(&Position { side: Side::First, board: s.clone() })
+            );
         }
     }
 }
@@ -126,4 +137,95 @@ fn symbolic_moves_equal_explicit_moves_3x3() {
 #[test]
 fn symbolic_moves_equal_explicit_moves_4x4() {
     symbolic_moves_match(variant(4, 4, 3, 2, Rule::Exact), 30);
+}
+
+/// Build the explicit tables and the DFA solution of a variant and check every entry.
+fn verify(v: Variant) -> u64 {
+    let tables = explicit::solve(&v);
+    let game = Ostle::new(v).unwrap();
+    let solution = Solver::new(&game).solve(Mode::Strong).unwrap();
+    let checked = check_tables(&tables, &solution).unwrap();
+    assert_eq!(checked as usize, tables.states.len());
+    checked
+}
+
+#[test]
+fn dfa_solution_matches_explicit_tables_3x3() {
+    assert_eq!(verify(variant(3, 3, 3, 1, Rule::Exact)), 53_032);
+    assert_eq!(verify(variant(3, 3, 3, 2, Rule::Exact)), 20_312);
+}
+
+#[test]
+fn dfa_solution_matches_explicit_tables_3x4_and_4x3() {
+    verify(variant(3, 4, 3, 2, Rule::Exact));
+    verify(variant(4, 3, 3, 2, Rule::Exact));
+}
+
+/// About two minutes in a release build: run with `--ignored`.
+#[test]
+#[ignore]
+fn dfa_solution_matches_explicit_tables_4x4() {
+    verify(variant(4, 4, 3, 2, Rule::Exact));
+}
+
+/// A wrong value anywhere is found and reported with the position and its moves.
+#[test]
+fn a_tampered_table_entry_is_reported() {
+    let v = variant(3, 3, 3, 2, Rule::Exact);
+    let mut tables = explicit::solve(&v);
+    let game = Ostle::new(v).unwrap();
+    let solution = Solver::new(&game).solve(Mode::Strong).unwrap();
+    let i = tables.values.iter().position(|x| matches!(x, Value::Win(3))).unwrap();
+    tables.values[i] = Value::Win(5);
+    let err = check_tables(&tables, &solution).unwrap_err().to_string();
+    assert!(
+        err.contains("mismatch at") && err.contains("explicit win in 5 plies") && err.contains("DFA win in 3 plies"),
+        "{err}"
+    );
+}
+
+/// Counting up to symmetry (Burnside over the DFA) equals counting canonical forms of the
+/// explicit states.
+#[test]
+fn orbit_counts_equal_explicit_canonical_forms() {
+    for v in [variant(3, 3, 3, 1, Rule::Exact), variant(3, 4, 3, 2, Rule::Exact)] {
+        let tables = explicit::solve(&v);
+        let game = Ostle::new(v.clone()).unwrap();
+        let syms = v.string_symmetries();
+        let strings: Vec<Vec<u8>> = tables.states.iter().map(|s| v.encode(s)).collect();
+        let canonical: BTreeSet<Vec<u8>> =
+            strings.iter().map(|x| syms.iter().map(|g| g.apply(x)).min().unwrap()).collect();
+        let set = Dfa::from_strings(game.shape(), &strings);
+        assert_eq!(orbits(&v, &set).unwrap(), (strings.len() as u128, canonical.len() as u128));
+    }
+}
+
+/// The class reading: its tables differ from the exact reading's only in forbidden moves that
+/// lead into a symmetric image, and the DFA side refuses it with a clear error.
+#[test]
+fn class_reading_tables_and_refusal() {
+    let exact = explicit::solve(&variant(3, 3, 3, 1, Rule::Exact));
+    let class = explicit::solve(&variant(3, 3, 3, 1, Rule::Class));
+    assert!(class.states.len() >= exact.states.len());
+    let text = explicit::write_tables(&class);
+    assert!(text.starts_with("# ostle explicit tables v1\n# width 3 height 3 pieces 3 lose-at 1 rule class\n"));
+    assert_eq!(text.lines().count(), class.states.len() + 3);
+}
+
+/// The symmetries act on states consistently with the rules: the successors of an image are
+/// the images of the successors.
+#[test]
+fn symmetries_commute_with_the_rules() {
+    let tables = explicit::solve(&variant(3, 3, 3, 1, Rule::Exact));
+    let small = tables.variant.clone();
+    for (k, s) in tables.states.iter().enumerate().step_by(97) {
+        for g in small.string_symmetries() {
+            let image = small.decode(&g.apply(&small.encode(s))).unwrap();
+            let mut a: Vec<Vec<u8>> = small.successors(&image).iter().map(|(_, t)| small.encode(t)).collect();
+            let mut b: Vec<Vec<u8>> = small.successors(s).iter().map(|(_, t)| g.apply(&small.encode(t))).collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "state {k}");
+        }
+    }
 }

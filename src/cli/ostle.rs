@@ -7,7 +7,7 @@ use crate::dfa::file::write_atomically;
 use crate::games::ostle::census::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
 use crate::games::ostle::explicit::{self, Value};
 use crate::games::ostle::{Ostle, Rule, Variant};
-use crate::games::{Game, Outcome, Position, Side};
+use crate::games::{Game, Outcome, Side};
 use crate::solver::{Mode, Solution, Solver};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -188,14 +188,6 @@ pub struct VerifyOstleArgs {
     pub tables: Option<PathBuf>,
 }
 
-fn value_outcome(v: Value) -> Outcome {
-    match v {
-        Value::Win(d) => Outcome::Win { plies: Some(d) },
-        Value::Loss(d) => Outcome::Loss { plies: Some(d) },
-        Value::Draw => Outcome::Draw,
-    }
-}
-
 /// `dfasolve verify ostle`.
 pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> {
     let v = args.variant.variant()?;
@@ -219,40 +211,8 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> 
     let report = solve(&game, Mode::Strong, &RunOptions { no_save: true, ..run.clone() })?;
     let solution = &report.solution;
     println!("DFA solution: {} in {:.2} s", solution.initial_value, report.wall_s);
-    let mut checked = 0u64;
-    for (state, value) in tables.states.iter().zip(&tables.values) {
-        let pos = Position { side: Side::First, board: v.encode(state) };
-        let dfa = solution.value(&pos);
-        let want = value_outcome(*value);
-        if dfa != Some(want) {
-            let mut moves = String::new();
-            for (m, next) in v.successors(state) {
-                let i = tables.states.binary_search(&next).ok();
-                let explicit = i.map_or("?".into(), |i| explicit::value_text(tables.values[i]));
-                let symbolic = solution.value(&Position { side: Side::Second, board: v.encode(&next) });
-                moves.push_str(&format!(
-                    "\n  {} -> {} {}: explicit {explicit}, DFA {}",
-                    v.move_text(m),
-                    v.board_text(&next.cells),
-                    next.forbidden.map_or("-".into(), |f| v.move_text(f)),
-                    symbolic.map_or("not covered".into(), |o| o.to_string())
-                ));
-            }
-            bail!(
-                "mismatch at {} {}: explicit {}, DFA {}; moves:{moves}",
-                v.board_text(&state.cells),
-                state.forbidden.map_or("-".into(), |f| v.move_text(f)),
-                want,
-                dfa.map_or("not covered".into(), |o| o.to_string())
-            );
-        }
-        checked += 1;
-    }
-    // The other direction: the DFA solution holds no state the tables do not.
-    let dfa_total: u128 = solution.classes.iter().filter(|c| c.side == Side::First).map(|c| c.set.count()).sum();
-    if dfa_total != tables.states.len() as u128 {
-        bail!("the DFA solution holds {dfa_total} states, the explicit tables {}", tables.states.len());
-    }
+    let checked = crate::games::ostle::verify::check_tables(&tables, solution)?;
+    let dfa_total = checked;
     let mut hist: std::collections::BTreeMap<String, u64> = Default::default();
     for val in &tables.values {
         let key = match val {

@@ -472,7 +472,11 @@ impl Dfa {
             }
             if std::env::var_os("DFASOLVE_TRACE_LAYERS").is_some() {
                 let total: usize = (0..next.len() as u32).map(|t| next.get(t).len()).sum();
-                eprintln!("  layer {l}: {} keys, {:.1} u32 per key", next.len(), total as f64 / next.len().max(1) as f64);
+                eprintln!(
+                    "  layer {l}: {} keys, {:.1} u32 per key",
+                    next.len(),
+                    total as f64 / next.len().max(1) as f64
+                );
             }
             children.push(layer_codes);
             current = next;

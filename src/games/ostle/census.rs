@@ -197,4 +197,3 @@ pub fn boards_with(game: &Ostle, squares: &[usize], mine: usize, theirs: usize) 
         ],
     )
 }
-

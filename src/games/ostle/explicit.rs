@@ -375,7 +375,13 @@ pub fn write_tables(t: &Tables) -> String {
     );
     let _ = writeln!(s, "# {} states; columns: board, forbidden move, value (W/L plies, or D)", t.states.len());
     for (st, val) in t.states.iter().zip(&t.values) {
-        let _ = writeln!(s, "{} {} {}", v.board_text(&st.cells), st.forbidden.map_or("-".into(), |m| v.move_text(m)), value_text(*val));
+        let _ = writeln!(
+            s,
+            "{} {} {}",
+            v.board_text(&st.cells),
+            st.forbidden.map_or("-".into(), |m| v.move_text(m)),
+            value_text(*val)
+        );
     }
     s
 }

@@ -34,6 +34,7 @@
 
 pub mod census;
 pub mod explicit;
+pub mod verify;
 
 use super::{Game, Position, Side, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
@@ -198,8 +199,8 @@ impl Variant {
             maps.extend_from_slice(&[
                 ((|f, r, _, _| (r, f)) as fn(usize, usize, usize, usize) -> (usize, usize), [D, U, R, L]),
                 (|f, r, w, _| (w - 1 - r, w - 1 - f), [U, D, L, R]),
-                (|f, r, w, _| (w - 1 - r, f), [U, D, L, R]),
-                (|f, r, w, _| (r, w - 1 - f), [D, U, R, L]),
+                (|f, r, w, _| (w - 1 - r, f), [D, U, L, R]),
+                (|f, r, w, _| (r, w - 1 - f), [U, D, R, L]),
             ]);
         }
         maps.iter()
@@ -284,7 +285,10 @@ impl Variant {
         }
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != self.height || ranks.iter().any(|r| r.chars().count() != self.width) {
-            return bad(format!("{board:?}: expected {} ranks of {} squares separated by '/'", self.height, self.width));
+            return bad(format!(
+                "{board:?}: expected {} ranks of {} squares separated by '/'",
+                self.height, self.width
+            ));
         }
         let mut cells = Vec::with_capacity(self.squares());
         for ch in ranks.concat().chars() {
@@ -557,10 +561,7 @@ impl Game for Ostle {
     fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
         let v = &self.variant;
         let Some(s) = v.decode(&pos.board) else { return Vec::new() };
-        v.successors(&s)
-            .into_iter()
-            .map(|(_, t)| Position { side: pos.side.other(), board: v.encode(&t) })
-            .collect()
+        v.successors(&s).into_iter().map(|(_, t)| Position { side: pos.side.other(), board: v.encode(&t) }).collect()
     }
 
     fn explicit_status(&self, pos: &Position) -> Status {
