@@ -292,16 +292,20 @@ impl<'g> Solver<'g> {
             let second = if shared { first.clone() } else { f(Side::Second) };
             [first, second]
         };
-        let has_move = per_side(&|s| {
-            timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], &universe[s.index()]))
-        });
         // Lost by rule, or not over by rule but without a legal move. A position the rules
         // already decide is terminal whatever its moves would be.
         let lost = per_side(&|s| {
             let u = &universe[s.index()];
             let by_rule = game.lost_terminal(s).intersection(u);
-            let stuck = u.difference(&has_move[s.index()]).difference(&game.won_terminal(s));
-            by_rule.union(&stuck)
+            let stuck = match game.stuck(s) {
+                Some(stuck) => stuck.intersection(u),
+                None => {
+                    let has_move =
+                        timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], u));
+                    u.difference(&has_move)
+                }
+            };
+            by_rule.union(&stuck.difference(&game.won_terminal(s)))
         });
         let won = per_side(&|s| game.won_terminal(s).intersection(&universe[s.index()]).difference(&lost[s.index()]));
         let ongoing = per_side(&|s| universe[s.index()].difference(&lost[s.index()]).difference(&won[s.index()]));

@@ -173,3 +173,39 @@ fn check_passes_on_a_meet_in_the_middle_solution() {
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     assert!(String::from_utf8_lossy(&c.stdout).contains("check passed"));
 }
+
+#[test]
+fn ostle_solve_census_query_check_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ostle.dfas");
+    let f = file.to_str().unwrap();
+    let args = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1"];
+    let out = dfasolve(&[&["ostle"][..], &args, &["--quiet", "--json", "--out", f]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["initial_value"], "win in 17 plies");
+    assert_eq!(report["census"]["distances_from_start"][0]["up_to_symmetry"], 1);
+    assert!(report["census"]["nontrivial_states"]["raw"].as_u64().unwrap() > 0);
+    // Query: the value of the start and its moves; a move the rules forbid is not listed.
+    let q = dfasolve(&["query", f, "bbb/.o./www"]);
+    let text = String::from_utf8_lossy(&q.stdout);
+    assert!(q.status.success() && text.contains("win in 17 plies"), "{text}");
+    let c = dfasolve(&["check", f, "--sample", "200"]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    // Verify, with the tables written.
+    let tables = dir.path().join("tables.txt");
+    let v = dfasolve(&[&["verify", "ostle"][..], &args, &["--quiet", "--tables", tables.to_str().unwrap()]].concat());
+    let text = String::from_utf8_lossy(&v.stdout);
+    assert!(v.status.success() && text.contains("verified: all 53032 table entries"), "{text}");
+    assert!(std::fs::read_to_string(&tables).unwrap().lines().any(|l| l == "bbb/.o./www - W 17"));
+    // Bad input.
+    assert_clean_error(&dfasolve(&["ostle", "--pieces", "6", "--no-save"]), "pieces");
+    assert_clean_error(&dfasolve(&["ostle", "--width", "3", "--height", "2", "--no-save"]), "board");
+    assert_clean_error(&dfasolve(&["ostle", "--rule", "loose", "--no-save"]), "rule");
+    assert_clean_error(
+        &dfasolve(&[&["ostle"][..], &args, &["--rule", "class", "--no-save"]].concat()),
+        "class reading",
+    );
+    assert_clean_error(&dfasolve(&["query", f, "bbb/.o./ww"]), "ranks");
+    assert_clean_error(&dfasolve(&["query", f, "bbb/.o./www a2U"]), "a2u");
+}

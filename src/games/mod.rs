@@ -153,6 +153,13 @@ pub trait Game: Sync {
     /// side to move. Applied only to non-terminal positions.
     fn moves(&self, side: Side) -> MoveGraph;
 
+    /// Positions of the universe with `side` to move that the rules do not end but that have no
+    /// legal move, if the game knows them (`None`: the solver computes them with one backward
+    /// image of the whole universe, which can be the most expensive image of a solve).
+    fn stuck(&self, _side: Side) -> Option<Dfa> {
+        None
+    }
+
     /// Whether the game can go on forever (the solver then reports draws).
     fn has_draws(&self) -> bool {
         false
