@@ -64,47 +64,54 @@ pub fn count_fixed(set: &Dfa, g: &Symmetry) -> u128 {
     }
     // live[i]: earlier layers whose symbol a layer at or after i depends on.
     let live: Vec<Vec<usize>> = (0..=n).map(|i| (0..i).filter(|&j| g.perm[j] >= i || pinv[j] >= i).collect()).collect();
-    let mut memo: HashMap<(usize, u32, Vec<Symbol>), u128> = HashMap::new();
-    let mut x = vec![0 as Symbol; n];
-    fn walk(
-        set: &Dfa,
-        g: &Symmetry,
-        pinv: &[usize],
-        live: &[Vec<usize>],
-        i: usize,
-        q: StateId,
-        x: &mut Vec<Symbol>,
-        memo: &mut HashMap<(usize, u32, Vec<Symbol>), u128>,
-    ) -> u128 {
+    let mut walk = FixedWalk { set, g, pinv, live, memo: HashMap::new(), x: vec![0; n] };
+    walk.count(0, set.initial())
+}
+
+/// The memoised walk of [`count_fixed`].
+struct FixedWalk<'a> {
+    set: &'a Dfa,
+    g: &'a Symmetry,
+    pinv: Vec<usize>,
+    live: Vec<Vec<usize>>,
+    memo: HashMap<(usize, u32, Vec<Symbol>), u128>,
+    /// The symbols read so far.
+    x: Vec<Symbol>,
+}
+
+impl FixedWalk<'_> {
+    /// Fixed members with the prefix `x[..i]`, from state `q` of layer `i`.
+    fn count(&mut self, i: usize, q: StateId) -> u128 {
         if q == StateId::REJECT {
             return 0;
         }
-        if i == x.len() {
+        if i == self.x.len() {
             return u128::from(q == StateId::ACCEPT);
         }
-        let key = (i, q.0, live[i].iter().map(|&j| x[j]).collect::<Vec<_>>());
-        if let Some(&c) = memo.get(&key) {
+        let key = (i, q.0, self.live[i].iter().map(|&j| self.x[j]).collect::<Vec<_>>());
+        if let Some(&c) = self.memo.get(&key) {
             return c;
         }
+        let (perm, sigma) = (&self.g.perm, &self.g.sigma);
         let mut total = 0;
-        for c in 0..set.shape().alphabet(i) as Symbol {
+        for c in 0..self.set.shape().alphabet(i) as Symbol {
             // x[perm[i]] must be sigma(x[i]); x[i] must be sigma(x[pinv[i]]).
-            if g.perm[i] < i && x[g.perm[i]] != g.sigma[c as usize] {
+            let image_ok = match perm[i].cmp(&i) {
+                std::cmp::Ordering::Less => self.x[perm[i]] == sigma[c as usize],
+                std::cmp::Ordering::Equal => sigma[c as usize] == c,
+                std::cmp::Ordering::Greater => true,
+            };
+            let pinv = self.pinv[i];
+            if !image_ok || (pinv < i && sigma[self.x[pinv] as usize] != c) {
                 continue;
             }
-            if g.perm[i] == i && g.sigma[c as usize] != c {
-                continue;
-            }
-            if pinv[i] < i && g.sigma[x[pinv[i]] as usize] != c {
-                continue;
-            }
-            x[i] = c;
-            total += walk(set, g, pinv, live, i + 1, set.layers()[i].next(q, c), x, memo);
+            self.x[i] = c;
+            let next = self.set.layers()[i].next(q, c);
+            total += self.count(i + 1, next);
         }
-        memo.insert(key, total);
+        self.memo.insert(key, total);
         total
     }
-    walk(set, g, &pinv, &live, 0, set.initial(), &mut x, &mut memo)
 }
 
 /// Raw count and count up to the board's symmetries of a symmetric set.
