@@ -76,6 +76,7 @@ fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
 #[derive(serde::Serialize)]
 struct Census {
     values: Vec<Count>,
+    nontrivial_values: Vec<Count>,
     positions_by_hole_and_pieces: Vec<Count>,
     checkmate_positions: Count,
     nontrivial_states: Count,
@@ -123,13 +124,29 @@ fn census(game: &Ostle, solution: &Solution, solver: &mut Solver) -> Result<Cens
     while !frontier.is_empty() {
         levels.push(count(&v, format!("level {k}"), &frontier)?);
         let expand = boards_of(game, &frontier.difference(&terminal)).intersection(&ongoing);
-        let next = solver.forward(Side::First, &expand).difference(&seen);
+        // Moves that end the game are not expanded: their results are not levels.
+        let next = solver.forward(Side::First, &expand).difference(&terminal).difference(&seen);
         seen = seen.union(&next);
         frontier = next;
         k += 1;
     }
+    // The published histogram: non-trivial states by d = plies - 1 (d even: the mover wins).
+    let mut nontrivial_values = Vec::new();
+    for c in &classes {
+        let set = c.set.intersection(&nontrivial);
+        if set.is_empty() {
+            continue;
+        }
+        let what = match c.outcome {
+            Outcome::Win { plies: Some(p) } | Outcome::Loss { plies: Some(p) } => format!("d = {}", p - 1),
+            o => o.to_string(),
+        };
+        nontrivial_values.push(count(&v, what, &set)?);
+    }
+    nontrivial_values.sort_by_key(|c| c.what.trim_start_matches("d = ").parse::<u32>().unwrap_or(u32::MAX));
     Ok(Census {
         values,
+        nontrivial_values,
         positions_by_hole_and_pieces: by_hole,
         checkmate_positions,
         nontrivial_states,
@@ -166,6 +183,11 @@ pub fn run_ostle(args: &OstleArgs, run: &RunOptions) -> Result<()> {
             }
         };
         table(out, "values of all states (plies to the end; published d = plies - 1):", &refs(&census.values));
+        table(
+            out,
+            "values of non-trivial states, published convention (d even: the mover wins):",
+            &refs(&census.nontrivial_values),
+        );
         table(
             out,
             "positions by hole class and pieces (mover v opponent):",
