@@ -34,6 +34,9 @@ struct Node {
     /// For `Debug` and dot output only.
     name: String,
     changes: Vec<Change>,
+    /// Paths are evaluated in groups (see [`MoveGraph::add_move_in`]); a path belongs to the
+    /// group of its first node.
+    group: u32,
 }
 
 struct Edge {
@@ -55,8 +58,9 @@ pub struct MoveGraph {
     flat: OnceLock<Option<Vec<FlatMove>>>,
     /// Relabelling of the layers a path leaves unchanged (see [`MoveGraph::relabel_unchanged`]).
     relabel: Option<Vec<Vec<Symbol>>>,
-    /// The flattened paths prepared for forward and backward images, built on first use.
-    plans: [OnceLock<Option<MovePlan>>; 2],
+    /// The flattened paths prepared for forward and backward images, one plan per group,
+    /// built on first use.
+    plans: [OnceLock<Option<Vec<MovePlan>>>; 2],
 }
 
 impl MoveGraph {
@@ -67,7 +71,7 @@ impl MoveGraph {
 
     /// An empty graph (no paths, so no moves) over strings of `shape`.
     pub fn new(shape: &Shape) -> MoveGraph {
-        let node = |name: &str| Node { name: name.into(), changes: Vec::new() };
+        let node = |name: &str| Node { name: name.into(), changes: Vec::new(), group: 0 };
         MoveGraph {
             shape: shape.clone(),
             nodes: vec![node("input"), node("output")],
@@ -98,20 +102,41 @@ impl MoveGraph {
 
     /// The prepared plan of all paths forward (`backward = false`) or backward, if the graph
     /// flattens.
-    fn plan(&self, backward: bool) -> Option<&MovePlan> {
+    fn plan(&self, backward: bool) -> Option<&[MovePlan]> {
         self.plans[usize::from(backward)]
             .get_or_init(|| {
                 let paths = self.flat()?;
-                let moves: Vec<Move> =
-                    paths.iter().map(|p| if backward { p.backward() } else { p.forward() }).collect();
                 let background = match (&self.relabel, backward) {
                     (None, _) => Background::identity(),
                     (Some(map), false) => Background::forward(&self.shape, map),
                     (Some(map), true) => Background::backward(&self.shape, map),
                 };
-                Some(MovePlan::new(&self.shape, &moves, background))
+                let mut groups: Vec<u32> = paths.iter().map(|p| p.group).collect();
+                groups.sort_unstable();
+                groups.dedup();
+                let plans = groups
+                    .iter()
+                    .map(|&g| {
+                        let moves: Vec<Move> = paths
+                            .iter()
+                            .filter(|p| p.group == g)
+                            .map(|p| if backward { p.backward() } else { p.forward() })
+                            .collect();
+                        MovePlan::new(&self.shape, &moves, background.clone())
+                    })
+                    .collect();
+                Some(plans)
             })
-            .as_ref()
+            .as_deref()
+    }
+
+    /// The union of the images of `set` under every plan.
+    fn image_by_plans(&self, plans: &[MovePlan], set: &Dfa, within: Option<&Dfa>) -> Dfa {
+        if plans.len() == 1 {
+            return set.image_planned(&plans[0], within);
+        }
+        let parts: Vec<Dfa> = plans.iter().map(|p| set.image_planned(p, within)).collect();
+        Dfa::union_all(&self.shape, &parts.iter().collect::<Vec<_>>())
     }
 
     /// The flattened paths, which a relabelled graph must have.
@@ -128,7 +153,7 @@ impl MoveGraph {
         assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
         self.flat = OnceLock::new();
         self.plans = [OnceLock::new(), OnceLock::new()];
-        self.nodes.push(Node { name: name.into(), changes });
+        self.nodes.push(Node { name: name.into(), changes, group: 0 });
         MoveNodeId(self.nodes.len() as u32 - 1)
     }
 
@@ -150,7 +175,24 @@ impl MoveGraph {
 
     /// A one-path move: input →(pre)→ changes →(post)→ output.
     pub fn add_move(&mut self, name: impl Into<String>, pre: Option<Dfa>, changes: Vec<Change>, post: Option<Dfa>) {
+        self.add_move_in(0, name, pre, changes, post);
+    }
+
+    /// [`MoveGraph::add_move`] in evaluation group `group`. Images are computed one group at
+    /// a time and united. One pass over all moves is usually best, but a pass tracks every
+    /// move under way at once: moves that span many layers (a push along a column of a
+    /// row-major board) multiply those combinations, and separating them into groups (one
+    /// per column) keeps each pass small.
+    pub fn add_move_in(
+        &mut self,
+        group: u32,
+        name: impl Into<String>,
+        pre: Option<Dfa>,
+        changes: Vec<Change>,
+        post: Option<Dfa>,
+    ) {
         let node = self.add_node(name, changes);
+        self.nodes[node.0 as usize].group = group;
         self.add_edge(Self::INPUT, node, pre);
         self.add_edge(node, Self::OUTPUT, post);
     }
@@ -176,7 +218,7 @@ impl MoveGraph {
             self.relabelled_paths();
         }
         match self.plan(false) {
-            Some(plan) => set.image_planned(plan, None),
+            Some(plans) => self.image_by_plans(plans, set, None),
             None => self.forward_by_stages(set),
         }
     }
@@ -224,7 +266,7 @@ impl MoveGraph {
             self.relabelled_paths();
         }
         match self.plan(true) {
-            Some(plan) => set.image_planned(plan, within),
+            Some(plans) => self.image_by_plans(plans, set, within),
             None => self.backward_dag(set, within),
         }
     }
@@ -274,13 +316,14 @@ impl MoveGraph {
             node: usize,
             changes: Vec<Change>,
             pre: Option<Dfa>,
+            group: u32,
         }
         let mut out = Vec::new();
         let mut out_edges: Vec<Vec<&Edge>> = vec![Vec::new(); self.nodes.len()];
         for e in &self.edges {
             out_edges[e.from.0 as usize].push(e);
         }
-        let mut stack = vec![Partial { node: 0, changes: Vec::new(), pre: None }];
+        let mut stack = vec![Partial { node: 0, changes: Vec::new(), pre: None, group: 0 }];
         while let Some(p) = stack.pop() {
             for &e in &out_edges[p.node] {
                 let to = e.to.0 as usize;
@@ -291,6 +334,7 @@ impl MoveGraph {
                         changes: p.changes.clone(),
                         inverse,
                         post: e.condition.clone(),
+                        group: p.group,
                     });
                     if out.len() > MAX_FLAT_PATHS {
                         return None;
@@ -306,7 +350,8 @@ impl MoveGraph {
                     });
                 }
                 let Some(changes) = compose(&p.changes, &self.nodes[to].changes) else { continue };
-                stack.push(Partial { node: to, changes, pre });
+                let group = if p.node == 0 { self.nodes[to].group } else { p.group };
+                stack.push(Partial { node: to, changes, pre, group });
             }
         }
         Some(out)
@@ -338,6 +383,8 @@ struct FlatMove {
     /// The changes undone, for backward images.
     inverse: Vec<Change>,
     post: Option<Dfa>,
+    /// Evaluation group (of the path's first node).
+    group: u32,
 }
 
 impl FlatMove {

@@ -524,12 +524,20 @@ impl Game for Ostle {
             .collect();
         g.relabel_unchanged(vec![map; n]);
         let swapped = |c: Symbol| if c == THEIRS { MINE } else { THEIRS };
+        // Evaluation groups: vertical moves span several ranks, so each file's are a group of
+        // their own; horizontal moves stay within a rank and form one group.
+        let w = v.width;
+        let group = |square: usize, dir: Dir| match dir {
+            Dir::L | Dir::R => 0,
+            Dir::U | Dir::D => 1 + (square % w) as u32,
+        };
         for square in 0..n {
             for dir in Dir::ALL {
                 // Hole moves: onto an empty square (not the banned one); the square left
                 // behind becomes the one the opponent's hole may not return to.
                 if let Some(t) = v.neighbour(square, dir) {
-                    g.add_move(
+                    g.add_move_in(
+                        group(square, dir),
                         format!("hole {}{}", v.square_name(square), dir.letter()),
                         None,
                         sorted(vec![Change::new(square, HOLE, HOLE_BANNED), Change::new(t, EMPTY, HOLE)]),
@@ -543,7 +551,7 @@ impl Game for Ostle {
                     .collect();
                 for (start, marked) in starts {
                     let mut chain = vec![(square, start, marked)];
-                    self.push_paths(&mut g, dir, &mut chain, &swapped);
+                    self.push_paths(&mut g, group(square, dir), dir, &mut chain, &swapped);
                 }
             }
         }
@@ -611,6 +619,7 @@ impl Ostle {
     fn push_paths(
         &self,
         g: &mut MoveGraph,
+        group: u32,
         dir: Dir,
         chain: &mut Vec<(usize, Symbol, bool)>,
         swapped: &dyn Fn(Symbol) -> Symbol,
@@ -631,13 +640,13 @@ impl Ostle {
         match v.neighbour(last, dir) {
             None => {
                 // The last piece falls off the edge.
-                g.add_move(name, None, sorted(shifted(chain)), None);
+                g.add_move_in(group, name, None, sorted(shifted(chain)), None);
             }
             Some(t) => {
                 // Into the hole: the last piece is gone, the hole stays.
                 let mut ch = shifted(chain);
                 ch.push(Change::new(t, HOLE, HOLE));
-                g.add_move(name.clone(), None, sorted(ch), None);
+                g.add_move_in(group, name.clone(), None, sorted(ch), None);
                 // Onto an empty square (banned for the hole or not): nothing leaves the game;
                 // if the last piece is the opponent's, the new mover may not push it back.
                 let arrive = if colour(last_sym) == THEIRS { BANNED[dir.reverse().index()] } else { THEIRS };
@@ -647,7 +656,7 @@ impl Ostle {
                     }
                     let mut ch = shifted(chain);
                     ch.push(Change::new(t, empty, arrive));
-                    g.add_move(name.clone(), None, sorted(ch), None);
+                    g.add_move_in(group, name.clone(), None, sorted(ch), None);
                 }
                 // A further piece: the chain goes on.
                 let mut next: Vec<(Symbol, bool)> = vec![(MINE, false), (THEIRS, false)];
@@ -656,7 +665,7 @@ impl Ostle {
                 }
                 for (sym, m) in next {
                     chain.push((t, sym, m));
-                    self.push_paths(g, dir, chain, swapped);
+                    self.push_paths(g, group, dir, chain, swapped);
                     chain.pop();
                 }
             }
