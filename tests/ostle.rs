@@ -161,9 +161,8 @@ fn dfa_solution_matches_explicit_tables_3x4_and_4x3() {
     verify(variant(4, 3, 3, 2, Rule::Exact));
 }
 
-/// About two minutes in a release build: run with `--ignored`.
+/// 6.9 M states; about two minutes in a release build, most of it the explicit solver.
 #[test]
-#[ignore]
 fn dfa_solution_matches_explicit_tables_4x4() {
     verify(variant(4, 4, 3, 2, Rule::Exact));
 }
