@@ -656,7 +656,7 @@ fn play(path: &Path, side: &str, from: Option<&str>) -> Result<()> {
                 .ok()
                 .and_then(|i| i.checked_sub(1))
                 .and_then(|i| moves.get(i))
-                .or_else(|| moves.iter().find(|(name, _, _)| name == answer));
+                .or_else(|| moves.iter().find(|(name, _, _)| name.split('=').any(|n| n == answer)));
             match chosen {
                 Some((_, next, _)) => pos = next.clone(),
                 None => println!("not a legal move: {answer:?}"),

@@ -576,7 +576,15 @@ impl Game for Ostle {
     fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
         let v = &self.variant;
         let Some(s) = v.decode(&pos.board) else { return Vec::new() };
-        v.successors(&s).into_iter().map(|(_, t)| Position { side: pos.side.other(), board: v.encode(&t) }).collect()
+        // Several moves can give one result (a corner piece pushed off either edge).
+        let mut out: Vec<Position> = v
+            .successors(&s)
+            .into_iter()
+            .map(|(_, t)| Position { side: pos.side.other(), board: v.encode(&t) })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 
     fn explicit_status(&self, pos: &Position) -> Status {
@@ -606,10 +614,14 @@ impl Game for Ostle {
     fn move_name(&self, from: &Position, to: &Position) -> String {
         let v = &self.variant;
         let Some(s) = v.decode(&from.board) else { return "?".into() };
-        v.successors(&s)
+        // Every move with this result, e.g. `a1L=a1D`.
+        let names: Vec<String> = v
+            .successors(&s)
             .into_iter()
-            .find(|(_, t)| v.encode(t) == to.board)
-            .map_or_else(|| "?".into(), |(m, _)| v.move_text(m))
+            .filter(|(_, t)| v.encode(t) == to.board)
+            .map(|(m, _)| v.move_text(m))
+            .collect();
+        if names.is_empty() { "?".into() } else { names.join("=") }
     }
 }
 
