@@ -77,18 +77,15 @@ fn json_report_has_the_figures() {
     }
 }
 
-/// Kill a checkpointing run part-way (SIGKILL), resume it, and compare with a run that was
-/// never interrupted: the saved solutions must be byte-identical.
-#[test]
-fn killed_run_resumes_to_the_same_result() {
+/// Kill a checkpointing run of `game_args` part-way (SIGKILL), resume it, and compare with a
+/// run that was never interrupted: the saved solutions must be byte-identical.
+fn killed_run_resumes(game_args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("ck");
     let (full, resumed) = (dir.path().join("full.dfas"), dir.path().join("resumed.dfas"));
     let args = |out: &Path, ck: Option<&Path>| {
-        let mut a: Vec<String> = ["breakthrough", "--width", "4", "--height", "5", "--strong", "--quiet", "--out"]
-            .map(String::from)
-            .to_vec();
-        a.push(out.to_str().unwrap().into());
+        let mut a: Vec<String> = game_args.iter().map(|s| s.to_string()).collect();
+        a.extend(["--quiet".into(), "--out".into(), out.to_str().unwrap().into()]);
         if let Some(c) = ck {
             a.push("--checkpoint".into());
             a.push(c.to_str().unwrap().into());
@@ -115,6 +112,17 @@ fn killed_run_resumes_to_the_same_result() {
     let out = Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&resumed, Some(&ck))).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read(&full).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
+}
+
+#[test]
+fn killed_run_resumes_to_the_same_result() {
+    killed_run_resumes(&["breakthrough", "--width", "4", "--height", "5", "--strong"]);
+}
+
+/// Ostle's checkpoints hold one side only (mover-relative strings).
+#[test]
+fn killed_ostle_run_resumes_to_the_same_result() {
+    killed_run_resumes(&["ostle", "--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"]);
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use dfasolve::games::Game;
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
+use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use proptest::prelude::*;
 
 fn games() -> Vec<Box<dyn Game>> {
@@ -10,6 +11,8 @@ fn games() -> Vec<Box<dyn Game>> {
         Box::new(Breakthrough::new(3, 4).unwrap()),
         Box::new(Breakthrough::new(5, 6).unwrap()),
         Box::new(Nim::new(3, 7).unwrap()),
+        Box::new(Ostle::new(Variant::standard()).unwrap()),
+        Box::new(Ostle::new(Variant { width: 3, height: 4, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap()),
     ]
 }
 
@@ -26,7 +29,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_positions_never_panic(i in 0usize..64, ch in prop::sample::select(vec!['x', 'o', '.', '/', ' ', '9', ',', 'q', '\u{e9}'])) {
+    fn mutated_positions_never_panic(i in 0usize..64, ch in prop::sample::select(vec!['x', 'o', '.', '/', ' ', '9', ',', 'q', '\u{e9}', 'b', 'w', 'U', 'D', '-'])) {
         for g in games() {
             let mut text: Vec<char> = g.render(&g.initial()).chars().collect();
             let k = i % text.len();
