@@ -525,11 +525,13 @@ impl Game for Ostle {
         g.relabel_unchanged(vec![map; n]);
         let swapped = |c: Symbol| if c == THEIRS { MINE } else { THEIRS };
         // Evaluation groups: vertical moves span several ranks, so each file's are a group of
-        // their own; horizontal moves stay within a rank and form one group.
-        let w = v.width;
+        // their own; horizontal moves form one group per rank. Within one pass the sets carry
+        // every combination of moves under way or just completed, and separate groups keep
+        // those combinations from multiplying across files and ranks.
+        let (w, h) = (v.width, v.height);
         let group = |square: usize, dir: Dir| match dir {
-            Dir::L | Dir::R => 0,
-            Dir::U | Dir::D => 1 + (square % w) as u32,
+            Dir::L | Dir::R => (square / w) as u32,
+            Dir::U | Dir::D => (h + square % w) as u32,
         };
         for square in 0..n {
             for dir in Dir::ALL {
