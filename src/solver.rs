@@ -484,6 +484,7 @@ impl<'g> Solver<'g> {
             complete: false,
         };
         for &s in sides {
+            self.record(Phase::Backward, 0, s, "universe", &self.universe[s.index()].clone());
             self.record(Phase::Backward, 0, s, "loss", &r.loss[s.index()].clone());
         }
         let empty = Dfa::reject_all(self.game.shape());
