@@ -157,6 +157,13 @@ impl MoveGraph {
         MoveNodeId(self.nodes.len() as u32 - 1)
     }
 
+    /// [`MoveGraph::add_node`] in evaluation group `group` (see [`MoveGraph::add_move_in`]).
+    pub fn add_node_in(&mut self, group: u32, name: impl Into<String>, changes: Vec<Change>) -> MoveNodeId {
+        let node = self.add_node(name, changes);
+        self.nodes[node.0 as usize].group = group;
+        node
+    }
+
     /// Add an edge keeping the strings in `condition` (`None`: all).
     ///
     /// # Panics
@@ -191,8 +198,7 @@ impl MoveGraph {
         changes: Vec<Change>,
         post: Option<Dfa>,
     ) {
-        let node = self.add_node(name, changes);
-        self.nodes[node.0 as usize].group = group;
+        let node = self.add_node_in(group, name, changes);
         self.add_edge(Self::INPUT, node, pre);
         self.add_edge(node, Self::OUTPUT, post);
     }
