@@ -44,6 +44,10 @@ pub struct Move<'a> {
 pub struct Background {
     /// `inputs[l][c]`; `None` is the identity.
     inputs: Option<Vec<Vec<Vec<Symbol>>>>,
+    /// When every output symbol reads exactly one input symbol: `map[l][c]` is that input.
+    /// Then a completed move reads the rest of the set through the map, which is a DFA of its
+    /// own (the set's preimage under the map), and results can point into it.
+    map: Option<Vec<Vec<Symbol>>>,
 }
 
 /// `IDENTITY[c] == c`, so the identity can hand out one-symbol slices.
@@ -60,7 +64,7 @@ static IDENTITY: [Symbol; 256] = {
 impl Background {
     /// Input and output agree outside the changed layers.
     pub fn identity() -> Background {
-        Background { inputs: None }
+        Background { inputs: None, map: None }
     }
 
     /// Output symbol `map[l][a]` for input `a` (forward through a relabelling; several inputs
@@ -82,7 +86,7 @@ impl Background {
                 by_output
             })
             .collect();
-        Background { inputs: Some(inputs) }
+        Background { inputs: Some(inputs), map: None }
     }
 
     /// Output symbol `a` reads input `map[l][a]` (backward through a relabelling).
@@ -104,7 +108,7 @@ impl Background {
                     .collect()
             })
             .collect();
-        Background { inputs: Some(inputs) }
+        Background { inputs: Some(inputs), map: Some(map.to_vec()) }
     }
 
     /// Whether input and output agree outside the changed layers.
@@ -348,7 +352,11 @@ impl Dfa {
         let shape = self.shape();
         assert_eq!(&plan.shape, shape, "the plan is for another shape");
         let background = &plan.background;
-        let exact = background.is_identity();
+        // With a one-to-one-per-output background, completed moves read the preimage `P` of
+        // the set under the map: `phi[l][s]` is `P`'s state for the set's state `s` at layer
+        // `l`, and `P`'s tables receive the result, so it can point into `P`.
+        let preimage = background.map.as_ref().map(|map| preimage_tables(self, map));
+        let exact = background.is_identity() || preimage.is_some();
         if let Some(w) = within {
             assert_eq!(w.shape(), shape);
         }
@@ -391,7 +399,10 @@ impl Dfa {
         match classify(&mut root, w0, exact) {
             Class::Reject => return Dfa::reject_all(shape),
             Class::Accept => return Dfa::accept_all(shape),
-            Class::Direct(_) => return self.clone(),
+            Class::Direct(_) => match &background.map {
+                None => return self.clone(),
+                Some(map) => return self.preimage_symbols(&map.iter().cloned().map(Some).collect::<Vec<_>>()),
+            },
             Class::Explore => encode(&root, &mut key),
         }
 
@@ -422,7 +433,10 @@ impl Dfa {
                     match classify(elems, w2, exact || last) {
                         Class::Reject => codes.push(0),
                         Class::Accept => codes.push(1),
-                        Class::Direct(s) => codes.push(s),
+                        Class::Direct(s) => codes.push(match &preimage {
+                            None => s,
+                            Some((phi, _)) => phi[l + 1][s as usize],
+                        }),
                         Class::Explore => {
                             debug_assert!(!last, "every element is settled at the end of the string");
                             let at = pending.len();
@@ -493,13 +507,38 @@ impl Dfa {
             );
         }
         // Backward: intern rows into tables preloaded with S's states (direct ids point there).
-        let tables: Vec<RowTable> = if exact {
-            self.layers().iter().map(RowTable::from_layer).collect()
-        } else {
-            (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect()
+        let tables: Vec<RowTable> = match (preimage, exact) {
+            (Some((_, tables)), _) => tables,
+            (None, true) => self.layers().iter().map(RowTable::from_layer).collect(),
+            (None, false) => (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect(),
         };
         intern_explored(shape, tables, children)
     }
+}
+
+/// The preimage of `set` under a per-layer symbol map, as minimal row tables (not yet
+/// canonical), and for every layer the id there of each of `set`'s states.
+fn preimage_tables(set: &Dfa, map: &[Vec<Symbol>]) -> (Vec<Vec<u32>>, Vec<RowTable>) {
+    let n = set.shape().len();
+    let mut phi: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+    phi[n] = vec![0, 1];
+    let mut tables: Vec<Option<RowTable>> = (0..n).map(|_| None).collect();
+    let mut row = Vec::new();
+    for l in (0..n).rev() {
+        let layer = &set.layers()[l];
+        let a = layer.alphabet();
+        let mut t = RowTable::with_capacity(a, layer.len());
+        let mut here = Vec::with_capacity(layer.len());
+        here.extend([0, 1]);
+        for s in 2..layer.len() {
+            row.clear();
+            row.extend((0..a).map(|c| phi[l + 1][layer.next(super::StateId(s as u32), map[l][c]).index()]));
+            here.push(t.intern(&row));
+        }
+        phi[l] = here;
+        tables[l] = Some(t);
+    }
+    (phi, tables.into_iter().map(|t| t.expect("every layer built")).collect())
 }
 
 /// Append elements to a key compactly: free elements as `[tag, s]` (their `p`, `q` are 1),
