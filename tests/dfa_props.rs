@@ -1,7 +1,7 @@
 //! Property tests of the DFA engine against explicit sets of strings.
 use crate::oracle::{all_strings, subset};
 use dfasolve::dfa::file::Bundle;
-use dfasolve::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
+use dfasolve::dfa::{Background, Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use dfasolve::move_graph::MoveGraph;
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashSet};
@@ -308,5 +308,57 @@ proptest! {
         let within = &sets[3];
         let got_w = dfas[0].image_union(&specs, Some(&dfas[3]));
         prop_assert_eq!(members(&got_w), expected.intersection(within).cloned().collect::<Set>());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Images whose untouched layers are relabelled by a (non-injective) symbol map: forward
+    /// (`y[l] = map[l][x[l]]` off the changed layers) and backward (the strings with some move
+    /// into the set), with and without `within`, equal string-by-string rewriting.
+    #[test]
+    fn relabelled_images_match_oracle(
+        (shape, sets, raw) in moves_strategy(),
+        seed in prop::collection::vec(0u8..4, 6),
+    ) {
+        let n = shape.len();
+        let map: Vec<Vec<Symbol>> = (0..n)
+            .map(|l| { let a = shape.alphabet(l) as u8; (0..a).map(|c| seed[(c as usize + l) % 6] % a).collect() })
+            .collect();
+        let dfas: Vec<Dfa> = sets.iter().map(|s| dfa(&shape, s)).collect();
+        let mut moves: Vec<Vec<Change>> = Vec::new();
+        for (chs, _, _) in raw {
+            let mut changes: Vec<Change> = Vec::new();
+            for (l, f, t) in chs {
+                let a = shape.alphabet(l) as u8;
+                if changes.iter().all(|c| c.layer != l) { changes.push(Change::new(l, f % a, t % a)); }
+            }
+            changes.sort();
+            moves.push(changes);
+        }
+        let step = |x: &Vec<Symbol>, chs: &[Change]| -> Option<Vec<Symbol>> {
+            let mut y: Vec<Symbol> = x.iter().enumerate().map(|(l, &c)| map[l][c as usize]).collect();
+            for c in chs { if x[c.layer] != c.from { return None; } y[c.layer] = c.to; }
+            Some(y)
+        };
+        let all: Vec<Vec<Symbol>> = members(&Dfa::accept_all(&shape)).into_iter().collect();
+        let forward: Set = sets[0].iter().flat_map(|x| moves.iter().filter_map(|m| step(x, m))).collect();
+        let backward: Set = all.iter().filter(|x| moves.iter().any(|m| step(x, m).is_some_and(|y| sets[1].contains(&y)))).cloned().collect();
+        let fwd: Vec<dfasolve::dfa::Move> = moves.iter().map(|c| dfasolve::dfa::Move { pre: None, changes: c, post: None }).collect();
+        let inverse: Vec<Vec<Change>> = moves.iter().map(|m| m.iter().map(|c| c.inverse()).collect()).collect();
+        let bwd: Vec<dfasolve::dfa::Move> = inverse.iter().map(|c| dfasolve::dfa::Move { pre: None, changes: c, post: None }).collect();
+        let got = dfas[0].image_union_over(&fwd, None, &Background::forward(&shape, &map));
+        prop_assert_eq!(got.validate(), Ok(()));
+        prop_assert_eq!(members(&got), forward.clone());
+        let got = dfas[1].image_union_over(&bwd, None, &Background::backward(&shape, &map));
+        prop_assert_eq!(got.validate(), Ok(()));
+        prop_assert_eq!(members(&got), backward.clone());
+        let got = dfas[1].image_union_over(&bwd, Some(&dfas[3]), &Background::backward(&shape, &map));
+        prop_assert_eq!(members(&got), backward.intersection(&sets[3]).cloned().collect::<Set>());
+        // The preimage under the map, by itself.
+        let pre = dfas[1].preimage_symbols(&map.iter().cloned().map(Some).collect::<Vec<_>>());
+        let expected: Set = all.iter().filter(|x| sets[1].contains(&x.iter().enumerate().map(|(l, &c)| map[l][c as usize]).collect::<Vec<_>>())).cloned().collect();
+        prop_assert_eq!(members(&pre), expected);
     }
 }
