@@ -138,16 +138,22 @@ pub fn orbit_set(v: &Variant, game: &Ostle, x: &[Symbol]) -> Dfa {
     Dfa::from_strings(crate::games::Game::shape(game), &images)
 }
 
-/// The boards of a set of states: the forbidden move erased.
-pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
-    let n = game.variant.squares();
-    let erase: Vec<Symbol> = (0..SYMBOLS as Symbol)
+/// The symbol map that erases the forbidden-move marker (a banned piece is a piece, a square
+/// banned to the hole is empty).
+fn erase_marker() -> Vec<Symbol> {
+    (0..SYMBOLS as Symbol)
         .map(|c| match c {
             super::HOLE_BANNED => EMPTY,
             5..=8 => MINE,
             c => c,
         })
-        .collect();
+        .collect()
+}
+
+/// The boards of a set of states: the forbidden move erased.
+pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
+    let n = game.variant.squares();
+    let erase = erase_marker();
     let keep = Move { pre: None, changes: &[], post: None };
     set.image_union_over(&[keep], None, &Background::forward(crate::games::Game::shape(game), &vec![erase; n]))
 }
@@ -155,13 +161,7 @@ pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
 /// The states whose board (forbidden move erased) is in `boards`.
 pub fn states_of_boards(game: &Ostle, boards: &Dfa) -> Dfa {
     let n = game.variant.squares();
-    let erase: Vec<Symbol> = (0..SYMBOLS as Symbol)
-        .map(|c| match c {
-            super::HOLE_BANNED => EMPTY,
-            5..=8 => MINE,
-            c => c,
-        })
-        .collect();
+    let erase = erase_marker();
     boards.preimage_symbols(&vec![Some(erase); n])
 }
 

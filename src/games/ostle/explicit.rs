@@ -67,17 +67,6 @@ pub enum Value {
 }
 
 impl Variant {
-    fn step(&self, square: usize, dir: Dir) -> Option<usize> {
-        let (w, h) = (self.width, self.height);
-        let (file, rank) = (square % w, square / w);
-        match dir {
-            Dir::L => (file > 0).then(|| square - 1),
-            Dir::R => (file + 1 < w).then(|| square + 1),
-            Dir::U => (rank + 1 < h).then(|| square + w),
-            Dir::D => (rank > 0).then(|| square - w),
-        }
-    }
-
     /// Pieces of each kind: (mine, theirs).
     pub fn piece_counts(cells: &[Cell]) -> (usize, usize) {
         let mine = cells.iter().filter(|&&c| c == Cell::Mine).count();
@@ -92,7 +81,7 @@ impl Variant {
             for dir in Dir::ALL {
                 let ok = match c {
                     Cell::Mine => true,
-                    Cell::Hole => self.step(square, dir).is_some_and(|t| cells[t] == Cell::Empty),
+                    Cell::Hole => self.neighbour(square, dir).is_some_and(|t| cells[t] == Cell::Empty),
                     _ => false,
                 };
                 if ok {
@@ -107,7 +96,7 @@ impl Variant {
     pub fn play(&self, cells: &[Cell], m: Move) -> Played {
         let mut next = cells.to_vec();
         if cells[m.square] == Cell::Hole {
-            let t = self.step(m.square, m.dir).expect("hole moves stay on the board");
+            let t = self.neighbour(m.square, m.dir).expect("hole moves stay on the board");
             next[t] = Cell::Hole;
             next[m.square] = Cell::Empty;
             return Played { cells: next, removed: None };
@@ -115,7 +104,7 @@ impl Variant {
         // The chain of pieces from the moving one up to the first empty square, hole or edge.
         let mut chain = vec![m.square];
         let end = loop {
-            match self.step(*chain.last().expect("non-empty"), m.dir) {
+            match self.neighbour(*chain.last().expect("non-empty"), m.dir) {
                 None => break None,
                 Some(t) if matches!(cells[t], Cell::Mine | Cell::Theirs) => chain.push(t),
                 Some(t) => break Some(t),
