@@ -588,7 +588,10 @@ fn query(path: &Path, text: &str) -> Result<()> {
     match value {
         Some(v) => println!("value for the {} player (to move): {v}", pos.side),
         None => {
-            println!("value: not covered by this solution (not reachable from the start in a meet-in-the-middle solve)")
+            println!(
+                "value: not covered by this solution (a meet-in-the-middle solve covers what the start reaches; \
+                 an Ostle solve covers the states some move can produce)"
+            )
         }
     }
     if game.explicit_status(&pos) != Status::Ongoing {
