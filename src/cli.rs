@@ -315,7 +315,21 @@ fn file_stem(game: &dyn Game) -> String {
 /// Solver and file errors.
 pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
     let started = Instant::now();
-    let mut solver = Solver::new(game);
+    solve_with(&mut Solver::new(game), game, mode, run, started)
+}
+
+/// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards);
+/// `started` is when the solver's construction began.
+///
+/// # Errors
+/// Solver and file errors.
+pub fn solve_with<'g>(
+    solver: &mut Solver<'g>,
+    game: &'g dyn Game,
+    mode: Mode,
+    run: &RunOptions,
+    started: Instant,
+) -> Result<SolveReport> {
     let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
     // Long runs: progress lines on a terminal, and the CSV record grows step by step (a
     // `.partial` file next to the final one) so an interrupted run still shows how far it got.

@@ -139,11 +139,6 @@ impl MoveGraph {
         Dfa::union_all(&self.shape, &parts.iter().collect::<Vec<_>>())
     }
 
-    /// The flattened paths, which a relabelled graph must have.
-    fn relabelled_paths(&self) -> &[FlatMove] {
-        self.flat().unwrap_or_else(|| panic!("a relabelled move graph has more than {MAX_FLAT_PATHS} paths"))
-    }
-
     /// Add a node that applies `changes` (at most one per layer).
     pub fn add_node(&mut self, name: impl Into<String>, changes: Vec<Change>) -> MoveNodeId {
         let mut layers: Vec<usize> = changes.iter().map(|c| c.layer).collect();
@@ -220,9 +215,6 @@ impl MoveGraph {
 
     /// The strings every path leads `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
-        if self.relabel.is_some() {
-            self.relabelled_paths();
-        }
         match self.plan(false) {
             Some(plans) => self.image_by_plans(plans, set, None),
             None => self.forward_by_stages(set),
@@ -232,7 +224,7 @@ impl MoveGraph {
     /// [`MoveGraph::forward`] evaluated stage by stage over the DAG (one product per edge and a
     /// union per node), for graphs with too many paths to flatten.
     pub fn forward_by_stages(&self, set: &Dfa) -> Dfa {
-        assert!(self.relabel.is_none(), "a relabelled move graph is evaluated path by path");
+        assert!(self.relabel.is_none(), "a relabelled move graph must have at most {MAX_FLAT_PATHS} paths");
         let full = Dfa::accept_all(&self.shape);
         let mut val: Vec<Option<Dfa>> = vec![None; self.nodes.len()];
         val[0] = Some(set.clone());
@@ -268,9 +260,6 @@ impl MoveGraph {
     }
 
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
-        if self.relabel.is_some() {
-            self.relabelled_paths();
-        }
         match self.plan(true) {
             Some(plans) => self.image_by_plans(plans, set, within),
             None => self.backward_dag(set, within),
@@ -278,7 +267,7 @@ impl MoveGraph {
     }
 
     fn backward_dag(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
-        assert!(self.relabel.is_none(), "a relabelled move graph is evaluated path by path");
+        assert!(self.relabel.is_none(), "a relabelled move graph must have at most {MAX_FLAT_PATHS} paths");
         let full = Dfa::accept_all(&self.shape);
         if set.is_empty() || within.is_some_and(Dfa::is_empty) {
             return Dfa::reject_all(&self.shape);

@@ -473,9 +473,9 @@ impl<'g> Solver<'g> {
     /// Checkpoint files that cannot be written or read.
     pub fn retrograde(&mut self, max_iterations: Option<u32>) -> Result<Retrograde> {
         let shared = self.game.mover_relative();
-        // The sides computed: with mover-relative strings, the first side stands for both and
-        // the second side's sets stay as they start (never read).
-        let sides: &[Side] = if shared { &[Side::First] } else { &Side::BOTH };
+        // With mover-relative strings the first side stands for both; the second side's sets
+        // stay as they start (never read).
+        let sides = self.sides();
         let mut r = Retrograde {
             win: self.won.clone(),
             loss: self.lost.clone(),

@@ -73,14 +73,12 @@ impl Background {
     /// # Panics
     /// If a map does not cover its layer's alphabet or leaves it.
     pub fn forward(shape: &Shape, map: &[Vec<Symbol>]) -> Background {
-        assert_eq!(map.len(), shape.len());
-        let inputs = (0..shape.len())
-            .map(|l| {
-                let n = shape.alphabet(l);
-                assert_eq!(map[l].len(), n, "layer {l}: the map must cover the alphabet");
-                let mut by_output = vec![Vec::new(); n];
-                for (a, &c) in map[l].iter().enumerate() {
-                    assert!((c as usize) < n, "layer {l}: {c} is outside the alphabet");
+        check_map(shape, map);
+        let inputs = map
+            .iter()
+            .map(|m| {
+                let mut by_output = vec![Vec::new(); m.len()];
+                for (a, &c) in m.iter().enumerate() {
                     by_output[c as usize].push(a as Symbol);
                 }
                 by_output
@@ -94,20 +92,8 @@ impl Background {
     /// # Panics
     /// If a map does not cover its layer's alphabet or leaves it.
     pub fn backward(shape: &Shape, map: &[Vec<Symbol>]) -> Background {
-        assert_eq!(map.len(), shape.len());
-        let inputs = (0..shape.len())
-            .map(|l| {
-                let n = shape.alphabet(l);
-                assert_eq!(map[l].len(), n, "layer {l}: the map must cover the alphabet");
-                map[l]
-                    .iter()
-                    .map(|&c| {
-                        assert!((c as usize) < n, "layer {l}: {c} is outside the alphabet");
-                        vec![c]
-                    })
-                    .collect()
-            })
-            .collect();
+        check_map(shape, map);
+        let inputs = map.iter().map(|m| m.iter().map(|&c| vec![c]).collect()).collect();
         Background { inputs: Some(inputs), map: Some(map.to_vec()) }
     }
 
@@ -122,6 +108,16 @@ impl Background {
             None => std::slice::from_ref(&IDENTITY[c as usize]),
             Some(t) => &t[l][c as usize],
         }
+    }
+}
+
+/// A symbol map must give every symbol of every layer a symbol of that layer.
+fn check_map(shape: &Shape, map: &[Vec<Symbol>]) {
+    assert_eq!(map.len(), shape.len(), "the map must have the shape's layers");
+    for (l, m) in map.iter().enumerate() {
+        let n = shape.alphabet(l);
+        assert_eq!(m.len(), n, "layer {l}: the map must cover the alphabet");
+        assert!(m.iter().all(|&c| (c as usize) < n), "layer {l}: the map leaves the alphabet");
     }
 }
 

@@ -178,8 +178,7 @@ impl Variant {
     pub fn after(&self, cells: &[Cell], m: Move) -> State {
         let played = self.play(cells, m);
         let q = Self::turn_over(&played.cells);
-        let ends = played.removed.is_some() && self.finished(&q).is_some();
-        let forbidden = if played.removed.is_some() || ends { None } else { self.undo_move(cells, &q) };
+        let forbidden = if played.removed.is_some() { None } else { self.undo_move(cells, &q) };
         State { cells: q, forbidden }
     }
 

@@ -368,19 +368,17 @@ impl Variant {
                 MINE => Cell::Mine,
                 THEIRS => Cell::Theirs,
                 HOLE => Cell::Hole,
+                HOLE_BANNED | 5..=8 if marker.is_some() => return None, // a second marker
                 HOLE_BANNED => {
-                    marker = marker.xor(Some((i, None)));
+                    marker = Some((i, None));
                     Cell::Empty
                 }
                 5..=8 => {
-                    marker = marker.xor(Some((i, Some(Dir::ALL[(c - 5) as usize]))));
+                    marker = Some((i, Some(Dir::ALL[(c - 5) as usize])));
                     Cell::Mine
                 }
                 _ => return None,
             });
-            if marker.is_none() && matches!(c, 4..=8) {
-                return None; // a second marker
-            }
         }
         let forbidden = match marker {
             None => None,
@@ -415,12 +413,21 @@ pub struct Ostle {
 }
 
 impl Ostle {
-    /// The game of a checked variant.
+    /// The symbolic game of a checked variant (exact reading of the no-undo rule).
     ///
     /// # Errors
-    /// [`Error::BadParameters`] from [`Variant::checked`].
+    /// [`Error::BadParameters`] from [`Variant::checked`], or for the class reading, which only
+    /// the explicit solver implements.
     pub fn new(variant: Variant) -> Result<Ostle> {
         let variant = variant.checked()?;
+        if variant.rule == Rule::Class {
+            return Err(Error::BadParameters(
+                "the class reading of the no-undo rule is implemented by the explicit solver only \
+                 (its forbidden move compares positions under board symmetries, which a row-major DFA \
+                 cannot express compactly); use `dfasolve verify ostle --rule class --tables FILE` for its tables"
+                    .into(),
+            ));
+        }
         let shape = Shape::uniform(variant.squares(), SYMBOLS);
         Ok(Ostle { variant, shape })
     }
@@ -506,10 +513,6 @@ impl Game for Ostle {
 
     fn moves(&self, _side: Side) -> MoveGraph {
         let v = &self.variant;
-        if v.rule == Rule::Class {
-            // Guarded by `symbolic_support`; the graph below implements the exact reading.
-            debug_assert!(false, "the class reading has no symbolic move graph");
-        }
         let mut g = MoveGraph::new(&self.shape);
         let n = v.squares();
         // Every square the move does not touch: colours swap, the old marker is erased.
