@@ -6,7 +6,7 @@
 //! asks for: product states per second, and n-ary union against a chain of pairwise unions.
 //! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use dfasolve::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, product_states_explored};
+use dfasolve::dfa::{Change, Dfa, product_states_explored};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::{Game, Side};
 use dfasolve::solver::Solver;
@@ -16,21 +16,12 @@ use std::time::Instant;
 const SQUARES: usize = 60;
 const WIDTH: usize = 6;
 
-/// Strings over {0,1,2}^SQUARES whose weighted sum Σ weight(i)·x_i mod p is in `residues`.
+#[path = "../tests/modular.rs"]
+mod modular;
+
+/// Weighted-sum sets over the 60-square board (see `tests/modular.rs`).
 fn modular(p: usize, weight: impl Fn(usize) -> usize, residues: &[usize]) -> Dfa {
-    let shape = Shape::uniform(SQUARES, 3);
-    let mut b = DfaBuilder::new(&shape);
-    let mut below: Vec<StateId> =
-        (0..p).map(|r| if residues.contains(&r) { StateId::ACCEPT } else { StateId::REJECT }).collect();
-    for l in (0..SQUARES).rev() {
-        below = (0..p)
-            .map(|r| {
-                let row: Vec<StateId> = (0..3).map(|x| below[(r + weight(l) * x) % p]).collect();
-                b.add(l, &row)
-            })
-            .collect();
-    }
-    b.finish(below[0])
+    modular::modular(SQUARES, p, weight, residues)
 }
 
 fn weights_a(l: usize) -> usize {
@@ -84,7 +75,48 @@ fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
     }
 }
 
+/// Like `modular`, with pseudo-random weights below `p`, so that with a large `p` the middle
+/// layers hold about `p` states each.
+fn spread_modular(p: usize, special: &[usize], residues: &[usize]) -> Dfa {
+    modular(p, |l| if special.contains(&l) { 7 * l + 3 } else { (l * 7919 + 13) * (l + 1) % p }, residues)
+}
+
+/// One-thread and two-thread runs of each binary operation side by side on the same operands,
+/// alternating, best of three each: product states per second per core, and the speed-up.
+fn report_scaling(a: &Dfa, b: &Dfa) {
+    let pools: Vec<rayon::ThreadPool> =
+        [1, 2].iter().map(|&n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("pool")).collect();
+    type Op = fn(&Dfa, &Dfa) -> Dfa;
+    let ops: [(&str, Op); 3] =
+        [("union", Dfa::union), ("intersection", Dfa::intersection), ("difference", Dfa::difference)];
+    for (name, op) in ops {
+        let mut best = [f64::INFINITY; 2];
+        let mut explored = 0;
+        for _ in 0..3 {
+            for (i, pool) in pools.iter().enumerate() {
+                let before = product_states_explored();
+                let t = Instant::now();
+                black_box(pool.install(|| op(a, b)));
+                best[i] = best[i].min(t.elapsed().as_secs_f64());
+                explored = product_states_explored() - before;
+            }
+        }
+        eprintln!(
+            "{name}: {explored} product states; 1 thread {:.3} s = {:.1} M/s; 2 threads {:.3} s = {:.1} M/s per core; speed-up {:.2}x",
+            best[0],
+            explored as f64 / best[0] / 1e6,
+            best[1],
+            explored as f64 / best[1] / 2e6,
+            best[0] / best[1]
+        );
+    }
+}
+
 fn binary_ops(c: &mut Criterion) {
+    let (a, b) = (spread_modular(200_003, &[], &[0, 5, 9]), spread_modular(200_003, &[17, 41], &[0, 3]));
+    eprintln!("large operands: {} and {} states", a.nontrivial_state_count(), b.nontrivial_state_count());
+    report_scaling(&a, &b);
+    drop((a, b));
     let p = 40009;
     let a = modular(p, weights_a, &[0, 5, 9]);
     let b = modular(p, weights_b, &[0, 3]);
@@ -95,6 +127,7 @@ fn binary_ops(c: &mut Criterion) {
         a.bytes() as f64 / 1048576.0,
         b.bytes() as f64 / 1048576.0
     );
+    report_scaling(&a, &b);
     report_throughput("union", || a.union(&b));
     report_throughput("intersection", || a.intersection(&b));
     report_throughput("difference", || a.difference(&b));

@@ -362,3 +362,58 @@ proptest! {
         prop_assert_eq!(members(&pre), expected);
     }
 }
+
+/// The parallel paths give the same canonical DFAs as one thread, for every thread count, and
+/// the results obey the set identities (checked by counting and by sampled members).
+#[test]
+fn large_operations_agree_across_thread_counts() {
+    // Weights spread over the residues, so that every residue is a distinct state mid-string.
+    let weight = |l: usize| (l * 7919 + 13) * (l + 1) % 40009;
+    let a = crate::modular::modular(30, 40009, weight, &[0, 5, 9]);
+    let b = crate::modular::modular(30, 40009, |l| if l == 5 || l == 9 { 7 * l + 3 } else { weight(l) }, &[0, 3]);
+    assert!(a.states_per_layer().iter().any(|&n| n > 30_000), "operands too small for the parallel paths");
+    let moves = [Change::new(3, 0, 2), Change::new(7, 1, 0)];
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+        pool.install(|| {
+            vec![
+                a.union(&b),
+                a.intersection(&b),
+                a.difference(&b),
+                a.change(&moves),
+                a.image(&b, &moves, &b.complement()),
+                Dfa::union_all(a.shape(), &[&a, &b, &a.change(&moves), &b.change(&moves)]),
+            ]
+        })
+    };
+    let one = run(1);
+    for threads in [2, 3] {
+        assert!(run(threads) == one, "{threads} threads disagree with one");
+    }
+    let [union, inter, diff, changed, _, many] = &one[..] else { unreachable!() };
+    assert!(*many == union.union(changed).union(&b.change(&moves)));
+    for d in &one {
+        d.validate().expect("invariants hold");
+    }
+    assert_eq!(union.count() + inter.count(), a.count() + b.count());
+    assert_eq!(diff.count() + inter.count(), a.count());
+    assert!(*union == a.complement().intersection(&b.complement()).complement());
+    assert!(
+        changed.change_inverse(&moves)
+            == a.intersection(&Dfa::from_allowed(a.shape(), |l, c| {
+                match l {
+                    3 => c == 0,
+                    7 => c == 1,
+                    _ => true,
+                }
+            }))
+    );
+    let mut rng = dfasolve::dfa::SplitMix64::new(7);
+    let sampler = union.sampler().expect("nonempty");
+    for _ in 0..200 {
+        let x = sampler.sample(&mut rng);
+        assert!(a.contains(&x) || b.contains(&x));
+        assert_eq!(inter.contains(&x), a.contains(&x) && b.contains(&x));
+        assert_eq!(diff.contains(&x), a.contains(&x) && !b.contains(&x));
+    }
+}

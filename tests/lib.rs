@@ -4,6 +4,7 @@ mod cases;
 mod cli;
 mod dfa1;
 mod dfa_props;
+mod modular;
 mod nim;
 mod oracle;
 mod ostle;

@@ -7,9 +7,40 @@
 //! in first-appearance order (I7).
 
 use super::{Dfa, Layer, Shape, StateId, Symbol};
-use hashbrown::DefaultHashBuilder;
 use hashbrown::HashTable;
-use std::hash::BuildHasher;
+
+/// Hash of a short run of state ids (a row, a tuple, a subset). Every table of the engine is
+/// keyed by such runs, so this is on the hot path of every operation: it mixes two ids per
+/// 64-bit folded multiply (the wyhash/foldhash primitive) instead of a general byte hasher.
+/// Both halves of the result are well mixed, as hashbrown takes the bucket from the low bits
+/// and the tag from the top seven.
+#[inline]
+pub(crate) fn hash_ids(ids: &[u32]) -> u64 {
+    const K0: u64 = 0x243f_6a88_85a3_08d3;
+    const K1: u64 = 0x1319_8a2e_0370_7344;
+    #[inline(always)]
+    fn fold(a: u64, b: u64) -> u64 {
+        let p = u128::from(a) * u128::from(b);
+        (p as u64) ^ ((p >> 64) as u64)
+    }
+    let mut h = K0 ^ ids.len() as u64;
+    let mut pairs = ids.chunks_exact(2);
+    for pair in &mut pairs {
+        let x = u64::from(pair[0]) | (u64::from(pair[1]) << 32);
+        h = fold(h ^ x, K1);
+    }
+    if let [last] = pairs.remainder() {
+        h = fold(h ^ u64::from(*last), K1);
+    }
+    fold(h, K0)
+}
+
+/// Element-wise equality of two id runs; short runs compare faster inline than through
+/// `memcmp`.
+#[inline]
+pub(crate) fn ids_equal(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
 
 /// A layer's unique table: rows of `alphabet` ids, stored flat, looked up by content.
 ///
@@ -18,13 +49,12 @@ pub(crate) struct RowTable {
     alphabet: usize,
     rows: Vec<u32>,
     table: HashTable<u32>,
-    hasher: DefaultHashBuilder,
 }
 
 impl RowTable {
     pub(crate) fn new(alphabet: usize) -> RowTable {
         let Layer { next, .. } = Layer::reserved_only(alphabet);
-        RowTable { alphabet, rows: next, table: HashTable::new(), hasher: DefaultHashBuilder::default() }
+        RowTable { alphabet, rows: next, table: HashTable::new() }
     }
 
     pub(crate) fn with_capacity(alphabet: usize, states: usize) -> RowTable {
@@ -37,23 +67,27 @@ impl RowTable {
     /// The id of the state with this row, creating it if new. All-0 and all-1 rows are the
     /// reserved ids (I4).
     pub(crate) fn intern(&mut self, row: &[u32]) -> u32 {
+        self.intern_hashed(row, hash_ids(row))
+    }
+
+    /// [`RowTable::intern`] given `hash_ids(row)`.
+    pub(crate) fn intern_hashed(&mut self, row: &[u32], hash: u64) -> u32 {
         debug_assert_eq!(row.len(), self.alphabet);
+        debug_assert_eq!(hash, hash_ids(row));
         let first = row[0];
         if first < 2 && row.iter().all(|&x| x == first) {
             return first;
         }
-        let hash = self.hasher.hash_one(row);
         let alphabet = self.alphabet;
         let rows = &self.rows;
-        let eq = |&id: &u32| &rows[id as usize * alphabet..(id as usize + 1) * alphabet] == row;
+        let eq = |&id: &u32| ids_equal(&rows[id as usize * alphabet..(id as usize + 1) * alphabet], row);
         if let Some(&id) = self.table.find(hash, eq) {
             return id;
         }
         let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
         self.rows.extend_from_slice(row);
-        let (rows, hasher) = (&self.rows, &self.hasher);
-        self.table
-            .insert_unique(hash, id, |&i| hasher.hash_one(&rows[i as usize * alphabet..(i as usize + 1) * alphabet]));
+        let rows = &self.rows;
+        self.table.insert_unique(hash, id, |&i| hash_ids(&rows[i as usize * alphabet..(i as usize + 1) * alphabet]));
         id
     }
 
@@ -82,23 +116,109 @@ impl RowTable {
     }
 }
 
+/// A vector of ids that several threads fill at disjoint indices (parallel scatters, where
+/// each index is computed rather than split off as a sub-slice). Relaxed atomic stores are
+/// plain stores on the targets we run on; the crate forbids `unsafe`.
+pub(crate) struct ScatterIds(Vec<std::sync::atomic::AtomicU32>);
+
+impl ScatterIds {
+    pub(crate) fn new(len: usize) -> ScatterIds {
+        use rayon::prelude::*;
+        ScatterIds((0..len).into_par_iter().map(|_| std::sync::atomic::AtomicU32::new(0)).collect())
+    }
+
+    pub(crate) fn from_vec(values: Vec<u32>) -> ScatterIds {
+        use rayon::prelude::*;
+        ScatterIds(values.into_par_iter().map(std::sync::atomic::AtomicU32::new).collect())
+    }
+
+    #[inline]
+    pub(crate) fn set(&self, index: usize, value: u32) {
+        self.0[index].store(value, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<u32> {
+        use rayon::prelude::*;
+        self.0.into_par_iter().map(std::sync::atomic::AtomicU32::into_inner).collect()
+    }
+}
+
+/// Rows below this count are interned on one thread.
+const PAR_ROWS: usize = 1 << 15;
+
+/// Interns `count` rows of `alphabet` ids (stored flat in `rows`) as one layer: returns the id
+/// of each row and the layer's table of distinct rows (reserved rows first, I3–I5), as
+/// [`RowTable`] would, but on all threads for large layers.
+///
+/// Rows are split into shards by hash, so equal rows meet in one shard and every shard is an
+/// independent table; each thread interns the shards it owns, and shard `s`'s ids follow the
+/// rows of the shards before it. Ids are not in first-appearance order; [`canonicalize`]
+/// renumbers.
+pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    use rayon::prelude::*;
+    let count = rows.len() / alphabet;
+    if count < PAR_ROWS || rayon::current_num_threads() == 1 {
+        let mut table = RowTable::with_capacity(alphabet, count + 2);
+        let ids = rows.chunks_exact(alphabet).map(|row| table.intern(row)).collect();
+        return (ids, table.into_rows());
+    }
+    let shards = 2 * rayon::current_num_threads();
+    let shard_of = |hash: u64| ((hash >> 32) as usize * shards) >> 32;
+    let hashes: Vec<u64> = rows.par_chunks_exact(alphabet).map(hash_ids).collect();
+    // Each shard's rows, in row order.
+    let mut members: Vec<Vec<u32>> = vec![Vec::with_capacity(count / shards + count / 64); shards];
+    for (t, &hash) in hashes.iter().enumerate() {
+        members[shard_of(hash)].push(t as u32);
+    }
+    // Each shard: the local id of each of its rows, in row order, and its table.
+    let tables: Vec<(Vec<u32>, RowTable)> = members
+        .par_iter()
+        .map(|own| {
+            let mut table = RowTable::with_capacity(alphabet, own.len() + 2);
+            let local = own
+                .iter()
+                .map(|&t| {
+                    let t = t as usize;
+                    table.intern_hashed(&rows[t * alphabet..(t + 1) * alphabet], hashes[t])
+                })
+                .collect();
+            (local, table)
+        })
+        .collect();
+    // Global ids: reserved ids stay; shard s's own ids 2.. follow the shards before it.
+    let mut offsets = Vec::with_capacity(shards);
+    let mut next = 0u32;
+    for (_, table) in &tables {
+        offsets.push(next);
+        next += table.len() as u32 - 2;
+    }
+    // Every row belongs to exactly one shard, so each id is set once.
+    let ids = ScatterIds::new(count);
+    members.par_iter().zip(&tables).zip(&offsets).for_each(|((own, (local, _)), &offset)| {
+        for (&t, &id) in own.iter().zip(local) {
+            ids.set(t as usize, if id < 2 { id } else { id + offset });
+        }
+    });
+    let ids = ids.into_vec();
+    let mut layer = Vec::with_capacity((next as usize + 2) * alphabet);
+    layer.extend_from_slice(&tables[0].1.rows()[..2 * alphabet]);
+    for (_, table) in &tables {
+        layer.extend_from_slice(&table.rows()[2 * alphabet..]);
+    }
+    (ids, layer)
+}
+
 /// Variable-length keys (sets of states, product tuples) of one layer, stored flat and looked
 /// up by content; each gets a dense index in insertion order.
 pub(crate) struct SliceTable {
     members: Vec<u32>,
     starts: Vec<usize>,
     table: HashTable<u32>,
-    hasher: DefaultHashBuilder,
 }
 
 impl SliceTable {
     pub(crate) fn new() -> SliceTable {
-        SliceTable {
-            members: Vec::new(),
-            starts: vec![0],
-            table: HashTable::new(),
-            hasher: DefaultHashBuilder::default(),
-        }
+        SliceTable { members: Vec::new(), starts: vec![0], table: HashTable::new() }
     }
 
     pub(crate) fn get(&self, i: u32) -> &[u32] {
@@ -110,17 +230,22 @@ impl SliceTable {
     }
 
     pub(crate) fn intern(&mut self, set: &[u32]) -> u32 {
-        let hash = self.hasher.hash_one(set);
+        self.intern_hashed(set, hash_ids(set))
+    }
+
+    /// [`SliceTable::intern`] given `hash_ids(set)`.
+    pub(crate) fn intern_hashed(&mut self, set: &[u32], hash: u64) -> u32 {
+        debug_assert_eq!(hash, hash_ids(set));
         let (members, starts) = (&self.members, &self.starts);
         let slice = |i: u32| &members[starts[i as usize]..starts[i as usize + 1]];
-        if let Some(&i) = self.table.find(hash, |&i| slice(i) == set) {
+        if let Some(&i) = self.table.find(hash, |&i| ids_equal(slice(i), set)) {
             return i;
         }
         let i = self.len() as u32;
         self.members.extend_from_slice(set);
         self.starts.push(self.members.len());
-        let (members, starts, hasher) = (&self.members, &self.starts, &self.hasher);
-        self.table.insert_unique(hash, i, |&j| hasher.hash_one(&members[starts[j as usize]..starts[j as usize + 1]]));
+        let (members, starts) = (&self.members, &self.starts);
+        self.table.insert_unique(hash, i, |&j| hash_ids(&members[starts[j as usize]..starts[j as usize + 1]]));
         i
     }
 }
@@ -174,27 +299,111 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
         let alphabet = shape.alphabet(l);
         let old = &layers[l];
         let old_next_len = if l + 1 < n { layers[l + 1].len() / shape.alphabet(l + 1) } else { 2 };
-        let mut new_of_old = vec![u32::MAX; old_next_len];
-        new_of_old[0] = 0;
-        new_of_old[1] = 1;
-        let mut next_order: Vec<u32> = Vec::new();
+        let (new_of_old, next_order) = first_appearances(old, alphabet, &order, old_next_len);
         let mut rows = Vec::with_capacity((order.len() + 2) * alphabet);
         rows.extend(Layer::reserved_only(alphabet).next);
-        for &s in &order {
-            let row = &old[s as usize * alphabet..(s as usize + 1) * alphabet];
-            for &o in row {
-                let slot = &mut new_of_old[o as usize];
-                if *slot == u32::MAX {
-                    *slot = next_order.len() as u32 + 2;
-                    next_order.push(o);
+        let rename = |states: &[u32], into: &mut [u32]| {
+            for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {
+                for (slot, &o) in slots.iter_mut().zip(&old[s as usize * alphabet..(s as usize + 1) * alphabet]) {
+                    *slot = new_of_old[o as usize];
                 }
-                rows.push(*slot);
             }
+        };
+        rows.resize((order.len() + 2) * alphabet, 0);
+        let body = &mut rows[2 * alphabet..];
+        if order.len() >= PAR_ROWS {
+            use rayon::prelude::*;
+            const UNIT: usize = 4096;
+            body.par_chunks_mut(UNIT * alphabet)
+                .zip(order.par_chunks(UNIT))
+                .for_each(|(into, states)| rename(states, into));
+        } else {
+            rename(&order, body);
         }
         out.push(Layer::from_raw(alphabet, rows));
         order = next_order;
     }
     Dfa::from_parts(shape.clone(), StateId(2), out)
+}
+
+/// The canonical numbering of the next layer (I7): scanning the rows of `order`'s states in
+/// order, each old id of the next layer gets the next new id at its first appearance.
+/// Returns new id by old id (reserved ids map to themselves) and the old ids in new-id order.
+///
+/// Large layers are scanned by chunks in parallel, each listing the ids it sees first; a short
+/// sequential merge of those lists in chunk order then fixes the global first appearances.
+fn first_appearances(old: &[u32], alphabet: usize, order: &[u32], old_next_len: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut new_of_old = vec![u32::MAX; old_next_len];
+    new_of_old[0] = 0;
+    new_of_old[1] = 1;
+    let mut next_order: Vec<u32> = Vec::new();
+    let row = |s: u32| &old[s as usize * alphabet..(s as usize + 1) * alphabet];
+    if order.len() < PAR_ROWS || rayon::current_num_threads() == 1 {
+        for &s in order {
+            for &o in row(s) {
+                let slot = &mut new_of_old[o as usize];
+                if *slot == u32::MAX {
+                    *slot = next_order.len() as u32 + 2;
+                    next_order.push(o);
+                }
+            }
+        }
+        return (new_of_old, next_order);
+    }
+    use rayon::prelude::*;
+    let chunk = order.len().div_ceil(2 * rayon::current_num_threads());
+    // Per chunk: the ids it sees, as a bitmap, and those it sees first, in scan order.
+    let mut scans: Vec<(Vec<u64>, Vec<u32>)> = order
+        .par_chunks(chunk)
+        .map(|part| {
+            let mut seen = vec![0u64; old_next_len.div_ceil(64)];
+            let mut list = Vec::new();
+            for &s in part {
+                for &o in row(s) {
+                    let (word, bit) = (o as usize / 64, 1u64 << (o % 64));
+                    if o >= 2 && seen[word] & bit == 0 {
+                        seen[word] |= bit;
+                        list.push(o);
+                    }
+                }
+            }
+            (seen, list)
+        })
+        .collect();
+    // Turn each bitmap into the ids seen by the chunks before it (a prefix OR), so that each
+    // chunk keeps the ids it sees first globally.
+    let mut before = vec![0u64; old_next_len.div_ceil(64)];
+    for (seen, _) in scans.iter_mut() {
+        for (b, s) in before.iter_mut().zip(seen.iter_mut()) {
+            let mine = *s;
+            *s = *b;
+            *b |= mine;
+        }
+    }
+    drop(before);
+    let kept: Vec<Vec<u32>> = scans
+        .par_iter()
+        .map(|(earlier, list)| {
+            list.iter().copied().filter(|&o| earlier[o as usize / 64] & (1u64 << (o % 64)) == 0).collect()
+        })
+        .collect();
+    drop(scans);
+    let mut offsets = Vec::with_capacity(kept.len());
+    let mut total = 2u32;
+    for list in &kept {
+        offsets.push(total);
+        total += list.len() as u32;
+    }
+    // Each id is kept by exactly one chunk, so each slot is set once.
+    let new_ids = ScatterIds::from_vec(new_of_old);
+    kept.par_iter().zip(&offsets).for_each(|(list, &offset)| {
+        for (i, &o) in list.iter().enumerate() {
+            new_ids.set(o as usize, offset + i as u32);
+        }
+    });
+    let new_of_old = new_ids.into_vec();
+    let next_order = kept.concat();
+    (new_of_old, next_order)
 }
 
 /// Builds a DFA bottom-up from rows, for constructors and for games that describe a set

@@ -12,8 +12,9 @@
 //! 3. **Intern.** Bottom-up, each explored set's row is interned into the same shared tables,
 //!    and `canonicalize` keeps only what the result's initial state reaches.
 
-use super::build::{RowTable, SliceTable, TUPLE, intern_explored};
+use super::build::{RowTable, ScatterIds, SliceTable, TUPLE, hash_ids, intern_explored};
 use super::{Dfa, Shape};
+use rayon::prelude::*;
 
 /// The union of all `sets` (all of one shape) in one pass.
 pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
@@ -60,54 +61,142 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
 
     // 2. Subsets, top-down. children[l][t * alphabet + c] is a child code (see TUPLE).
     let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
-    let mut current = SliceTable::new();
-    current.intern(&roots);
-    let mut scratch: Vec<u32> = Vec::new();
+    let mut current = Sets { members: roots.clone(), starts: vec![0, roots.len()] };
     for (l, table) in tables.iter().enumerate() {
-        let alphabet = shape.alphabet(l);
-        let mut next = SliceTable::new();
-        let mut codes = Vec::with_capacity(current.len() * alphabet);
-        {
-            let raw = table.rows();
-            for t in 0..current.len() as u32 {
-                let set = current.get(t);
-                for c in 0..alphabet {
-                    scratch.clear();
-                    let mut accept = false;
-                    for &s in set {
-                        let x = raw[s as usize * alphabet + c];
-                        if x == 1 {
-                            accept = true;
-                            break;
-                        }
-                        if x != 0 {
-                            scratch.push(x);
-                        }
-                    }
-                    let code = if accept {
-                        1
-                    } else {
-                        scratch.sort_unstable();
-                        scratch.dedup();
-                        match scratch.len() {
-                            0 => 0,
-                            1 => scratch[0],
-                            _ => {
-                                debug_assert!(l + 1 < n, "last layer only leads to 0 or 1");
-                                TUPLE | next.intern(&scratch)
-                            }
-                        }
-                    };
-                    codes.push(code);
-                }
-            }
-        }
+        let (codes, next) = expand_sets(table.rows(), shape.alphabet(l), &current);
+        debug_assert!(l + 1 < n || next.len() == 0, "last layer only leads to 0 or 1");
         children.push(codes);
         current = next;
     }
 
     // 3. Intern explored sets bottom-up into the shared tables.
     intern_explored(shape, tables, children)
+}
+
+/// Sets of shared states, stored flat: set `i` is `members[starts[i]..starts[i + 1]]`.
+struct Sets {
+    members: Vec<u32>,
+    starts: Vec<usize>,
+}
+
+impl Sets {
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn get(&self, i: usize) -> &[u32] {
+        &self.members[self.starts[i]..self.starts[i + 1]]
+    }
+}
+
+/// Sets expanded per work unit.
+const UNIT: usize = 1 << 12;
+
+/// One layer of the subset construction: the child code of every set of `current` on every
+/// symbol, and the distinct child sets that need exploring further (numbered as in the codes).
+///
+/// Units of sets are expanded in parallel; their new child sets are then numbered in shards by
+/// hash (equal sets meet in one shard), each shard on its own thread.
+fn expand_sets(raw: &[u32], alphabet: usize, current: &Sets) -> (Vec<u32>, Sets) {
+    // Per unit: codes (u32::MAX marks a new child set), and the new child sets with hashes.
+    let expand = |first: usize| {
+        let last = (first + UNIT).min(current.len());
+        let mut codes = Vec::with_capacity((last - first) * alphabet);
+        let mut found = Sets { members: Vec::new(), starts: vec![0] };
+        let mut hashes = Vec::new();
+        let mut scratch: Vec<u32> = Vec::new();
+        for t in first..last {
+            let set = current.get(t);
+            for c in 0..alphabet {
+                scratch.clear();
+                let mut accept = false;
+                for &s in set {
+                    let x = raw[s as usize * alphabet + c];
+                    if x == 1 {
+                        accept = true;
+                        break;
+                    }
+                    if x != 0 {
+                        scratch.push(x);
+                    }
+                }
+                let code = if accept {
+                    1
+                } else {
+                    scratch.sort_unstable();
+                    scratch.dedup();
+                    match scratch.len() {
+                        0 => 0,
+                        1 => scratch[0],
+                        _ => {
+                            hashes.push(hash_ids(&scratch));
+                            found.members.extend_from_slice(&scratch);
+                            found.starts.push(found.members.len());
+                            u32::MAX
+                        }
+                    }
+                };
+                codes.push(code);
+            }
+        }
+        (codes, found, hashes)
+    };
+    let firsts: Vec<usize> = (0..current.len()).step_by(UNIT).collect();
+    let units: Vec<(Vec<u32>, Sets, Vec<u64>)> = if firsts.len() > 1 {
+        firsts.par_iter().map(|&f| expand(f)).collect()
+    } else {
+        firsts.iter().map(|&f| expand(f)).collect()
+    };
+    // Number the new child sets: shard by hash, one table per shard.
+    let total: usize = units.iter().map(|u| u.2.len()).sum();
+    let shards = if total >= 2 * UNIT { 2 * rayon::current_num_threads() } else { 1 };
+    let shard_of = |hash: u64| ((hash >> 32) as usize * shards) >> 32;
+    let mut unit_firsts = Vec::with_capacity(units.len());
+    let mut k = 0;
+    for u in &units {
+        unit_firsts.push(k);
+        k += u.2.len();
+    }
+    let ids = ScatterIds::new(total);
+    let number = |s: usize| {
+        let mut table = SliceTable::new();
+        let mut own = Vec::new();
+        for (u, &first) in units.iter().zip(&unit_firsts) {
+            for (i, &hash) in u.2.iter().enumerate() {
+                if shard_of(hash) == s {
+                    own.push((first + i, table.intern_hashed(u.1.get(i), hash)));
+                }
+            }
+        }
+        (own, table)
+    };
+    let tables: Vec<(Vec<(usize, u32)>, SliceTable)> =
+        if shards > 1 { (0..shards).into_par_iter().map(number).collect() } else { (0..1).map(number).collect() };
+    let mut next = Sets { members: Vec::new(), starts: vec![0] };
+    for (own, table) in &tables {
+        let offset = next.len() as u32;
+        for &(k, id) in own {
+            ids.set(k, offset + id);
+        }
+        for i in 0..table.len() as u32 {
+            next.members.extend_from_slice(table.get(i));
+            next.starts.push(next.members.len());
+        }
+    }
+    let ids = ids.into_vec();
+    let mut codes = Vec::with_capacity(current.len() * alphabet);
+    let mut k = 0;
+    for (unit_codes, _, _) in units {
+        for code in unit_codes {
+            codes.push(if code == u32::MAX {
+                k += 1;
+                TUPLE | ids[k - 1]
+            } else {
+                code
+            });
+        }
+    }
+    (codes, next)
 }
 
 impl Dfa {
