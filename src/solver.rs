@@ -610,7 +610,11 @@ impl<'g> Solver<'g> {
                     )));
                 }
                 let r = self.retrograde(Some(depth))?;
-                let decided = [r.win[0].union(&r.loss[0]), r.win[1].union(&r.loss[1])];
+                // With mover-relative strings the first side's sets stand for whoever moves.
+                let shared = self.game.mover_relative();
+                let slot = |side: Side| if shared { 0 } else { side.index() };
+                let decided =
+                    [r.win[0].union(&r.loss[0]), r.win[slot(Side::Second)].union(&r.loss[slot(Side::Second)])];
                 let plies = self.forward_plies(&initial, Some(&decided), None)?;
                 let shape = self.game.shape().clone();
                 let mut win_all = [Dfa::reject_all(&shape), Dfa::reject_all(&shape)];
@@ -618,7 +622,7 @@ impl<'g> Solver<'g> {
                 let mut lose_next = Dfa::reject_all(&shape);
                 for k in (0..plies.len()).rev() {
                     let side = Side::after(initial.side, k as u32);
-                    let i = side.index();
+                    let i = slot(side);
                     let here = &plies[k];
                     let open = here.intersection(&self.ongoing[i]).difference(&decided[i]);
                     let win = here.intersection(&r.win[i]).union(&self.moves[i].backward_within(&lose_next, &open));

@@ -417,3 +417,52 @@ fn large_operations_agree_across_thread_counts() {
         assert_eq!(diff.contains(&x), a.contains(&x) && !b.contains(&x));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// `layer_relation_image` equals rewriting each member's character at the layer along
+    /// every pair of the relation, and gives a canonical DFA; a move graph made only of
+    /// single-change moves (which takes that path) agrees with it forward and backward.
+    #[test]
+    fn layer_relation_images_match_oracle(
+        (shape, sets) in shape_and_sets(2),
+        layer_pick in 0usize..8,
+        pair_bits in prop::collection::vec(prop::bool::weighted(0.3), 16),
+    ) {
+        let layer = layer_pick % shape.len();
+        let a = shape.alphabet(layer);
+        let relation: Vec<(Symbol, Symbol)> = (0..a * a)
+            .filter(|&k| pair_bits[k % 16])
+            .map(|k| ((k / a) as Symbol, (k % a) as Symbol))
+            .collect();
+        let s = dfa(&shape, &sets[0]);
+        let image = s.layer_relation_image(layer, &relation);
+        prop_assert_eq!(image.validate(), Ok(()));
+        let mut expected = Set::new();
+        for x in &sets[0] {
+            for &(from, to) in &relation {
+                if x[layer] == from {
+                    let mut y = x.clone();
+                    y[layer] = to;
+                    expected.insert(y);
+                }
+            }
+        }
+        prop_assert_eq!(members(&image), expected.clone());
+        prop_assert!(image == dfa(&shape, &expected));
+        // The same moves as a move graph, forward and backward (within the second set).
+        let mut g = MoveGraph::new(&shape);
+        for &(from, to) in &relation {
+            if from != to {
+                g.add_move(format!("{from}>{to}"), None, vec![Change::new(layer, from, to)], None);
+            }
+        }
+        let proper: Vec<(Symbol, Symbol)> = relation.iter().copied().filter(|(f, t)| f != t).collect();
+        prop_assert!(g.forward(&s) == s.layer_relation_image(layer, &proper));
+        let inverse: Vec<(Symbol, Symbol)> = proper.iter().map(|&(f, t)| (t, f)).collect();
+        let within = dfa(&shape, &sets[1]);
+        prop_assert!(g.backward(&s) == s.layer_relation_image(layer, &inverse));
+        prop_assert!(g.backward_within(&s, &within) == s.layer_relation_image(layer, &inverse).intersection(&within));
+    }
+}

@@ -38,6 +38,7 @@ pub mod file;
 mod image;
 mod nary;
 mod product;
+mod relation;
 mod validate;
 
 pub use build::DfaBuilder;

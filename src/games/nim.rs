@@ -76,6 +76,12 @@ impl Game for Nim {
         Position { side: Side::First, board: vec![self.tokens as Symbol; self.heaps] }
     }
 
+    /// Nim is impartial and its strings do not say who moves, so they already read the same
+    /// from either side: the solver does one side's work for both.
+    fn mover_relative(&self) -> bool {
+        true
+    }
+
     fn universe(&self, _side: Side) -> Dfa {
         Dfa::accept_all(&self.shape)
     }
