@@ -513,6 +513,7 @@ impl<'g> Solver<'g> {
                     // The two sides of one iteration only read the previous iteration's sets,
                     // so they run side by side.
                     let (moves, universe, r_ref) = (&self.moves, &self.universe, &r);
+                    let has_draws = self.game.has_draws();
                     let side_step = |s: Side| -> (Dfa, Dfa) {
                         let i = s.index();
                         let o = if shared { i } else { s.other().index() };
@@ -520,18 +521,27 @@ impl<'g> Solver<'g> {
                         // New wins: a move into a newest loss of the opponent.
                         let newest_loss = &r_ref.new_loss[o][n as usize];
                         let dw = timed!("new wins", moves[i].backward_within(newest_loss, undecided));
-                        // New losses: candidates with a move into a newest win, all of whose
-                        // moves go into wins.
+                        // New losses: undecided positions all of whose moves go into wins. Such
+                        // a position has a move into a newest win (had all its moves gone into
+                        // older wins, an earlier iteration would have found it). Without draws
+                        // one image over the undecided positions finds them; with draws the
+                        // undecided positions keep every draw, so first narrowing them to the
+                        // candidates with a move into a newest win is cheaper (measured: without
+                        // draws one image is 1.16x faster on Breakthrough 5x5 and 1.56x on Nim
+                        // 6x15; with draws two are 1.11x faster on Ostle 4x4).
                         let newest_win = &r_ref.new_win[o][n as usize];
-                        let candidates =
-                            timed!("candidates", moves[i].backward_within(newest_win, &undecided.difference(&dw)));
-                        let mut dl = Dfa::reject_all(candidates.shape());
-                        if !candidates.is_empty() {
-                            let escape = timed!("escape", universe[o].difference(&r_ref.win[o]));
-                            dl = timed!(
-                                "new losses",
-                                candidates.difference(&moves[i].backward_within(&escape, &candidates))
-                            );
+                        let mut dl = Dfa::reject_all(newest_win.shape());
+                        if !newest_win.is_empty() {
+                            let open = undecided.difference(&dw);
+                            let open = if has_draws {
+                                timed!("candidates", moves[i].backward_within(newest_win, &open))
+                            } else {
+                                open
+                            };
+                            if !open.is_empty() {
+                                let escape = timed!("escape", universe[o].difference(&r_ref.win[o]));
+                                dl = timed!("new losses", open.difference(&moves[i].backward_within(&escape, &open)));
+                            }
                         }
                         (dw, dl)
                     };
