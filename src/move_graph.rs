@@ -216,7 +216,7 @@ impl MoveGraph {
     /// The strings every path leads `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
         if let Some(relations) = self.layer_relations() {
-            return self.relation_images(&relations, set, false);
+            return self.relation_images(&relations, set, false, None);
         }
         match self.plan(false) {
             Some(plans) => self.image_by_plans(plans, set, None),
@@ -264,11 +264,7 @@ impl MoveGraph {
 
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
         if let Some(relations) = self.layer_relations() {
-            let back = self.relation_images(&relations, set, true);
-            return match within {
-                Some(w) => back.intersection(w),
-                None => back,
-            };
+            return self.relation_images(&relations, set, true, within);
         }
         match self.plan(true) {
             Some(plans) => self.image_by_plans(plans, set, within),
@@ -328,20 +324,16 @@ impl MoveGraph {
         Some(by_layer.into_iter().collect())
     }
 
-    /// The union over `relations` of the images (or, `backward`, preimages) of `set`.
-    fn relation_images(&self, relations: &[LayerRelation], set: &Dfa, backward: bool) -> Dfa {
-        let parts: Vec<Dfa> = relations
-            .par_iter()
-            .map(|(layer, pairs)| {
-                if backward {
-                    let inverse: Vec<(Symbol, Symbol)> = pairs.iter().map(|&(a, b)| (b, a)).collect();
-                    set.layer_relation_image(*layer, &inverse)
-                } else {
-                    set.layer_relation_image(*layer, pairs)
-                }
-            })
-            .collect();
-        Dfa::union_all(&self.shape, &parts.iter().collect::<Vec<_>>())
+    /// The union over `relations` of the images (or, `backward`, preimages) of `set`, within
+    /// `within` when given: one pass over all layers ([`Dfa::relations_image`]).
+    fn relation_images(&self, relations: &[LayerRelation], set: &Dfa, backward: bool, within: Option<&Dfa>) -> Dfa {
+        if backward {
+            let inverse: Vec<LayerRelation> =
+                relations.iter().map(|(l, pairs)| (*l, pairs.iter().map(|&(a, b)| (b, a)).collect())).collect();
+            set.relations_image(&inverse, within)
+        } else {
+            set.relations_image(relations, within)
+        }
     }
 
     /// Every path as one move `(pre, changes, post)`, or `None` if there are more than
