@@ -14,11 +14,11 @@
 //! Each edge costs one fused product (`Dfa::image`), linear in the operands' product size,
 //! and each node one n-ary union over its edges.
 
-use crate::dfa::{Background, Change, Dfa, Move, MovePlan, Shape, Symbol};
+use crate::dfa::{Background, Change, Dfa, Move, MovePlan, RelationImager, Shape, Symbol};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// A node of a [`MoveGraph`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,6 +61,9 @@ pub struct MoveGraph {
     /// The flattened paths prepared for forward and backward images, one plan per group,
     /// built on first use.
     plans: [OnceLock<Option<Vec<MovePlan>>>; 2],
+    /// For graphs of one-character moves ([`MoveGraph::layer_relations`]): the forward and
+    /// backward imagers, kept so that successive images share their hash-consed unions.
+    imagers: [Mutex<Option<RelationImager>>; 2],
 }
 
 impl MoveGraph {
@@ -79,6 +82,7 @@ impl MoveGraph {
             flat: OnceLock::new(),
             relabel: None,
             plans: [OnceLock::new(), OnceLock::new()],
+            imagers: [Mutex::new(None), Mutex::new(None)],
         }
     }
 
@@ -98,6 +102,7 @@ impl MoveGraph {
         }
         self.relabel = Some(map);
         self.plans = [OnceLock::new(), OnceLock::new()];
+        self.imagers = [Mutex::new(None), Mutex::new(None)];
     }
 
     /// The prepared plan of all paths forward (`backward = false`) or backward, if the graph
@@ -148,6 +153,7 @@ impl MoveGraph {
         assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
         self.flat = OnceLock::new();
         self.plans = [OnceLock::new(), OnceLock::new()];
+        self.imagers = [Mutex::new(None), Mutex::new(None)];
         self.nodes.push(Node { name: name.into(), changes, group: 0 });
         MoveNodeId(self.nodes.len() as u32 - 1)
     }
@@ -172,6 +178,7 @@ impl MoveGraph {
         }
         self.flat = OnceLock::new();
         self.plans = [OnceLock::new(), OnceLock::new()];
+        self.imagers = [Mutex::new(None), Mutex::new(None)];
         self.edges.push(Edge { from, to, condition });
     }
 
@@ -325,15 +332,25 @@ impl MoveGraph {
     }
 
     /// The union over `relations` of the images (or, `backward`, preimages) of `set`, within
-    /// `within` when given: one pass over all layers ([`Dfa::relations_image`]).
+    /// `within` when given: one pass over all layers with the graph's kept imager
+    /// ([`RelationImager`]), so a series of images reuses the unions already built.
     fn relation_images(&self, relations: &[LayerRelation], set: &Dfa, backward: bool, within: Option<&Dfa>) -> Dfa {
-        if backward {
-            let inverse: Vec<LayerRelation> =
-                relations.iter().map(|(l, pairs)| (*l, pairs.iter().map(|&(a, b)| (b, a)).collect())).collect();
-            set.relations_image(&inverse, within)
-        } else {
-            set.relations_image(relations, within)
-        }
+        // A poisoned lock only means an earlier image panicked; the imager is rebuilt then.
+        let mut slot = self.imagers[usize::from(backward)].lock().unwrap_or_else(|e| {
+            let mut guard = e.into_inner();
+            *guard = None;
+            guard
+        });
+        let imager = slot.get_or_insert_with(|| {
+            if backward {
+                let inverse: Vec<LayerRelation> =
+                    relations.iter().map(|(l, pairs)| (*l, pairs.iter().map(|&(a, b)| (b, a)).collect())).collect();
+                RelationImager::new(&self.shape, &inverse)
+            } else {
+                RelationImager::new(&self.shape, relations)
+            }
+        });
+        imager.image(set, within)
     }
 
     /// Every path as one move `(pre, changes, post)`, or `None` if there are more than

@@ -516,5 +516,9 @@ proptest! {
             relations.iter().map(|(l, p)| (*l, p.iter().map(|&(f, t)| (t, f)).collect())).collect();
         prop_assert!(g.forward(&s) == s.relations_image(&relations, None));
         prop_assert!(g.backward_within(&s, &within) == s.relations_image(&inverse, Some(&within)));
+        // The graph keeps its imagers: later images reuse the unions built for earlier ones.
+        prop_assert!(g.backward(&within) == within.relations_image(&inverse, None));
+        prop_assert!(g.forward(&within) == within.relations_image(&relations, None));
+        prop_assert!(g.backward_within(&s.union(&within), &s) == s.union(&within).relations_image(&inverse, Some(&s)));
     }
 }

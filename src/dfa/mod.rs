@@ -45,6 +45,7 @@ pub use build::DfaBuilder;
 pub use count::{Members, Sampler, SplitMix64};
 pub use image::{Background, Move, MovePlan};
 pub use product::{Change, product_states_explored};
+pub use relation::RelationImager;
 pub use validate::InvariantViolation;
 
 use std::fmt;

@@ -9,7 +9,7 @@
 //! of `S` itself. So the cost is one pass over the sets that actually occur, instead of one
 //! product per pair of `R` with its hypotheses carried down the string.
 
-use super::build::{RowTable, SliceTable, TUPLE, intern_explored};
+use super::build::{RowTable, SliceTable, TUPLE, canonicalize, intern_explored};
 use super::{Dfa, Symbol};
 
 impl Dfa {
@@ -142,26 +142,86 @@ fn fold_plan(sources: &[Vec<u32>]) -> Vec<(Option<usize>, Vec<u32>)> {
         .collect()
 }
 
-/// Unions of states, built bottom-up and hash-consed: every node is a row in its layer's
-/// unique table, which starts with the states of one canonical DFA, so a node is that DFA's
-/// state when the union equals one, and two nodes with the same language are the same node
-/// (by induction from the last layer: same language, same children, same row).
-struct Unions {
-    tables: Vec<RowTable>,
+/// Hash-consed states shared by successive images: one unique table per layer whose rows
+/// name rows of the next layer's table, with a memoised pairwise union. Every node is
+/// canonical (by induction from the last layer: same language, same children, same row), so
+/// a DFA imported into the store maps its states onto nodes, and equal languages met in
+/// different calls are one node. That is what makes a series of images cheap when the sets
+/// share most of their residual languages (Nim's loss sets at successive plies differ in one
+/// token-count threshold): unions done for one call are memo hits for the next.
+struct NodeStore {
     alphabets: Vec<usize>,
+    tables: Vec<RowTable>,
     memo: Vec<hashbrown::HashMap<(u32, u32), u32>>,
     row: Vec<Vec<u32>>,
 }
 
-impl Unions {
-    fn new(dfa: &Dfa) -> Unions {
-        let n = dfa.shape.len();
-        Unions {
-            tables: dfa.layers.iter().map(RowTable::from_layer).collect(),
-            alphabets: (0..n).map(|l| dfa.shape.alphabet(l)).collect(),
+impl NodeStore {
+    fn new(shape: &super::Shape) -> NodeStore {
+        let n = shape.len();
+        let alphabets: Vec<usize> = (0..n).map(|l| shape.alphabet(l)).collect();
+        NodeStore {
+            tables: alphabets.iter().map(|&a| RowTable::new(a)).collect(),
             memo: (0..n).map(|_| hashbrown::HashMap::new()).collect(),
-            row: (0..n).map(|l| Vec::with_capacity(dfa.shape.alphabet(l))).collect(),
+            row: alphabets.iter().map(|&a| Vec::with_capacity(a)).collect(),
+            alphabets,
         }
+    }
+
+    /// Rows held, all layers together.
+    fn nodes(&self) -> usize {
+        self.tables.iter().map(RowTable::len).sum()
+    }
+
+    /// The node of every state of `dfa`, per layer (`map[l][state]`), interning bottom-up.
+    fn import(&mut self, dfa: &Dfa) -> Vec<Vec<u32>> {
+        let n = self.alphabets.len();
+        let mut map: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut row = Vec::new();
+        for l in (0..n).rev() {
+            let a = self.alphabets[l];
+            let raw = dfa.layers[l].raw();
+            let states = dfa.layers[l].len();
+            let mut ids = vec![0, 1];
+            for s in 2..states {
+                row.clear();
+                row.extend(raw[s * a..(s + 1) * a].iter().map(|&x| if l + 1 < n { map[l + 1][x as usize] } else { x }));
+                ids.push(self.tables[l].intern(&row));
+            }
+            map[l] = ids;
+        }
+        map
+    }
+
+    /// The canonical DFA of node `root` of layer 0: its reachable nodes, renumbered.
+    fn extract(&self, shape: &super::Shape, root: u32) -> Dfa {
+        let n = self.alphabets.len();
+        let mut layers = Vec::with_capacity(n);
+        let mut order = vec![root];
+        for l in 0..n {
+            let a = self.alphabets[l];
+            let mut index: hashbrown::HashMap<u32, u32> = hashbrown::HashMap::new();
+            let mut next = Vec::new();
+            let mut rows = Vec::with_capacity((order.len() + 2) * a);
+            rows.extend(std::iter::repeat_n(0, a));
+            rows.extend(std::iter::repeat_n(1, a));
+            for &g in &order {
+                for c in 0..a {
+                    let x = self.child(l, g, c);
+                    rows.push(if x < 2 {
+                        x
+                    } else {
+                        *index.entry(x).or_insert_with(|| {
+                            next.push(x);
+                            next.len() as u32 + 1
+                        })
+                    });
+                }
+            }
+            layers.push(rows);
+            order = next;
+        }
+        canonicalize(shape, if root < 2 { root } else { 2 }, layers)
     }
 
     fn child(&self, layer: usize, node: u32, c: usize) -> u32 {
@@ -199,31 +259,34 @@ impl Unions {
     }
 }
 
-impl Dfa {
-    /// The union over `relations` (`(layer, pairs)`) of [`Dfa::layer_relation_image`],
-    /// intersected with `within` when given, in one top-down pass: the strings `y` of `within`
-    /// obtained from a member `x` of `self` by rewriting exactly one character along the
-    /// relation of its layer.
-    ///
-    /// Why one pass: the image under one layer's relation alone can be far larger than the
-    /// union (in Nim, "a token was taken from heap 3" remembers a set of XOR values that the
-    /// other heaps' moves fill in), so building the parts and then their union pays for
-    /// states the answer never has. A state is `(w, u, N)`: `w` the state of `within`, `u` the
-    /// state of `self` on the prefix read unchanged (a move may still come), `N` the union of
-    /// the states of `self` reached by prefixes with the move made. `N` is kept as one
-    /// hash-consed union node ([`Unions`]), not as the set of those states, so equal unions are
-    /// one state and a step costs a memoised union rather than a pass over the set.
+/// Images under one symbol relation per layer (moves that each rewrite one character), for a
+/// series of sets: the relations are prepared once and the hash-consed unions of one image
+/// are reused by the next (see [`NodeStore`]). [`Dfa::relations_image`] is one call of it.
+pub struct RelationImager {
+    shape: super::Shape,
+    /// Per layer and symbol `c`, `(base, extra)` covering the symbols that may become `c`:
+    /// see [`fold_plan`].
+    plans: Vec<Vec<(Option<usize>, Vec<u32>)>>,
+    moves_at: Vec<bool>,
+    /// `moves_below[l]`: some layer `>= l` has a move.
+    moves_below: Vec<bool>,
+    store: NodeStore,
+    /// `moved[l][u]`: per symbol `c`, the union of `u`'s successors on the sources of `c`.
+    moved: Vec<hashbrown::HashMap<u32, Box<[u32]>>>,
+}
+
+/// The store is dropped and started afresh past this many nodes (all layers), so a long series
+/// of images keeps bounded memory.
+const STORE_LIMIT: usize = 1 << 24;
+
+impl RelationImager {
+    /// Prepare images of strings of `shape` under `relations` (`(layer, pairs)`; a layer may
+    /// appear more than once).
     ///
     /// # Panics
-    /// If a layer or a symbol of `relations` lies outside the shape, or `within` has another
-    /// shape.
-    pub fn relations_image(&self, relations: &[(usize, Vec<(Symbol, Symbol)>)], within: Option<&Dfa>) -> Dfa {
-        let shape = &self.shape;
+    /// If a layer or a symbol of `relations` lies outside the shape.
+    pub fn new(shape: &super::Shape, relations: &[(usize, Vec<(Symbol, Symbol)>)]) -> RelationImager {
         let n = shape.len();
-        if let Some(w) = within {
-            assert_eq!(&w.shape, shape, "within has another shape");
-        }
-        // sources[l][c]: the symbols of layer l that may become c (empty where l has no relation).
         let mut sources: Vec<Vec<Vec<u32>>> = (0..n).map(|l| vec![Vec::new(); shape.alphabet(l)]).collect();
         for (layer, pairs) in relations {
             assert!(*layer < n, "layer {layer} outside a shape of {n} layers");
@@ -240,41 +303,57 @@ impl Dfa {
             }
         }
         let moves_at: Vec<bool> = sources.iter().map(|per| per.iter().any(|s| !s.is_empty())).collect();
-        let plans: Vec<Vec<(Option<usize>, Vec<u32>)>> = sources.iter().map(|per| fold_plan(per)).collect();
-        // moves_below[l]: some layer >= l still has a move, so an unchanged prefix may go on.
         let mut moves_below = vec![false; n + 1];
         for l in (0..n).rev() {
             moves_below[l] = moves_below[l + 1] || moves_at[l];
         }
-        let within_initial = within.map_or(1, |w| w.initial.0);
-        if self.is_empty() || !moves_below[0] || within_initial == 0 {
-            return Dfa::reject_all(shape);
+        RelationImager {
+            shape: shape.clone(),
+            plans: sources.iter().map(|per| fold_plan(per)).collect(),
+            moves_at,
+            moves_below,
+            store: NodeStore::new(shape),
+            moved: (0..n).map(|_| hashbrown::HashMap::new()).collect(),
         }
-        let mut unions = Unions::new(self);
+    }
+
+    /// The strings of `within` (all strings when `None`) obtained from a member of `set` by
+    /// rewriting exactly one character along its layer's relation.
+    ///
+    /// A state of the pass is `(w, u, N)`: `w` the state of `within`, `u` the node of `set`
+    /// on the prefix read unchanged (a move may still come), `N` the union node of the states
+    /// reached by prefixes with the move made. `N` is one hash-consed node, not the set of
+    /// those states, so equal unions are one state and a step costs a memoised union.
+    ///
+    /// # Panics
+    /// If `set` or `within` has another shape.
+    pub fn image(&mut self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+        let shape = self.shape.clone();
+        let n = shape.len();
+        assert_eq!(set.shape, shape, "the set has another shape");
+        if let Some(w) = within {
+            assert_eq!(w.shape, shape, "within has another shape");
+        }
+        let within_initial = within.map_or(1, |w| w.initial.0);
+        if set.is_empty() || !self.moves_below[0] || within_initial == 0 {
+            return Dfa::reject_all(&shape);
+        }
+        if self.store.nodes() > STORE_LIMIT {
+            self.store = NodeStore::new(&shape);
+            self.moved.iter_mut().for_each(hashbrown::HashMap::clear);
+        }
+        let map = self.store.import(set);
         let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
-        let mut states: Vec<[u32; 3]> = vec![[within_initial, self.initial.0, 0]];
+        let mut states: Vec<[u32; 3]> = vec![[within_initial, map[0][set.initial.0 as usize], 0]];
         for l in 0..n {
             let a = shape.alphabet(l);
-            let raw = self.layers[l].raw();
             let within_raw = within.map(|w| w.layers[l].raw());
             let last = l + 1 == n;
             let mut index: hashbrown::HashMap<[u32; 3], u32> = hashbrown::HashMap::new();
             let mut next: Vec<[u32; 3]> = Vec::new();
-            // moved[(u, c)]: the union of u's successors on the sources of c, once per (u, c).
-            let mut moved: hashbrown::HashMap<u32, Vec<u32>> = hashbrown::HashMap::new();
             let mut codes = Vec::with_capacity(states.len() * a);
             for &[w, u, node] in &states {
-                if u != 0 && moves_at[l] && !moved.contains_key(&u) {
-                    let mut row: Vec<u32> = Vec::with_capacity(a);
-                    for (base, extra) in &plans[l] {
-                        let start = base.map_or(0, |b| row[b]);
-                        let union = extra
-                            .iter()
-                            .fold(start, |acc, &from| unions.union(l + 1, acc, raw[u as usize * a + from as usize]));
-                        row.push(union);
-                    }
-                    moved.insert(u, row);
-                }
+                let moved_row = (u != 0 && self.moves_at[l]).then(|| self.moved_row(l, u));
                 for c in 0..a {
                     let w2 = match within_raw {
                         Some(wr) if w != 1 => wr[w as usize * a + c],
@@ -284,16 +363,15 @@ impl Dfa {
                         codes.push(0);
                         continue;
                     }
-                    let mut node2 = if node == 0 { 0 } else { unions.child(l, node, c) };
-                    if u != 0 && moves_at[l] {
-                        node2 = unions.union(l + 1, node2, moved[&u][c]);
+                    let mut node2 = if node == 0 { 0 } else { self.store.child(l, node, c) };
+                    if let Some(row) = &moved_row {
+                        node2 = self.store.union(l + 1, node2, row[c]);
                     }
-                    let u2 = if u != 0 && moves_below[l + 1] && node2 != 1 { raw[u as usize * a + c] } else { 0 };
-                    let code = if last {
-                        // The last layer leads to 0 or 1 only; w2 is 1 here.
-                        node2
-                    } else if u2 == 0 && (node2 == 0 || w2 == 1) {
-                        // Nothing left, or reads exactly like that union node.
+                    let u2 =
+                        if u != 0 && self.moves_below[l + 1] && node2 != 1 { self.store.child(l, u, c) } else { 0 };
+                    let code = if last || (u2 == 0 && (node2 == 0 || w2 == 1)) {
+                        // The last layer leads to 0 or 1 only (w2 is 1 there); otherwise
+                        // nothing is left, or the state reads exactly like that union node.
                         node2
                     } else {
                         let key = [w2, u2, node2];
@@ -309,6 +387,60 @@ impl Dfa {
             children.push(codes);
             states = next;
         }
-        intern_explored(shape, unions.tables, children)
+        // Intern the explored states bottom-up into the store (they are canonical there too).
+        let mut below: Vec<u32> = Vec::new();
+        let mut row = Vec::new();
+        for l in (0..n).rev() {
+            let a = shape.alphabet(l);
+            let codes = &children[l];
+            let mut ids = Vec::with_capacity(codes.len() / a);
+            for chunk in codes.chunks_exact(a) {
+                row.clear();
+                row.extend(chunk.iter().map(|&x| if x & TUPLE != 0 { below[(x & !TUPLE) as usize] } else { x }));
+                ids.push(self.store.tables[l].intern(&row));
+            }
+            below = ids;
+        }
+        self.store.extract(&shape, below[0])
+    }
+
+    /// Per symbol `c`, the union of the successors of node `u` (layer `l`) on the sources of `c`.
+    fn moved_row(&mut self, l: usize, u: u32) -> Box<[u32]> {
+        if let Some(row) = self.moved[l].get(&u) {
+            return row.clone();
+        }
+        let a = self.shape.alphabet(l);
+        let mut row: Vec<u32> = Vec::with_capacity(a);
+        for (base, extra) in &self.plans[l] {
+            let start = base.map_or(0, |b| row[b]);
+            let mut acc = start;
+            for &from in extra {
+                let x = self.store.child(l, u, from as usize);
+                acc = self.store.union(l + 1, acc, x);
+            }
+            row.push(acc);
+        }
+        let row: Box<[u32]> = row.into();
+        self.moved[l].insert(u, row.clone());
+        row
+    }
+}
+
+impl Dfa {
+    /// The union over `relations` (`(layer, pairs)`) of [`Dfa::layer_relation_image`],
+    /// intersected with `within` when given, in one pass over all layers: the strings `y` (of
+    /// `within`) obtained from a member `x` of `self` by rewriting exactly one character along
+    /// the relation of its layer. See [`RelationImager::image`].
+    ///
+    /// Why one pass: the image under one layer's relation alone can be far larger than the
+    /// union (in Nim, "a token was taken from heap 3" remembers a set of XOR values that the
+    /// other heaps' moves fill in), so building the parts and then their union pays for
+    /// states the answer never has.
+    ///
+    /// # Panics
+    /// If a layer or a symbol of `relations` lies outside the shape, or `within` has another
+    /// shape.
+    pub fn relations_image(&self, relations: &[(usize, Vec<(Symbol, Symbol)>)], within: Option<&Dfa>) -> Dfa {
+        RelationImager::new(&self.shape, relations).image(self, within)
     }
 }
