@@ -273,6 +273,8 @@ pub struct RelationImager {
     store: NodeStore,
     /// `moved[l][u]`: per symbol `c`, the union of `u`'s successors on the sources of `c`.
     moved: Vec<hashbrown::HashMap<u32, Box<[u32]>>>,
+    /// `images[l][u]`: [`RelationImager::node_image`].
+    images: Vec<hashbrown::HashMap<u32, u32>>,
 }
 
 /// The store is dropped and started afresh past this many nodes (all layers), so a long series
@@ -314,67 +316,98 @@ impl RelationImager {
             moves_below,
             store: NodeStore::new(shape),
             moved: (0..n).map(|_| hashbrown::HashMap::new()).collect(),
+            images: (0..n).map(|_| hashbrown::HashMap::new()).collect(),
         }
     }
 
     /// The strings of `within` (all strings when `None`) obtained from a member of `set` by
     /// rewriting exactly one character along its layer's relation.
     ///
-    /// A state of the pass is `(w, u, N)`: `w` the state of `within`, `u` the node of `set`
-    /// on the prefix read unchanged (a move may still come), `N` the union node of the states
-    /// reached by prefixes with the move made. `N` is one hash-consed node, not the set of
-    /// those states, so equal unions are one state and a step costs a memoised union.
+    /// `set` is imported into the store; the image of its initial node is built bottom-up
+    /// ([`RelationImager::node_image`], memoised per node across calls, so the states a set
+    /// shares with earlier ones cost a lookup); `within` is applied by one product pass.
+    ///
+    /// Why not top-down with a state (prefix unchanged, moves made so far): the moves made in
+    /// the prefix alone, or the moves still to come alone, can remember far more than their
+    /// union (in Nim, a set of XOR values that the other heaps' moves fill in), and such a
+    /// state keeps them apart. A node of the image is the union itself, so it collapses.
     ///
     /// # Panics
     /// If `set` or `within` has another shape.
     pub fn image(&mut self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
         let shape = self.shape.clone();
-        let n = shape.len();
         assert_eq!(set.shape, shape, "the set has another shape");
         if let Some(w) = within {
             assert_eq!(w.shape, shape, "within has another shape");
         }
-        let within_initial = within.map_or(1, |w| w.initial.0);
-        if set.is_empty() || !self.moves_below[0] || within_initial == 0 {
+        if set.is_empty() || !self.moves_below[0] || within.is_some_and(Dfa::is_empty) {
             return Dfa::reject_all(&shape);
         }
         if self.store.nodes() > STORE_LIMIT {
             self.store = NodeStore::new(&shape);
             self.moved.iter_mut().for_each(hashbrown::HashMap::clear);
+            self.images.iter_mut().for_each(hashbrown::HashMap::clear);
         }
         let map = self.store.import(set);
+        let root = self.node_image(0, map[0][set.initial.0 as usize]);
+        match within {
+            None => self.store.extract(&shape, root),
+            Some(w) => self.restrict(w, root),
+        }
+    }
+
+    /// The node of the image of node `u` of layer `l`: the suffixes with exactly one move in
+    /// layers `l..` from a suffix in `L(u)`. Its row on `c` is the union of the image of `u`'s
+    /// child (the move comes later) and `u`'s successors on the sources of `c` (the move is
+    /// here). Memoised per node across calls.
+    fn node_image(&mut self, l: usize, u: u32) -> u32 {
+        if u == 0 || !self.moves_below[l] {
+            return 0;
+        }
+        if let Some(&z) = self.images[l].get(&u) {
+            return z;
+        }
+        let a = self.shape.alphabet(l);
+        let moved = self.moves_at[l].then(|| self.moved_row(l, u));
+        let mut row = Vec::with_capacity(a);
+        for c in 0..a {
+            let child = self.store.child(l, u, c);
+            let later = if l + 1 < self.shape.len() { self.node_image(l + 1, child) } else { 0 };
+            let here = moved.as_ref().map_or(0, |m| m[c]);
+            row.push(self.store.union(l + 1, later, here));
+        }
+        let z = self.store.tables[l].intern(&row);
+        self.images[l].insert(u, z);
+        z
+    }
+
+    /// `L(within) ∩ L(root)` for a node `root` of layer 0, as a canonical DFA: the product
+    /// explored top-down, its states interned bottom-up into the store (canonical there too).
+    fn restrict(&mut self, within: &Dfa, root: u32) -> Dfa {
+        let shape = self.shape.clone();
+        let n = shape.len();
+        if root == 0 {
+            return Dfa::reject_all(&shape);
+        }
         let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
-        let mut states: Vec<[u32; 3]> = vec![[within_initial, map[0][set.initial.0 as usize], 0]];
+        let mut states: Vec<[u32; 2]> = vec![[within.initial.0, root]];
         for l in 0..n {
             let a = shape.alphabet(l);
-            let within_raw = within.map(|w| w.layers[l].raw());
-            let last = l + 1 == n;
-            let mut index: hashbrown::HashMap<[u32; 3], u32> = hashbrown::HashMap::new();
-            let mut next: Vec<[u32; 3]> = Vec::new();
+            let wr = within.layers[l].raw();
+            let mut index: hashbrown::HashMap<[u32; 2], u32> = hashbrown::HashMap::new();
+            let mut next: Vec<[u32; 2]> = Vec::new();
             let mut codes = Vec::with_capacity(states.len() * a);
-            for &[w, u, node] in &states {
-                let moved_row = (u != 0 && self.moves_at[l]).then(|| self.moved_row(l, u));
+            for &[w, node] in &states {
                 for c in 0..a {
-                    let w2 = match within_raw {
-                        Some(wr) if w != 1 => wr[w as usize * a + c],
-                        _ => 1,
-                    };
-                    if w2 == 0 {
-                        codes.push(0);
-                        continue;
-                    }
-                    let mut node2 = if node == 0 { 0 } else { self.store.child(l, node, c) };
-                    if let Some(row) = &moved_row {
-                        node2 = self.store.union(l + 1, node2, row[c]);
-                    }
-                    let u2 =
-                        if u != 0 && self.moves_below[l + 1] && node2 != 1 { self.store.child(l, u, c) } else { 0 };
-                    let code = if last || (u2 == 0 && (node2 == 0 || w2 == 1)) {
-                        // The last layer leads to 0 or 1 only (w2 is 1 there); otherwise
-                        // nothing is left, or the state reads exactly like that union node.
+                    let w2 = if w == 1 { 1 } else { wr[w as usize * a + c] };
+                    let node2 = self.store.child(l, node, c);
+                    let code = if w2 == 0 || node2 == 0 {
+                        0
+                    } else if w2 == 1 {
+                        // Reads exactly like that node (on the last layer, both are 1).
                         node2
                     } else {
-                        let key = [w2, u2, node2];
+                        let key = [w2, node2];
                         TUPLE
                             | *index.entry(key).or_insert_with(|| {
                                 next.push(key);
@@ -387,14 +420,12 @@ impl RelationImager {
             children.push(codes);
             states = next;
         }
-        // Intern the explored states bottom-up into the store (they are canonical there too).
         let mut below: Vec<u32> = Vec::new();
         let mut row = Vec::new();
         for l in (0..n).rev() {
             let a = shape.alphabet(l);
-            let codes = &children[l];
-            let mut ids = Vec::with_capacity(codes.len() / a);
-            for chunk in codes.chunks_exact(a) {
+            let mut ids = Vec::with_capacity(children[l].len() / a);
+            for chunk in children[l].chunks_exact(a) {
                 row.clear();
                 row.extend(chunk.iter().map(|&x| if x & TUPLE != 0 { below[(x & !TUPLE) as usize] } else { x }));
                 ids.push(self.store.tables[l].intern(&row));
