@@ -249,6 +249,10 @@ fn exact_classes(r: &Retrograde, sides: &[Side]) -> Vec<ValueClass> {
     classes
 }
 
+/// Above this many undecided states (both sides together) a retrograde iteration computes the
+/// two sides in turn rather than side by side, to halve its peak memory.
+const SIDES_IN_TURN_STATES: usize = 4_000_000;
+
 /// Evaluate `expr`, and with `DFASOLVE_TRACE` set print how long it took (for profiling).
 macro_rules! timed {
     ($name:expr, $e:expr) => {{
@@ -545,8 +549,14 @@ impl<'g> Solver<'g> {
                         }
                         (dw, dl)
                     };
+                    // Large sets take the sides one after the other: each image is parallel
+                    // inside, and two at once would double the peak memory of the largest step
+                    // (Breakthrough 5x6 ran out of 24 GB that way).
+                    let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > SIDES_IN_TURN_STATES;
                     let ((dw0, dl0), (dw1, dl1)) = if shared {
                         (side_step(Side::First), (empty.clone(), empty.clone()))
+                    } else if large {
+                        (side_step(Side::First), side_step(Side::Second))
                     } else {
                         rayon::join(|| side_step(Side::First), || side_step(Side::Second))
                     };

@@ -409,8 +409,15 @@ impl Dfa {
         for l in 0..n {
             let alphabet = shape.alphabet(l);
             let last = l + 1 == n;
-            // Pending keys are appended to one flat buffer per chunk (`[len, key...]` each).
-            let expand = |t: u32, codes: &mut Vec<u32>, pending: &mut Vec<u32>, elems: &mut Vec<Element>| {
+            // New keys are numbered in a table per chunk (`TUPLE | local id`), so a chunk holds
+            // each distinct key once however many children share it; the tables are merged
+            // into the layer's after. (Writing every child's key out and interning them all
+            // sequentially held a copy per child: most of an image's peak memory.)
+            let expand = |t: u32,
+                          codes: &mut Vec<u32>,
+                          local: &mut SliceTable,
+                          elems: &mut Vec<Element>,
+                          pending: &mut Vec<u32>| {
                 let key = current.get(t);
                 let w = key[0];
                 for c in 0..alphabet {
@@ -435,50 +442,50 @@ impl Dfa {
                         }),
                         Class::Explore => {
                             debug_assert!(!last, "every element is settled at the end of the string");
-                            let at = pending.len();
-                            pending.push(0);
+                            pending.clear();
                             pending.push(w2);
                             encode(elems, pending);
-                            pending[at] = (pending.len() - at - 1) as u32;
-                            codes.push(u32::MAX);
+                            codes.push(TUPLE | local.intern(pending));
                         }
                     }
                 }
             };
             const CHUNK: u32 = 1 << 12;
             let count = current.len() as u32;
-            let parts: Vec<(Vec<u32>, Vec<u32>)> = if count >= 2 * CHUNK {
-                (0..count.div_ceil(CHUNK))
-                    .into_par_iter()
-                    .map(|chunk| {
-                        let (mut codes, mut pending, mut elems) = (Vec::new(), Vec::new(), Vec::new());
-                        for t in chunk * CHUNK..((chunk + 1) * CHUNK).min(count) {
-                            expand(t, &mut codes, &mut pending, &mut elems);
-                        }
-                        (codes, pending)
-                    })
-                    .collect()
-            } else {
-                let (mut codes, mut pending, mut elems) = (Vec::new(), Vec::new(), Vec::new());
-                for t in 0..count {
-                    expand(t, &mut codes, &mut pending, &mut elems);
+            let run = |range: std::ops::Range<u32>| {
+                let (mut codes, mut local, mut elems, mut pending) =
+                    (Vec::with_capacity(range.len() * alphabet), SliceTable::new(), Vec::new(), Vec::new());
+                for t in range {
+                    expand(t, &mut codes, &mut local, &mut elems, &mut pending);
                 }
-                vec![(codes, pending)]
+                (codes, local)
             };
             let mut next = SliceTable::new();
             let mut layer_codes = Vec::with_capacity(count as usize * alphabet);
-            for (codes, pending) in parts {
-                let mut at = 0;
-                for code in codes {
-                    if code == u32::MAX {
-                        let len = pending[at] as usize;
-                        let k = &pending[at + 1..at + 1 + len];
-                        at += 1 + len;
-                        layer_codes.push(TUPLE | next.intern(k));
-                    } else {
-                        layer_codes.push(code);
+            let mut merge =
+                |parts: Vec<(Vec<u32>, SliceTable)>| {
+                    for (codes, local) in parts {
+                        let global: Vec<u32> = (0..local.len() as u32).map(|i| next.intern(local.get(i))).collect();
+                        drop(local);
+                        layer_codes.extend(codes.into_iter().map(|code| {
+                            if code & TUPLE != 0 { TUPLE | global[(code & !TUPLE) as usize] } else { code }
+                        }));
                     }
+                };
+            if count >= 2 * CHUNK {
+                // Chunks run in parallel a batch at a time and are merged after each batch, so
+                // at most a batch's chunk tables exist besides the layer's own.
+                const BATCH: u32 = 64;
+                let chunks = count.div_ceil(CHUNK);
+                for first in (0..chunks).step_by(BATCH as usize) {
+                    let parts: Vec<(Vec<u32>, SliceTable)> = (first..(first + BATCH).min(chunks))
+                        .into_par_iter()
+                        .map(|chunk| run(chunk * CHUNK..((chunk + 1) * CHUNK).min(count)))
+                        .collect();
+                    merge(parts);
                 }
+            } else {
+                merge(vec![run(0..count)]);
             }
             if std::env::var_os("DFASOLVE_TRACE_LAYERS").is_some() {
                 let total: usize = (0..next.len() as u32).map(|t| next.get(t).len()).sum();
