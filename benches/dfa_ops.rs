@@ -6,8 +6,9 @@
 //! asks for: product states per second, and n-ary union against a chain of pairwise unions.
 //! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use dfasolve::dfa::{Change, Dfa, product_states_explored};
+use dfasolve::dfa::{Change, Dfa, RelationImager, Symbol, product_states_explored};
 use dfasolve::games::breakthrough::Breakthrough;
+use dfasolve::games::nim::Nim;
 use dfasolve::games::{Game, Side};
 use dfasolve::solver::Solver;
 use std::hint::black_box;
@@ -241,5 +242,44 @@ fn nary_union(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, binary_ops, change_and_moves, nary_union);
+/// Preimages under Nim's moves (one symbol relation per heap) of a series of loss sets, as a
+/// ply-by-ply backup meets them: P-positions with at least k tokens taken, k = 40..80 of 8x15.
+/// "kept" runs the series through one [`RelationImager`], so later images reuse the unions of
+/// earlier ones; "fresh" starts every image from an empty store.
+fn relation_images(c: &mut Criterion) {
+    let nim = Nim::new(8, 15).unwrap();
+    let shape = nim.shape().clone();
+    let p_positions = nim.xor_zero();
+    let mut solver = Solver::new(&nim);
+    let plies = solver.forward_plies(&nim.initial(), None, Some(80)).unwrap();
+    let series: Vec<Dfa> = (40..80).map(|k| plies[k].intersection(&p_positions)).collect();
+    // Before the move the heap held c, after it a < c: the pairs (after, before).
+    let take: Vec<(Symbol, Symbol)> =
+        (0..=15u16).flat_map(|c| (0..c).map(move |a| (a as Symbol, c as Symbol))).collect();
+    let relations: Vec<(usize, Vec<(Symbol, Symbol)>)> = (0..8).map(|l| (l, take.clone())).collect();
+    let kept = |sets: &[Dfa]| {
+        let mut imager = RelationImager::new(&shape, &relations);
+        sets.iter().map(|s| imager.image(s, None).nontrivial_state_count()).sum::<usize>()
+    };
+    let fresh =
+        |sets: &[Dfa]| sets.iter().map(|s| s.relations_image(&relations, None).nontrivial_state_count()).sum::<usize>();
+    let t = Instant::now();
+    let states = kept(&series);
+    let t_kept = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    assert_eq!(fresh(&series), states);
+    let t_fresh = t.elapsed().as_secs_f64();
+    eprintln!(
+        "nim 8x15 preimages of {} loss sets ({} states on average): one kept imager {t_kept:.3} s, a fresh one each {t_fresh:.3} s",
+        series.len(),
+        series.iter().map(Dfa::nontrivial_state_count).sum::<usize>() / series.len()
+    );
+    let mut g = c.benchmark_group("relation_images");
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::new("kept", "nim8x15-40-sets"), |bench| bench.iter(|| black_box(kept(&series))));
+    g.bench_function(BenchmarkId::new("fresh", "nim8x15-40-sets"), |bench| bench.iter(|| black_box(fresh(&series))));
+    g.finish();
+}
+
+criterion_group!(benches, binary_ops, change_and_moves, nary_union, relation_images);
 criterion_main!(benches);
