@@ -261,7 +261,7 @@ impl NodeStore {
 
 /// Images under one symbol relation per layer (moves that each rewrite one character), for a
 /// series of sets: the relations are prepared once and the hash-consed unions of one image
-/// are reused by the next (see [`NodeStore`]). [`Dfa::relations_image`] is one call of it.
+/// are reused by the next (a hash-consed node store). [`Dfa::relations_image`] is one call of it.
 pub struct RelationImager {
     shape: super::Shape,
     /// Per layer and symbol `c`, `(base, extra)` covering the symbols that may become `c`:
@@ -324,7 +324,7 @@ impl RelationImager {
     /// rewriting exactly one character along its layer's relation.
     ///
     /// `set` is imported into the store; the image of its initial node is built bottom-up
-    /// ([`RelationImager::node_image`], memoised per node across calls, so the states a set
+    /// (`node_image`, memoised per node across calls, so the states a set
     /// shares with earlier ones cost a lookup); `within` is applied by one product pass.
     ///
     /// Why not top-down with a state (prefix unchanged, moves made so far): the moves made in
