@@ -113,13 +113,17 @@ impl RowTable {
             let id = e as u32 as usize;
             entry_matches(e, hash) && ids_equal(&rows[id * alphabet..(id + 1) * alphabet], row)
         };
-        if let Some(&e) = self.table.find(table_hash(hash), eq) {
-            return e as u32;
+        // One probe sequence for both the lookup and the insertion (most rows of a large
+        // product are new).
+        match self.table.entry(table_hash(hash), eq, |&e| entry_hash(e)) {
+            hashbrown::hash_table::Entry::Occupied(found) => *found.get() as u32,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
+                self.rows.extend_from_slice(row);
+                slot.insert(entry(hash, id));
+                id
+            }
         }
-        let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
-        self.rows.extend_from_slice(row);
-        self.table.insert_unique(table_hash(hash), entry(hash, id), |&e| entry_hash(e));
-        id
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -196,11 +200,25 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
     let shards = 2 * rayon::current_num_threads();
     let shard_of = |hash: u64| ((hash >> 32) as usize * shards) >> 32;
     let hashes: Vec<u64> = rows.par_chunks_exact(alphabet).map(hash_ids).collect();
-    // Each shard's rows, in row order.
-    let mut members: Vec<Vec<u32>> = vec![Vec::with_capacity(count / shards + count / 64); shards];
-    for (t, &hash) in hashes.iter().enumerate() {
-        members[shard_of(hash)].push(t as u32);
-    }
+    // Each shard's rows, in row order: every range of rows lists its members of each shard
+    // in parallel, and each shard joins its lists in range order.
+    let range = count.div_ceil(shards);
+    let split: Vec<Vec<Vec<u32>>> = hashes
+        .par_chunks(range)
+        .enumerate()
+        .map(|(r, part)| {
+            let mut lists: Vec<Vec<u32>> = vec![Vec::with_capacity(part.len() / shards + part.len() / 64); shards];
+            for (i, &hash) in part.iter().enumerate() {
+                lists[shard_of(hash)].push((r * range + i) as u32);
+            }
+            lists
+        })
+        .collect();
+    let members: Vec<Vec<u32>> = (0..shards)
+        .into_par_iter()
+        .map(|s| split.iter().flat_map(|lists| lists[s].iter().copied()).collect())
+        .collect();
+    drop(split);
     // Each shard: the local id of each of its rows, in row order, and its table.
     let tables: Vec<(Vec<u32>, RowTable)> = members
         .par_iter()
