@@ -170,6 +170,20 @@ fn change_and_moves(c: &mut Criterion) {
         t.elapsed().as_secs_f64(),
         back.nontrivial_state_count()
     );
+    // Switching the side to move: relabelling is one linear pass; reversal (the 180° rotation)
+    // a subset construction.
+    let t = Instant::now();
+    let swapped = next.swap_symbols(1, 2);
+    let t_swap = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let rotated = next.reverse();
+    let t_reverse = t.elapsed().as_secs_f64();
+    eprintln!(
+        "side switch of {} states: swap colours {t_swap:.3} s ({} states), rotate 180° {t_reverse:.3} s ({} states)",
+        next.nontrivial_state_count(),
+        swapped.nontrivial_state_count(),
+        rotated.nontrivial_state_count()
+    );
     let mut g = c.benchmark_group("moves");
     g.sample_size(10);
     g.bench_function(BenchmarkId::new("change", "mod40009"), |bench| bench.iter(|| black_box(a.change(&moves[100]))));
@@ -178,6 +192,12 @@ fn change_and_moves(c: &mut Criterion) {
     });
     g.bench_function(BenchmarkId::new("backward_moves", "breakthrough5x5-ply13"), |bench| {
         bench.iter(|| black_box(solver.backward(side, &next)))
+    });
+    g.bench_function(BenchmarkId::new("swap_colours", "breakthrough5x5-ply13"), |bench| {
+        bench.iter(|| black_box(next.swap_symbols(1, 2)))
+    });
+    g.bench_function(BenchmarkId::new("reverse", "breakthrough5x5-ply13"), |bench| {
+        bench.iter(|| black_box(next.reverse()))
     });
     g.finish();
 }

@@ -6,7 +6,7 @@ use crate::dfa::{Dfa, SplitMix64};
 use crate::games::breakthrough::Breakthrough;
 use crate::games::nim::Nim;
 use crate::games::{Game, Outcome, Position, Side, Status, from_params, move_rank};
-use crate::solver::{Mode, Solution, Solver, StepRecord, peak_rss_bytes};
+use crate::solver::{MirrorPolicy, Mode, Solution, Solver, StepRecord, peak_rss_bytes};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -43,6 +43,11 @@ pub enum Command {
         /// Backward plies solved before going forward (meet in the middle).
         #[arg(long, default_value_t = 2)]
         depth: u32,
+        /// When the retrograde pass takes the second player's sets from the first player's by
+        /// rotating the board and swapping colours, instead of computing their images: never,
+        /// in the large iterations (less memory), or always.
+        #[arg(long, value_enum, default_value_t = MirrorPolicy::Large)]
+        side_mirror: MirrorPolicy,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -202,10 +207,13 @@ pub struct RunOptions {
 /// Any failure, as a message for the user.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Breakthrough { width, height, strong, depth, run } => {
+        Command::Breakthrough { width, height, strong, depth, side_mirror, run } => {
             let game = Breakthrough::new(width, height)?;
             let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
-            let report = solve(&game, mode, &run)?;
+            let started = Instant::now();
+            let mut solver = Solver::new(&game);
+            solver.set_mirror_policy(side_mirror);
+            let report = solve_with(&mut solver, &game, mode, &run, started)?;
             let winner = match report.solution.initial_value {
                 Outcome::Win { .. } => "first player (P1)",
                 Outcome::Loss { .. } => "second player (P2)",

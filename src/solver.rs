@@ -19,7 +19,7 @@
 use crate::dfa::file::Bundle;
 use crate::dfa::{Dfa, DfaStats};
 use crate::error::{Error, Result};
-use crate::games::{Game, Outcome, Position, Side};
+use crate::games::{Game, Outcome, Position, Side, SideMirror};
 use crate::move_graph::MoveGraph;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -280,6 +280,30 @@ pub struct Solver<'g> {
     records: Vec<StepRecord>,
     progress: Option<Progress<'g>>,
     checkpoint: Option<PathBuf>,
+    /// The game's side mirror, if it has one: the second side's sets can then be the mirror
+    /// images of the first side's instead of images of their own.
+    mirror: Option<SideMirror>,
+    /// When the retrograde pass uses `mirror`.
+    mirror_policy: MirrorPolicy,
+}
+
+/// When a retrograde iteration takes the second side's sets from the first side's by the
+/// game's side mirror ([`Game::side_mirror`]) instead of computing their own images.
+///
+/// Mirroring replaces the second side's images by one reversal of each new set. The reversal
+/// is a subset construction (about 50 subset members per result state on Breakthrough sets),
+/// so it costs about as much CPU as the images it replaces but far less memory. Measured on
+/// Breakthrough 4x6 strong, one run after the other: always mirroring 34.3 s and 509 MiB
+/// peak, never 28.7 s and 726 MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MirrorPolicy {
+    /// Compute both sides' images.
+    Never,
+    /// Mirror in the iterations that compute the sides in turn to save memory (undecided sets
+    /// above a few million states), where the second side's images are the largest step.
+    Large,
+    /// Mirror in every iteration.
+    Always,
 }
 
 impl<'g> Solver<'g> {
@@ -288,12 +312,18 @@ impl<'g> Solver<'g> {
         let started = Instant::now();
         let shared = game.mover_relative();
         let moves = [game.moves(Side::First), game.moves(if shared { Side::First } else { Side::Second })];
+        let mirror = if shared { None } else { game.side_mirror() };
         let first_universe = timed!("universe", game.universe(Side::First));
         let universe = [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
-        // With mover-relative strings both sides are the same computation: do it once.
+        // With mover-relative strings both sides are the same computation: do it once; with a
+        // side mirror the second side's sets are the first side's mirrored.
         let per_side = |f: &dyn Fn(Side) -> Dfa| {
             let first = f(Side::First);
-            let second = if shared { first.clone() } else { f(Side::Second) };
+            let second = match mirror {
+                _ if shared => first.clone(),
+                Some(m) => timed!("mirror", m.apply(&first)),
+                None => f(Side::Second),
+            };
             [first, second]
         };
         // Lost by rule, or not over by rule but without a legal move. A position the rules
@@ -324,7 +354,14 @@ impl<'g> Solver<'g> {
             records: Vec::new(),
             progress: None,
             checkpoint: None,
+            mirror,
+            mirror_policy: MirrorPolicy::Large,
         }
+    }
+
+    /// When the retrograde pass uses the game's side mirror (default [`MirrorPolicy::Large`]).
+    pub fn set_mirror_policy(&mut self, policy: MirrorPolicy) {
+        self.mirror_policy = policy;
     }
 
     /// Call `f` with every step record as it is produced (progress display).
@@ -553,8 +590,18 @@ impl<'g> Solver<'g> {
                     // inside, and two at once would double the peak memory of the largest step
                     // (Breakthrough 5x6 ran out of 24 GB that way).
                     let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > SIDES_IN_TURN_STATES;
+                    let mirror = self.mirror.filter(|_| match self.mirror_policy {
+                        MirrorPolicy::Never => false,
+                        MirrorPolicy::Large => large,
+                        MirrorPolicy::Always => true,
+                    });
                     let ((dw0, dl0), (dw1, dl1)) = if shared {
                         (side_step(Side::First), (empty.clone(), empty.clone()))
+                    } else if let Some(m) = mirror {
+                        let (dw0, dl0) = side_step(Side::First);
+                        let (dw1, dl1) =
+                            rayon::join(|| timed!("mirror", m.apply(&dw0)), || timed!("mirror", m.apply(&dl0)));
+                        ((dw0, dl0), (dw1, dl1))
                     } else if large {
                         (side_step(Side::First), side_step(Side::Second))
                     } else {

@@ -4,7 +4,7 @@ use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::{Game, Outcome, Position, Side};
-use dfasolve::solver::{Mode, Solver};
+use dfasolve::solver::{MirrorPolicy, Mode, Solver};
 use std::collections::BTreeSet;
 
 fn check_vectors(width: usize, height: usize, file: &str) {
@@ -105,6 +105,28 @@ fn check_values(width: usize, height: usize) {
         }
         assert_eq!(solution.initial_value.kind(), explicit[&game.initial()].kind());
         assert!(covered * 10 >= explicit.len(), "{mode:?} covers too little: {covered} of {}", explicit.len());
+    }
+}
+
+/// The strong solve carries the second side's sets over from the first side's by the side
+/// mirror (rotate the board, swap colours). Computing them with images of their own must give
+/// the identical sets, iteration by iteration, on even and odd widths.
+#[test]
+fn side_mirror_gives_the_sets_images_give() {
+    for (w, h) in [(3, 5), (4, 4), (5, 4), (2, 6)] {
+        let game = Breakthrough::new(w, h).unwrap();
+        let mirror = game.side_mirror().expect("breakthrough has a side mirror");
+        assert_eq!(mirror.apply(&game.universe(Side::First)), game.universe(Side::Second));
+        assert_eq!(mirror.apply(&game.lost_terminal(Side::First)), game.lost_terminal(Side::Second));
+        let mut mirrored_solver = Solver::new(&game);
+        mirrored_solver.set_mirror_policy(MirrorPolicy::Always);
+        let mirrored = mirrored_solver.retrograde(None).unwrap();
+        let mut plain_solver = Solver::new(&game);
+        plain_solver.set_mirror_policy(MirrorPolicy::Never);
+        let plain = plain_solver.retrograde(None).unwrap();
+        assert!(mirrored.complete && plain.complete);
+        assert_eq!(mirrored.new_win, plain.new_win, "{w}x{h}");
+        assert_eq!(mirrored.new_loss, plain.new_loss, "{w}x{h}");
     }
 }
 

@@ -187,6 +187,21 @@ proptest! {
     }
 
     #[test]
+    fn reverse_matches_oracle((shape, sets) in shape_and_sets(1)) {
+        let s = &sets[0];
+        let d = dfa(&shape, s);
+        let r = d.reverse();
+        prop_assert_eq!(r.validate(), Ok(()));
+        let reversed_shape = Shape::new(shape.sizes().iter().rev().copied().collect::<Vec<u16>>());
+        prop_assert_eq!(r.shape(), &reversed_shape);
+        let expected: Set = s.iter().map(|x| x.iter().rev().copied().collect()).collect();
+        prop_assert_eq!(members(&r), expected.clone());
+        // Canonical: the same set built directly gives the identical DFA, and twice is identity.
+        prop_assert_eq!(&r, &dfa(&reversed_shape, &expected));
+        prop_assert_eq!(r.reverse(), d);
+    }
+
+    #[test]
     fn counting_constraint_matches(shape in shape_strategy(), lo in 0usize..4, span in 0usize..3, from in 0usize..5, to in 0usize..6) {
         let (from, to) = (from.min(shape.len()), to.min(shape.len()));
         let (from, to) = (from.min(to), from.max(to));

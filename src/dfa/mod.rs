@@ -39,6 +39,7 @@ mod image;
 mod nary;
 mod product;
 mod relation;
+mod reverse;
 mod validate;
 
 pub use build::DfaBuilder;

@@ -9,7 +9,7 @@
 //! Encoding: layer `r·W + c` is the square in row `r`, column `c`; symbol 0 empty, 1 a first
 //! player's pawn, 2 a second player's pawn. See `games/breakthrough/README.md`.
 
-use super::{Game, Position, Side, Status};
+use super::{Game, Position, Side, SideMirror, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -138,6 +138,13 @@ impl Game for Breakthrough {
             2 * self.width,
         ));
         counts.difference(&self.pawn_on_row(side, self.goal_row(side)))
+    }
+
+    /// Rotating the board by 180° and swapping the colours turns a position with the first
+    /// player to move into one with the second to move: the rules are left-right symmetric,
+    /// so the rotation (a vertical flip and a mirror) keeps every value.
+    fn side_mirror(&self) -> Option<SideMirror> {
+        Some(SideMirror::RotateAndSwap { a: pawn(Side::First), b: pawn(Side::Second) })
     }
 
     /// The opponent reached its goal row, or the mover has no pawns left.

@@ -11,7 +11,10 @@
 //!
 //! Side to move: every set is "positions with side `s` to move", kept as one set per side
 //! (the solver indexes by [`Side`]). Strings never mirror the board, so the encoding stays the
-//! plain row-major board and switching sides costs nothing.
+//! plain row-major board and switching sides costs nothing. A game whose two sides are mirror
+//! images of each other says so with [`Game::side_mirror`]; the solver may then derive the
+//! second side's sets from the first side's (one [`Dfa::reverse`] and one relabelling each)
+//! instead of computing their images.
 
 pub mod breakthrough;
 pub mod nim;
@@ -172,6 +175,14 @@ pub trait Game: Sync {
         false
     }
 
+    /// A map taking the positions with the first side to move onto equivalent positions with
+    /// the second side to move (same value, same distance), if the rules have one; it must be
+    /// its own inverse. The solver then computes images for the first side only and carries
+    /// the second side's sets over with it (see [`SideMirror`]).
+    fn side_mirror(&self) -> Option<SideMirror> {
+        None
+    }
+
     // ---- the explicit oracle: plain board code, independent of the symbolic rules ----
 
     /// Positions reachable in one move of `pos.side` (the other side to move), by the rules
@@ -192,6 +203,29 @@ pub trait Game: Sync {
 
     /// A name for the move from `from` to `to` (for query output), e.g. `b2-b3`.
     fn move_name(&self, from: &Position, to: &Position) -> String;
+}
+
+/// A symmetry between the two sides to move (see [`Game::side_mirror`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideMirror {
+    /// Read the string backwards (the 180° rotation of a row-major board) and swap the two
+    /// players' symbols `a` and `b`: Breakthrough, whose rules are the same mirrored left to
+    /// right. Costs one [`Dfa::reverse`] (a subset construction) and one relabelling pass.
+    RotateAndSwap {
+        /// One player's piece.
+        a: Symbol,
+        /// The other player's piece.
+        b: Symbol,
+    },
+}
+
+impl SideMirror {
+    /// The image of `set` (also the preimage: the map is an involution).
+    pub fn apply(&self, set: &Dfa) -> Dfa {
+        match *self {
+            SideMirror::RotateAndSwap { a, b } => set.reverse().swap_symbols(a, b),
+        }
+    }
 }
 
 /// Rebuild a game from the parameters stored in a solution file ([`Game::params`]).
