@@ -349,9 +349,29 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
         let alphabet = shape.alphabet(l);
         let old = &layers[l];
         let old_next_len = if l + 1 < n { layers[l + 1].len() / shape.alphabet(l + 1) } else { 2 };
-        let (new_of_old, next_order) = first_appearances(old, alphabet, &order, old_next_len);
         let mut rows = Vec::with_capacity((order.len() + 2) * alphabet);
         rows.extend(Layer::reserved_only(alphabet).next);
+        if order.len() < PAR_ROWS || rayon::current_num_threads() == 1 {
+            // One pass: number each child at its first appearance and write the renamed row.
+            let mut new_of_old = vec![u32::MAX; old_next_len];
+            new_of_old[0] = 0;
+            new_of_old[1] = 1;
+            let mut next_order: Vec<u32> = Vec::new();
+            for &s in &order {
+                for &o in &old[s as usize * alphabet..(s as usize + 1) * alphabet] {
+                    let slot = &mut new_of_old[o as usize];
+                    if *slot == u32::MAX {
+                        *slot = next_order.len() as u32 + 2;
+                        next_order.push(o);
+                    }
+                    rows.push(*slot);
+                }
+            }
+            out.push(Layer::from_raw(alphabet, rows));
+            order = next_order;
+            continue;
+        }
+        let (new_of_old, next_order) = first_appearances(old, alphabet, &order, old_next_len);
         let rename = |states: &[u32], into: &mut [u32]| {
             for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {
                 for (slot, &o) in slots.iter_mut().zip(&old[s as usize * alphabet..(s as usize + 1) * alphabet]) {
@@ -361,15 +381,12 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
         };
         rows.resize((order.len() + 2) * alphabet, 0);
         let body = &mut rows[2 * alphabet..];
-        if order.len() >= PAR_ROWS {
-            use rayon::prelude::*;
-            const UNIT: usize = 4096;
-            body.par_chunks_mut(UNIT * alphabet)
-                .zip(order.par_chunks(UNIT))
-                .for_each(|(into, states)| rename(states, into));
-        } else {
-            rename(&order, body);
-        }
+        // Large layers on several threads only (small ones took the one-pass path above).
+        use rayon::prelude::*;
+        const UNIT: usize = 4096;
+        body.par_chunks_mut(UNIT * alphabet)
+            .zip(order.par_chunks(UNIT))
+            .for_each(|(into, states)| rename(states, into));
         out.push(Layer::from_raw(alphabet, rows));
         order = next_order;
     }
@@ -380,26 +397,14 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
 /// order, each old id of the next layer gets the next new id at its first appearance.
 /// Returns new id by old id (reserved ids map to themselves) and the old ids in new-id order.
 ///
-/// Large layers are scanned by chunks in parallel, each listing the ids it sees first; a short
-/// sequential merge of those lists in chunk order then fixes the global first appearances.
+/// For large layers on several threads (small ones are renumbered in one pass by
+/// [`canonicalize`]): chunks are scanned in parallel, each listing the ids it sees first; a
+/// short sequential merge of those lists in chunk order then fixes the global first appearances.
 fn first_appearances(old: &[u32], alphabet: usize, order: &[u32], old_next_len: usize) -> (Vec<u32>, Vec<u32>) {
     let mut new_of_old = vec![u32::MAX; old_next_len];
     new_of_old[0] = 0;
     new_of_old[1] = 1;
-    let mut next_order: Vec<u32> = Vec::new();
     let row = |s: u32| &old[s as usize * alphabet..(s as usize + 1) * alphabet];
-    if order.len() < PAR_ROWS || rayon::current_num_threads() == 1 {
-        for &s in order {
-            for &o in row(s) {
-                let slot = &mut new_of_old[o as usize];
-                if *slot == u32::MAX {
-                    *slot = next_order.len() as u32 + 2;
-                    next_order.push(o);
-                }
-            }
-        }
-        return (new_of_old, next_order);
-    }
     use rayon::prelude::*;
     let chunk = order.len().div_ceil(2 * rayon::current_num_threads());
     // Per chunk: the ids it sees, as a bitmap, and those it sees first, in scan order.
