@@ -203,22 +203,34 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
     // Each shard's rows, in row order: every range of rows lists its members of each shard
     // in parallel, and each shard joins its lists in range order.
     let range = count.div_ceil(shards);
-    let split: Vec<Vec<Vec<u32>>> = hashes
+    // All-reject and all-accept rows (often most rows of an intersection) are the reserved
+    // ids and stay out of the shards: all equal, they would all land in one shard.
+    let reserved = |t: usize| {
+        let row = &rows[t * alphabet..(t + 1) * alphabet];
+        (row[0] < 2 && row.iter().all(|&x| x == row[0])).then_some(row[0])
+    };
+    let split: Vec<(Vec<Vec<u32>>, Vec<u32>)> = hashes
         .par_chunks(range)
         .enumerate()
         .map(|(r, part)| {
             let mut lists: Vec<Vec<u32>> = vec![Vec::with_capacity(part.len() / shards + part.len() / 64); shards];
+            let mut accepting = Vec::new();
             for (i, &hash) in part.iter().enumerate() {
-                lists[shard_of(hash)].push((r * range + i) as u32);
+                let t = r * range + i;
+                match reserved(t) {
+                    Some(0) => {}
+                    Some(_) => accepting.push(t as u32),
+                    None => lists[shard_of(hash)].push(t as u32),
+                }
             }
-            lists
+            (lists, accepting)
         })
         .collect();
     let members: Vec<Vec<u32>> = (0..shards)
         .into_par_iter()
-        .map(|s| split.iter().flat_map(|lists| lists[s].iter().copied()).collect())
+        .map(|s| split.iter().flat_map(|(lists, _)| lists[s].iter().copied()).collect())
         .collect();
-    drop(split);
+    let accepting: Vec<u32> = split.into_iter().flat_map(|(_, accepting)| accepting).collect();
     // Each shard: the local id of each of its rows, in row order, and its table.
     let tables: Vec<(Vec<u32>, RowTable)> = members
         .par_iter()
@@ -241,8 +253,10 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
         offsets.push(next);
         next += table.len() as u32 - 2;
     }
-    // Every row belongs to exactly one shard, so each id is set once.
+    // Every other row belongs to exactly one shard, so each id is set once; all-reject rows
+    // keep the initial 0.
     let ids = ScatterIds::new(count);
+    accepting.par_iter().for_each(|&t| ids.set(t as usize, 1));
     members.par_iter().zip(&tables).zip(&offsets).for_each(|((own, (local, _)), &offset)| {
         for (&t, &id) in own.iter().zip(local) {
             ids.set(t as usize, if id < 2 { id } else { id + offset });
