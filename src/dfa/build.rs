@@ -385,55 +385,55 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
             order = next_order;
             continue;
         }
-        let (new_of_old, next_order) = first_appearances(old, alphabet, &order, old_next_len);
-        let rename = |states: &[u32], into: &mut [u32]| {
-            for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {
-                for (slot, &o) in slots.iter_mut().zip(&old[s as usize * alphabet..(s as usize + 1) * alphabet]) {
-                    *slot = new_of_old[o as usize];
-                }
-            }
-        };
-        rows.resize((order.len() + 2) * alphabet, 0);
-        let body = &mut rows[2 * alphabet..];
-        // Large layers on several threads only (small ones took the one-pass path above).
+        // Large layers on several threads: gather the live rows in new-id order (the only
+        // random reads of the old rows), find first appearances by scanning them in chunks,
+        // then rename in place.
         use rayon::prelude::*;
         const UNIT: usize = 4096;
-        body.par_chunks_mut(UNIT * alphabet)
-            .zip(order.par_chunks(UNIT))
-            .for_each(|(into, states)| rename(states, into));
+        rows.resize((order.len() + 2) * alphabet, 0);
+        let body = &mut rows[2 * alphabet..];
+        body.par_chunks_mut(UNIT * alphabet).zip(order.par_chunks(UNIT)).for_each(|(into, states)| {
+            for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {
+                slots.copy_from_slice(&old[s as usize * alphabet..(s as usize + 1) * alphabet]);
+            }
+        });
+        let (new_of_old, next_order) = first_appearances(body, old_next_len);
+        body.par_chunks_mut(UNIT * alphabet).for_each(|into| {
+            for slot in into {
+                *slot = new_of_old[*slot as usize];
+            }
+        });
         out.push(Layer::from_raw(alphabet, rows));
         order = next_order;
     }
     Dfa::from_parts(shape.clone(), StateId(2), out)
 }
 
-/// The canonical numbering of the next layer (I7): scanning the rows of `order`'s states in
-/// order, each old id of the next layer gets the next new id at its first appearance.
+/// The canonical numbering of the next layer (I7): scanning `gathered` (the live rows of a
+/// layer in new-id order, with old child ids), each old id of the next layer gets the next new
+/// id at its first appearance.
 /// Returns new id by old id (reserved ids map to themselves) and the old ids in new-id order.
 ///
 /// For large layers on several threads (small ones are renumbered in one pass by
 /// [`canonicalize`]): chunks are scanned in parallel, each listing the ids it sees first; a
 /// short sequential merge of those lists in chunk order then fixes the global first appearances.
-fn first_appearances(old: &[u32], alphabet: usize, order: &[u32], old_next_len: usize) -> (Vec<u32>, Vec<u32>) {
+fn first_appearances(gathered: &[u32], old_next_len: usize) -> (Vec<u32>, Vec<u32>) {
     let mut new_of_old = vec![u32::MAX; old_next_len];
     new_of_old[0] = 0;
     new_of_old[1] = 1;
-    let row = |s: u32| &old[s as usize * alphabet..(s as usize + 1) * alphabet];
     use rayon::prelude::*;
-    let chunk = order.len().div_ceil(2 * rayon::current_num_threads());
+    let chunk = gathered.len().div_ceil(2 * rayon::current_num_threads()).max(1);
     // Per chunk: the ids it sees, as a bitmap, and those it sees first, in scan order.
-    let mut scans: Vec<(Vec<u64>, Vec<u32>)> = order
+    let mut scans: Vec<(Vec<u64>, Vec<u32>)> = gathered
         .par_chunks(chunk)
         .map(|part| {
             let mut seen = vec![0u64; old_next_len.div_ceil(64)];
             let mut list = Vec::new();
-            for &s in part {
-                for &o in row(s) {
-                    let (word, bit) = (o as usize / 64, 1u64 << (o % 64));
-                    if o >= 2 && seen[word] & bit == 0 {
-                        seen[word] |= bit;
-                        list.push(o);
-                    }
+            for &o in part {
+                let (word, bit) = (o as usize / 64, 1u64 << (o % 64));
+                if o >= 2 && seen[word] & bit == 0 {
+                    seen[word] |= bit;
+                    list.push(o);
                 }
             }
             (seen, list)
