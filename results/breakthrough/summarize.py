@@ -10,11 +10,14 @@ for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
     cmd = open(cmd_file).read().strip()
     js = os.path.join(here, "runs", size + ".json")
     st = os.path.join(here, "runs", size + ".status")
+    note = os.path.join(here, "runs", size + ".note")
+    # runs/WxH.note: what a reader of the row must know (e.g. a resumed run's wall time).
+    status = "solved" + ("; " + open(note).read().strip() if os.path.exists(note) else "")
     if os.path.exists(js):
         r = json.load(open(js))
         rows.append([w, h, r["winner"].split(" (")[0], r["initial_value"], round(r["wall_s"], 2),
                      (r["peak_rss_bytes"] or 0) >> 20, r["largest_dfa"]["states"], r["largest_dfa"]["bytes"],
-                     r["positions_solved"], r["solution_bytes"], round(r["positions_per_byte"], 1), "solved", cmd])
+                     r["positions_solved"], r["solution_bytes"], round(r["positions_per_byte"], 1), status, cmd])
     elif os.path.exists(st):
         rows.append([w, h, "", "", "", "", "", "", "", "", "", open(st).read().strip(), cmd])
 rows.sort(key=lambda r: (r[0] * r[1], r[0]))
