@@ -177,8 +177,9 @@ pub trait Game: Sync {
 
     /// A map taking the positions with the first side to move onto equivalent positions with
     /// the second side to move (same value, same distance), if the rules have one; it must be
-    /// its own inverse. The solver then computes images for the first side only and carries
-    /// the second side's sets over with it (see [`SideMirror`]).
+    /// its own inverse. The retrograde pass may then compute images for the first side only and
+    /// carry the second side's sets over with it (see [`SideMirror`] and the solver's
+    /// `MirrorPolicy`).
     fn side_mirror(&self) -> Option<SideMirror> {
         None
     }
