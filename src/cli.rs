@@ -6,7 +6,7 @@ use crate::dfa::{Dfa, SplitMix64};
 use crate::games::breakthrough::Breakthrough;
 use crate::games::nim::Nim;
 use crate::games::{Game, Outcome, Position, Side, Status, from_params, move_rank};
-use crate::solver::{MirrorPolicy, Mode, Solution, Solver, StepRecord, peak_rss_bytes};
+use crate::solver::{MirrorPolicy, Mode, Phase, Solution, Solver, StepRecord, peak_rss_bytes};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -228,10 +228,23 @@ pub fn run(cli: Cli) -> Result<()> {
             let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: 0 } };
             let report = solve(&game, mode, &run)?;
             let check = check_nim(&game, &report.solution)?;
-            let forward = {
-                let mut solver = Solver::new(&game);
-                let plies = solver.forward_plies(&game.initial(), None, None)?;
-                plies.iter().map(Dfa::count).collect::<Vec<u128>>()
+            // Without backward plies nothing is decided before going forward (the lost
+            // terminal position has no moves), so the solve's forward records are the
+            // reachable sets; the strong mode has none and goes forward here.
+            let recorded: Option<Vec<u128>> = report
+                .solution
+                .records
+                .iter()
+                .filter(|r| r.phase == Phase::Forward && r.set == "reachable")
+                .map(|r| r.positions)
+                .collect();
+            let forward = match recorded {
+                Some(counts) if !strong && !counts.is_empty() => counts,
+                _ => {
+                    let mut solver = Solver::new(&game);
+                    let plies = solver.forward_plies(&game.initial(), None, None)?;
+                    plies.iter().map(Dfa::count).collect::<Vec<u128>>()
+                }
             };
             let extra = [
                 ("xor_check", serde_json::json!(check.summary)),
