@@ -679,48 +679,71 @@ impl<'g> Solver<'g> {
                 let decided =
                     [r.win[0].union(&r.loss[0]), r.win[slot(Side::Second)].union(&r.loss[slot(Side::Second)])];
                 let plies = self.forward_plies(&initial, Some(&decided), None)?;
-                let shape = self.game.shape().clone();
-                let mut win_all = [Dfa::reject_all(&shape), Dfa::reject_all(&shape)];
-                let mut loss_all = win_all.clone();
-                let mut lose_next = Dfa::reject_all(&shape);
-                // The positions of ply k to back up: ongoing and not decided backward.
-                let open_at = |k: usize, ongoing: &[Dfa; 2]| {
+                // Every position of ply k + 1 is valued before ply k: each ply's successors lie
+                // in the next ply. So ply k only values the positions no later ply has seen,
+                // a win when it has a move into any known loss of the opponent. A position
+                // recurs in many plies (Nim: in nearly all of them), and the known losses grow
+                // towards the simple final set.
+                let mut win_all = [r.win[0].clone(), r.win[1].clone()];
+                let mut loss_all = [r.loss[0].clone(), r.loss[1].clone()];
+                // Ply k's positions not valued by the later plies (those before `after`).
+                let unvalued = |k: usize, ongoing: &[Dfa; 2], win_all: &[Dfa; 2], loss_all: &[Dfa; 2]| {
                     let i = slot(Side::after(initial.side, k as u32));
-                    plies[k].intersection(&ongoing[i]).difference(&decided[i])
+                    plies[k]
+                        .intersection(&ongoing[i])
+                        .difference(&decided[i])
+                        .difference(&win_all[i])
+                        .difference(&loss_all[i])
                 };
-                // While ply k is backed up (a chain: each ply needs the next one's losses),
-                // the other thread adds ply k + 1's sets to the running unions and prepares
-                // ply k - 1's open positions (Nim 8x31: together a quarter of the backup).
-                let mut joining: Option<(usize, Dfa, Dfa)> = None;
-                let mut open = plies.len().checked_sub(1).map(|k| open_at(k, &self.ongoing));
+                // Each ply is a chain (its positions to value, their preimage, the running
+                // unions the next ply reads). The other thread meanwhile prepares the next
+                // ply's positions from the values known so far and records the previous ply.
+                let mut prepared = plies.len().checked_sub(1).map(|k| unvalued(k, &self.ongoing, &win_all, &loss_all));
+                let mut previous_new: Option<(usize, Dfa)> = None;
+                let mut to_record: Option<usize> = None;
                 for k in (0..plies.len()).rev() {
                     let side = Side::after(initial.side, k as u32);
-                    let i = slot(side);
-                    let here = &plies[k];
-                    let (moves, ongoing, r_ref) = (&self.moves[i], &self.ongoing, &r);
-                    let open_k = open.take().expect("prepared by the previous ply");
-                    let back_up = || {
-                        let pre = moves.backward_within(&lose_next, &open_k);
-                        let win = here.intersection(&r_ref.win[i]).union(&pre);
-                        let lose = here.difference(&win);
-                        (win, lose)
+                    let (i, o) = (slot(side), slot(side.other()));
+                    let prepared_k = prepared.take().expect("prepared during the previous ply");
+                    let (moves, ongoing, win_ref, loss_ref) = (&self.moves[i], &self.ongoing, &win_all, &loss_all);
+                    let previous = &previous_new;
+                    let chain = || {
+                        // The previous ply's positions were valued after this one was prepared.
+                        let new = match previous {
+                            Some((j, n)) if *j == i => prepared_k.difference(n),
+                            _ => prepared_k,
+                        };
+                        let win_new = moves.backward_within(&loss_ref[o], &new);
+                        let lose_new = new.difference(&win_new);
+                        (new, win_new, lose_new)
                     };
-                    let ((win, lose), next_open) = rayon::join(back_up, || {
-                        if let Some((j, win, lose)) = joining.take() {
-                            win_all[j] = win_all[j].union(&win);
-                            loss_all[j] = loss_all[j].union(&lose);
-                        }
-                        k.checked_sub(1).map(|k| open_at(k, ongoing))
-                    });
-                    self.record(Phase::Backup, k as u32, side, "win", &win);
-                    self.record(Phase::Backup, k as u32, side, "loss", &lose);
-                    lose_next = lose.clone();
-                    joining = Some((i, win, lose));
-                    open = next_open;
+                    let other = || {
+                        let values = to_record.map(|j| {
+                            let win = plies[j].intersection(&win_ref[slot(Side::after(initial.side, j as u32))]);
+                            let lose = plies[j].difference(&win);
+                            (j, win, lose)
+                        });
+                        let next = k.checked_sub(1).map(|k| unvalued(k, ongoing, win_ref, loss_ref));
+                        (values, next)
+                    };
+                    let ((new, win_new, lose_new), (values, next)) = rayon::join(chain, other);
+                    if let Some((j, win, lose)) = values {
+                        let side_j = Side::after(initial.side, j as u32);
+                        self.record(Phase::Backup, j as u32, side_j, "win", &win);
+                        self.record(Phase::Backup, j as u32, side_j, "loss", &lose);
+                    }
+                    let (w, l) = rayon::join(|| win_all[i].union(&win_new), || loss_all[i].union(&lose_new));
+                    (win_all[i], loss_all[i]) = (w, l);
+                    previous_new = Some((i, new));
+                    to_record = Some(k);
+                    prepared = next;
                 }
-                if let Some((j, win, lose)) = joining {
-                    win_all[j] = win_all[j].union(&win);
-                    loss_all[j] = loss_all[j].union(&lose);
+                if let Some(j) = to_record {
+                    let side_j = Side::after(initial.side, j as u32);
+                    let win = plies[j].intersection(&win_all[slot(side_j)]);
+                    let lose = plies[j].difference(&win);
+                    self.record(Phase::Backup, j as u32, side_j, "win", &win);
+                    self.record(Phase::Backup, j as u32, side_j, "loss", &lose);
                 }
                 // Positions decided by the retrograde pass keep their exact distance; the
                 // reachable rest is known as win/loss only.
