@@ -12,9 +12,13 @@
 //!   nothing; what is left undecided is a draw. `W_n \ W_{n-1}` wins in exactly `n` plies.
 //! * **Forward**: `F_0 = {initial}`, `F_{k+1} = forward_s(F_k ∩ N_s \ D)` where `D` are positions
 //!   already decided by a (possibly shallow) retrograde pass.
-//! * **Meet in the middle** (games without draws): from the last ply back to ply 0,
-//!   `Win_k = F_k ∩ (W_d ∪ (N_s \ D) ∩ back_s(Lose_{k+1}))`, `Lose_k = F_k \ Win_k`. Every move of
-//!   an undecided `p ∈ F_k` lands in `F_{k+1}`, whose values are all known, so this is exact.
+//! * **Meet in the middle** (games without draws): from the last ply back to ply 0, with
+//!   running sets `KW_s ⊇ W_d`, `KL_s ⊇ L_d` of the positions valued so far:
+//!   `New_k = F_k ∩ N_s \ D \ KW_s \ KL_s` (not seen by a later ply),
+//!   `KW_s ∪= New_k ∩ back_s(KL_opp)`, `KL_s ∪= New_k \ back_s(KL_opp)`, and
+//!   `Win_k = F_k ∩ KW_s`, `Lose_k = F_k \ Win_k`. Every move of a `p ∈ New_k` lands in
+//!   `F_{k+1}`, all of whose positions are valued by then, so a move into `KL_opp` is a move
+//!   into a loss, and this is exact; a position met in many plies is valued once.
 
 use crate::dfa::file::Bundle;
 use crate::dfa::{Dfa, DfaStats};
