@@ -42,12 +42,12 @@ fn fold_plan(sources: &[Vec<u32>]) -> Vec<(Option<usize>, Vec<u32>)> {
 }
 
 /// Hash-consed states shared by successive images: one unique table per layer whose rows
-/// name rows of the next layer's table, with memoised pairwise unions and intersections. Every node is
-/// canonical (by induction from the last layer: same language, same children, same row), so
-/// a DFA imported into the store maps its states onto nodes, and equal languages met in
-/// different calls are one node. That is what makes a series of images cheap when the sets
-/// share most of their residual languages (Nim's loss sets at successive plies differ in one
-/// token-count threshold): unions done for one call are memo hits for the next.
+/// name rows of the next layer's table, with memoised pairwise unions and intersections.
+/// Every node is canonical (by induction from the last layer: same language, same children,
+/// same row), so a DFA imported into the store maps its states onto nodes, and equal
+/// languages met in different calls are one node. That is what makes a series of images cheap
+/// when the sets share most of their residual languages (Nim's loss sets at successive plies
+/// differ in one token-count threshold): unions done for one call are memo hits for the next.
 struct NodeStore {
     alphabets: Vec<usize>,
     tables: Vec<RowTable>,
