@@ -305,10 +305,10 @@ impl RelationImager {
     /// rewriting exactly one character along its layer's relation.
     ///
     /// `set` (and `within`) are imported into the store. Without `within`, the image of the
-    /// set's initial node is built bottom-up ([`RelationImager::node_image`], memoised per node
+    /// set's initial node is built bottom-up (`node_image`, memoised per node
     /// across calls, so the states a set shares with earlier ones cost a lookup). With
     /// `within`, the restricted image `L(w) ∩ image(L(u))` is built the same way for the pairs
-    /// of a `within` node and a set node reached together ([`RelationImager::restricted_image`]),
+    /// of a `within` node and a set node reached together (`restricted_image`),
     /// so every union it makes is of languages inside `within`: the image outside it is never
     /// built (Nim 8x31 backing up through ply 120: a 4,000-state set has a 180,000-state image
     /// of which 5,000 states lie in the ply).
@@ -317,6 +317,8 @@ impl RelationImager {
     /// the prefix alone, or the moves still to come alone, can remember far more than their
     /// union (in Nim, a set of XOR values that the other heaps' moves fill in), and such a
     /// state keeps them apart. A node of the image is the union itself, so it collapses.
+    /// Measured: a top-down state of (within node, set node, node of the moves made so far)
+    /// took 325 s and 2.8 GB on Nim 8x31, where the restricted image takes about 10 s.
     ///
     /// # Panics
     /// If `set` or `within` has another shape.
