@@ -690,7 +690,7 @@ impl<'g> Solver<'g> {
                 // towards the simple final set.
                 let mut win_all = [r.win[0].clone(), r.win[1].clone()];
                 let mut loss_all = [r.loss[0].clone(), r.loss[1].clone()];
-                // Ply k's positions not valued by the later plies (those before `after`).
+                // Ply k's positions that the later plies have not valued.
                 let unvalued = |k: usize, ongoing: &[Dfa; 2], win_all: &[Dfa; 2], loss_all: &[Dfa; 2]| {
                     let i = slot(Side::after(initial.side, k as u32));
                     plies[k]
@@ -702,6 +702,12 @@ impl<'g> Solver<'g> {
                 // Each ply is a chain (its positions to value, their preimage, the running
                 // unions the next ply reads). The other thread meanwhile prepares the next
                 // ply's positions from the values known so far and records the previous ply.
+                // Ply j's values, read off the running sets once all of ply j is valued.
+                let ply_values = |j: usize, win_all: &[Dfa; 2]| {
+                    let win = plies[j].intersection(&win_all[slot(Side::after(initial.side, j as u32))]);
+                    let lose = plies[j].difference(&win);
+                    (j, win, lose)
+                };
                 let mut prepared = plies.len().checked_sub(1).map(|k| unvalued(k, &self.ongoing, &win_all, &loss_all));
                 let mut previous_new: Option<(usize, Dfa)> = None;
                 let mut to_record: Option<usize> = None;
@@ -722,19 +728,13 @@ impl<'g> Solver<'g> {
                         (new, win_new, lose_new)
                     };
                     let other = || {
-                        let values = to_record.map(|j| {
-                            let win = plies[j].intersection(&win_ref[slot(Side::after(initial.side, j as u32))]);
-                            let lose = plies[j].difference(&win);
-                            (j, win, lose)
-                        });
+                        let values = to_record.map(|j| ply_values(j, win_ref));
                         let next = k.checked_sub(1).map(|k| unvalued(k, ongoing, win_ref, loss_ref));
                         (values, next)
                     };
                     let ((new, win_new, lose_new), (values, next)) = rayon::join(chain, other);
-                    if let Some((j, win, lose)) = values {
-                        let side_j = Side::after(initial.side, j as u32);
-                        self.record(Phase::Backup, j as u32, side_j, "win", &win);
-                        self.record(Phase::Backup, j as u32, side_j, "loss", &lose);
+                    if let Some(v) = values {
+                        self.record_ply_values(Side::after(initial.side, v.0 as u32), v);
                     }
                     let (w, l) = rayon::join(|| win_all[i].union(&win_new), || loss_all[i].union(&lose_new));
                     (win_all[i], loss_all[i]) = (w, l);
@@ -743,11 +743,8 @@ impl<'g> Solver<'g> {
                     prepared = next;
                 }
                 if let Some(j) = to_record {
-                    let side_j = Side::after(initial.side, j as u32);
-                    let win = plies[j].intersection(&win_all[slot(side_j)]);
-                    let lose = plies[j].difference(&win);
-                    self.record(Phase::Backup, j as u32, side_j, "win", &win);
-                    self.record(Phase::Backup, j as u32, side_j, "loss", &lose);
+                    let v = ply_values(j, &win_all);
+                    self.record_ply_values(Side::after(initial.side, j as u32), v);
                 }
                 // Positions decided by the retrograde pass keep their exact distance; the
                 // reachable rest is known as win/loss only.
@@ -761,6 +758,12 @@ impl<'g> Solver<'g> {
                 self.finish(mode, initial, classes)
             }
         }
+    }
+
+    /// Record a backed-up ply's win and loss sets (`(ply, win, loss)`).
+    fn record_ply_values(&mut self, side: Side, (ply, win, lose): (usize, Dfa, Dfa)) {
+        self.record(Phase::Backup, ply as u32, side, "win", &win);
+        self.record(Phase::Backup, ply as u32, side, "loss", &lose);
     }
 
     fn finish(&mut self, mode: Mode, initial: Position, classes: Vec<ValueClass>) -> Result<Solution> {
