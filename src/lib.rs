@@ -9,7 +9,8 @@
 //! ## Module map
 //! * [`dfa`]: the set engine (invariants in its docs), constructors, set algebra, change,
 //!   counting, sampling, files.
-//! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images.
+//! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images;
+//!   moves listed state by state where a graph cannot describe them ([`move_graph::Moves`]).
 //! * [`games`]: the [`games::Game`] trait, Nim and Breakthrough.
 //! * [`solver`]: forward/backward/meet-in-the-middle solving and per-ply statistics.
 //! * [`plot`]: SVG charts of run records.

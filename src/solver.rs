@@ -24,7 +24,7 @@ use crate::dfa::file::Bundle;
 use crate::dfa::{Dfa, DfaStats};
 use crate::error::{Error, Result};
 use crate::games::{Game, Outcome, Position, Side, SideMirror};
-use crate::move_graph::MoveGraph;
+use crate::move_graph::Moves;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -275,7 +275,7 @@ type Progress<'g> = Box<dyn FnMut(&StepRecord) + 'g>;
 /// Solves one game; holds its move graphs and terminal sets.
 pub struct Solver<'g> {
     game: &'g dyn Game,
-    moves: [MoveGraph; 2],
+    moves: [Moves; 2],
     universe: [Dfa; 2],
     lost: [Dfa; 2],
     won: [Dfa; 2],
@@ -315,7 +315,8 @@ impl<'g> Solver<'g> {
     pub fn new(game: &'g dyn Game) -> Solver<'g> {
         let started = Instant::now();
         let shared = game.mover_relative();
-        let moves = [game.moves(Side::First), game.moves(if shared { Side::First } else { Side::Second })];
+        let moves =
+            [game.solver_moves(Side::First), game.solver_moves(if shared { Side::First } else { Side::Second })];
         let mirror = if shared { None } else { game.side_mirror() };
         let first_universe = timed!("universe", game.universe(Side::First));
         let universe = [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];

@@ -30,7 +30,7 @@ pub struct OstleArgs {
     #[arg(long = "lose-at", default_value_t = 3)]
     pub lose_at: usize,
     /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
-    /// explicit solutions' symmetry-class reading; explicit solver only).
+    /// explicit solutions' symmetry-class reading, for variants of up to 20 million boards).
     #[arg(long, default_value = "exact")]
     pub rule: String,
 }

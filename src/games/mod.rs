@@ -22,7 +22,7 @@ pub mod ostle;
 
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::Result;
-use crate::move_graph::MoveGraph;
+use crate::move_graph::{ListedMoves, MoveGraph, Moves};
 use std::fmt;
 
 /// A player. `First` moves first from the initial position.
@@ -155,6 +155,18 @@ pub trait Game: Sync {
     /// The moves of `side`: maps positions with `side` to move to positions with the other
     /// side to move. Applied only to non-terminal positions.
     fn moves(&self, side: Side) -> MoveGraph;
+
+    /// States of `side` whose moves the move graph does not describe, with their moves written
+    /// out (most games: none). They override the graph for those states.
+    fn listed_moves(&self, _side: Side) -> Option<ListedMoves> {
+        None
+    }
+
+    /// The moves of `side` as the solver applies them: [`Game::moves`], overridden on the
+    /// states of [`Game::listed_moves`].
+    fn solver_moves(&self, side: Side) -> Moves {
+        Moves::new(self.moves(side), self.listed_moves(side))
+    }
 
     /// Positions of the universe with `side` to move that the rules do not end but that have no
     /// legal move, if the game knows them (`None`: the solver computes them with one backward

@@ -39,7 +39,7 @@ pub mod verify;
 use super::{Game, Position, Side, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
-use crate::move_graph::MoveGraph;
+use crate::move_graph::{ListedMoves, MoveGraph};
 use explicit::{Cell, Move, State};
 
 /// An empty square.
@@ -410,26 +410,78 @@ impl Variant {
 pub struct Ostle {
     variant: Variant,
     shape: Shape,
+    /// Class reading: the states whose forbidden move after some move differs from the exact
+    /// reading's, with their moves written out (see [`Ostle::new`]).
+    listed: Option<ListedMoves>,
 }
 
+/// The class reading of the no-undo rule finds its listed states by trying every board with
+/// the explicit rules; above this many boards where the game is not over, that search is
+/// refused (Ostle(5x5, 5, 3) has about 2·10^10).
+pub const CLASS_RULE_MAX_BOARDS: u128 = 20_000_000;
+
 impl Ostle {
-    /// The symbolic game of a checked variant (exact reading of the no-undo rule).
+    /// The symbolic game of a checked variant.
+    ///
+    /// The move graph implements the exact reading of the no-undo rule. The class reading
+    /// differs from it only after a move that removes nothing and has no exact undo, when
+    /// some move of the new mover leads into a board symmetry of the position before (a
+    /// handful of boards: 48 of 18,900 on 3x3 K3 T1, 720 of 245,520 on 3x4 K3 T1, none on
+    /// 4x4 K3 T2). Those boards are found by trying every board with the explicit rules, and
+    /// every state on them gets its moves listed explicitly ([`ListedMoves`]); the graph does
+    /// the rest. The listed successors come from the explicit rules, so `verify` checks
+    /// the class reading independently everywhere except on those states.
     ///
     /// # Errors
-    /// [`Error::BadParameters`] from [`Variant::checked`], or for the class reading, which only
-    /// the explicit solver implements.
+    /// [`Error::BadParameters`] from [`Variant::checked`], or for the class reading on a
+    /// variant with more than [`CLASS_RULE_MAX_BOARDS`] boards where the game is not over.
     pub fn new(variant: Variant) -> Result<Ostle> {
         let variant = variant.checked()?;
-        if variant.rule == Rule::Class {
-            return Err(Error::BadParameters(
-                "the class reading of the no-undo rule is implemented by the explicit solver only \
-                 (its forbidden move compares positions under board symmetries, which a row-major DFA \
-                 cannot express compactly); use `dfasolve verify ostle --rule class --tables FILE` for its tables"
-                    .into(),
-            ));
-        }
         let shape = Shape::uniform(variant.squares(), SYMBOLS);
-        Ok(Ostle { variant, shape })
+        let mut game = Ostle { variant, shape, listed: None };
+        if game.variant.rule == Rule::Class {
+            game.listed = Some(game.class_rule_moves()?);
+        }
+        Ok(game)
+    }
+
+    /// Every state on a board where some move's class-reading forbidden move differs from
+    /// the exact one, with its class-reading successors.
+    fn class_rule_moves(&self) -> Result<ListedMoves> {
+        use rayon::prelude::*;
+        let v = &self.variant;
+        let boards = self.ongoing_boards().count();
+        if boards > CLASS_RULE_MAX_BOARDS {
+            return Err(Error::BadParameters(format!(
+                "the class reading of the no-undo rule lists the states it changes by trying every board \
+                 where the game is not over; this variant has {boards}, more than the {CLASS_RULE_MAX_BOARDS} \
+                 that search allows (use the exact rule)"
+            )));
+        }
+        let exact = Variant { rule: Rule::Exact, ..v.clone() };
+        // The readings agree after a removal (no forbidden move) and whenever the exact undo
+        // exists (the class reading prefers it).
+        let differs = |cells: &Vec<Cell>| {
+            v.finished(cells).is_none()
+                && v.all_moves(cells).into_iter().any(|m| {
+                    let e = exact.after(cells, m);
+                    e.forbidden.is_none() && v.after(cells, m) != e
+                })
+        };
+        let listed: Vec<(Vec<Symbol>, Vec<Vec<Symbol>>)> = v
+            .all_boards()
+            .into_par_iter()
+            .filter(differs)
+            .flat_map_iter(|cells| {
+                let moves = v.all_moves(&cells);
+                std::iter::once(None).chain(moves.into_iter().map(Some)).map(move |forbidden| {
+                    let state = State { cells: cells.clone(), forbidden };
+                    let next = v.successors(&state).iter().map(|(_, t)| v.encode(t)).collect();
+                    (v.encode(&state), next)
+                })
+            })
+            .collect();
+        Ok(ListedMoves::new(&self.shape, listed.into_iter().collect()))
     }
 
     /// The variant.
@@ -498,7 +550,7 @@ impl Game for Ostle {
     /// The possibly reachable states (results of a non-terminal move of any board) and the
     /// initial state. Closed under moves, and exactly the states the published counts use.
     fn universe(&self, _side: Side) -> Dfa {
-        let moves = self.moves(Side::First);
+        let moves = self.solver_moves(Side::First);
         let reachable = moves.forward(&self.ongoing_boards());
         reachable.union(&Dfa::from_string(&self.shape, &self.initial().board))
     }
@@ -566,6 +618,10 @@ impl Game for Ostle {
     /// None: a player whose game is not over has a piece, and a piece can always move (a push
     /// ends at an empty square, the hole or the edge), in at least three directions, so the
     /// forbidden move never leaves it without one. (Tests compare with the explicit rules.)
+    fn listed_moves(&self, _side: Side) -> Option<ListedMoves> {
+        self.listed.clone()
+    }
+
     fn stuck(&self, _side: Side) -> Option<Dfa> {
         Some(Dfa::reject_all(&self.shape))
     }
