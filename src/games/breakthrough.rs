@@ -156,6 +156,11 @@ impl Game for Breakthrough {
 
     /// One path per pawn move: the change empties the from-square and fills the to-square;
     /// the change's own "before" symbols are the whole pre-condition.
+    ///
+    /// Moves are evaluated in one group per from-row: a pass then carries only the moves of
+    /// one row band at a time. Measured side by side against one group for all moves: peak
+    /// memory 255/258 MB against 387/409 MB on 5x5 strong and 492 MB against 770 MB on 4x6
+    /// strong, in the same or less time.
     fn moves(&self, side: Side) -> MoveGraph {
         let mut g = MoveGraph::new(&self.shape);
         let me = pawn(side);
@@ -176,7 +181,13 @@ impl Game for Breakthrough {
                             if before == EMPTY { "-" } else { "x" },
                             self.name_square(to)
                         );
-                        g.add_move(name, None, vec![Change::new(from, me, EMPTY), Change::new(to, before, me)], None);
+                        g.add_move_in(
+                            row as u32,
+                            name,
+                            None,
+                            vec![Change::new(from, me, EMPTY), Change::new(to, before, me)],
+                            None,
+                        );
                     }
                 }
             }
