@@ -257,6 +257,13 @@ fn exact_classes(r: &Retrograde, sides: &[Side]) -> Vec<ValueClass> {
 /// two sides in turn rather than side by side, to halve its peak memory.
 const SIDES_IN_TURN_STATES: usize = 4_000_000;
 
+/// How many ids (subsets and child codes, 4 bytes each) the side mirror of `set` may hold
+/// before the iteration computes the second side's images instead. Rotating a Breakthrough set
+/// usually needs about as many states as the set; a 4.8M-state set of 7x5 went past 20 GB.
+fn mirror_budget(set: &Dfa) -> usize {
+    set.state_count().saturating_mul(32).saturating_add(1 << 24)
+}
+
 /// Evaluate `expr`, and with `DFASOLVE_TRACE` set print how long it took (for profiling).
 macro_rules! timed {
     ($name:expr, $e:expr) => {{
@@ -600,9 +607,22 @@ impl<'g> Solver<'g> {
                         (side_step(Side::First), (empty.clone(), empty.clone()))
                     } else if let Some(m) = mirror {
                         let (dw0, dl0) = side_step(Side::First);
-                        let (dw1, dl1) =
-                            rayon::join(|| timed!("mirror", m.apply(&dw0)), || timed!("mirror", m.apply(&dl0)));
-                        ((dw0, dl0), (dw1, dl1))
+                        let mirrored = |set: &Dfa| {
+                            let t = Instant::now();
+                            let out = m.apply_bounded(set, mirror_budget(set));
+                            if std::env::var_os("DFASOLVE_TRACE").is_some() {
+                                let states = out
+                                    .as_ref()
+                                    .map_or("over budget".into(), |d| format!("{} states", d.nontrivial_state_count()));
+                                eprintln!("{:>12}: {:8.3} s, {states}", "mirror", t.elapsed().as_secs_f64());
+                            }
+                            out
+                        };
+                        match rayon::join(|| mirrored(&dw0), || mirrored(&dl0)) {
+                            (Some(dw1), Some(dl1)) => ((dw0, dl0), (dw1, dl1)),
+                            // The rotation would cost more than the images it replaces.
+                            _ => ((dw0, dl0), side_step(Side::Second)),
+                        }
                     } else if large {
                         (side_step(Side::First), side_step(Side::Second))
                     } else {

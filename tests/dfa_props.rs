@@ -198,7 +198,18 @@ proptest! {
         prop_assert_eq!(members(&r), expected.clone());
         // Canonical: the same set built directly gives the identical DFA, and twice is identity.
         prop_assert_eq!(&r, &dfa(&reversed_shape, &expected));
-        prop_assert_eq!(r.reverse(), d);
+        prop_assert_eq!(&r.reverse(), &d);
+        // A bounded reversal either finishes with the same DFA or gives up; a budget of no
+        // ids gives up on any set that needs a subset.
+        for budget in [0usize, 1, 4, 16, 1 << 20] {
+            if let Some(b) = d.reverse_bounded(budget) {
+                prop_assert_eq!(&b, &r);
+            }
+        }
+        prop_assert_eq!(d.reverse_bounded(1 << 20), Some(r.clone()));
+        if d.nontrivial_state_count() > 0 {
+            prop_assert_eq!(d.reverse_bounded(0), None);
+        }
     }
 
     #[test]

@@ -292,6 +292,11 @@ impl SliceTable {
         self.starts.len() - 1
     }
 
+    /// Total length of the stored keys.
+    pub(crate) fn member_count(&self) -> usize {
+        self.members.len()
+    }
+
     pub(crate) fn intern(&mut self, set: &[u32]) -> u32 {
         self.intern_hashed(set, hash_ids(set))
     }

@@ -29,16 +29,26 @@ impl Dfa {
     /// The strings whose reversal is a member, over the reversed shape (layer `i` of the result
     /// has the alphabet of layer `len - 1 - i`). On row-major boards: the 180° rotation.
     pub fn reverse(&self) -> Dfa {
+        self.reverse_bounded(usize::MAX).expect("an unbounded reversal always finishes")
+    }
+
+    /// [`Dfa::reverse`], given up (`None`) as soon as the subsets and child codes it holds
+    /// exceed `budget` ids (4 bytes each). Reversal can blow up where relabelling cannot
+    /// (measured: a 4.8M-state Breakthrough 7x5 set went past 20 GB), so a caller with a
+    /// cheaper fallback bounds it.
+    pub fn reverse_bounded(&self, budget: usize) -> Option<Dfa> {
         let n = self.shape.len();
         let shape = Shape::new(self.shape.sizes().iter().rev().copied().collect::<Vec<u16>>());
         if self.initial.0 < 2 {
-            return Dfa::trivial(&shape, self.initial);
+            return Some(Dfa::trivial(&shape, self.initial));
         }
         // Subsets of the current depth's non-reserved states; at depth n (start) the only
         // state is the implicit accept, so the one subset is empty.
         let mut current = SliceTable::new();
         current.intern(&[]);
         let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
+        // Child codes of the finished depths.
+        let mut held = 0usize;
         for i in 0..n {
             let l = n - 1 - i;
             let layer = &self.layers[l];
@@ -142,11 +152,15 @@ impl Dfa {
                         codes.push(if last { found[0] } else { TUPLE | next.intern_hashed(found, hashes[k]) });
                     }
                 }
+                if held + codes.len() + next.member_count() + current.member_count() > budget {
+                    return None;
+                }
             }
+            held += codes.len();
             children.push(codes);
             current = next;
         }
         let tables = (0..n).map(|i| RowTable::new(shape.alphabet(i))).collect();
-        intern_explored(&shape, tables, children)
+        Some(intern_explored(&shape, tables, children))
     }
 }

@@ -235,8 +235,14 @@ pub enum SideMirror {
 impl SideMirror {
     /// The image of `set` (also the preimage: the map is an involution).
     pub fn apply(&self, set: &Dfa) -> Dfa {
+        self.apply_bounded(set, usize::MAX).expect("an unbounded mirror always finishes")
+    }
+
+    /// [`SideMirror::apply`], given up (`None`) when it would hold more than `budget` ids at
+    /// once (see [`Dfa::reverse_bounded`]).
+    pub fn apply_bounded(&self, set: &Dfa, budget: usize) -> Option<Dfa> {
         match *self {
-            SideMirror::RotateAndSwap { a, b } => set.reverse().swap_symbols(a, b),
+            SideMirror::RotateAndSwap { a, b } => Some(set.reverse_bounded(budget)?.swap_symbols(a, b)),
         }
     }
 }
