@@ -257,12 +257,10 @@ fn exact_classes(r: &Retrograde, sides: &[Side]) -> Vec<ValueClass> {
 /// two sides in turn rather than side by side, to halve its peak memory.
 const SIDES_IN_TURN_STATES: usize = 4_000_000;
 
-/// How many ids (subsets and child codes, 4 bytes each) the side mirror of `set` may hold
-/// before the iteration computes the second side's images instead. Rotating a Breakthrough set
-/// usually needs about as many states as the set; a 4.8M-state set of 7x5 went past 20 GB.
-fn mirror_budget(set: &Dfa) -> usize {
-    set.state_count().saturating_mul(32).saturating_add(1 << 24)
-}
+/// The default side-mirror budget (ids per state of the set, plus a base): rotating a
+/// Breakthrough set usually needs about as many states as the set, but a 4.8M-state set of 7x5
+/// went past 20 GB.
+const MIRROR_BUDGET: (usize, usize) = (32, 1 << 24);
 
 /// Evaluate `expr`, and with `DFASOLVE_TRACE` set print how long it took (for profiling).
 macro_rules! timed {
@@ -296,6 +294,9 @@ pub struct Solver<'g> {
     mirror: Option<SideMirror>,
     /// When the retrograde pass uses `mirror`.
     mirror_policy: MirrorPolicy,
+    /// The side mirror of a set may hold `per_state · states + base` ids before the iteration
+    /// computes the second side's images instead (see [`Solver::set_mirror_budget`]).
+    mirror_budget: (usize, usize),
 }
 
 /// When a retrograde iteration takes the second side's sets from the first side's by the
@@ -364,7 +365,15 @@ impl<'g> Solver<'g> {
             checkpoint: None,
             mirror,
             mirror_policy: MirrorPolicy::Large,
+            mirror_budget: MIRROR_BUDGET,
         }
+    }
+
+    /// How many ids (subsets and child codes, 4 bytes each) the side mirror of a set may hold:
+    /// `per_state` per state of the set plus `base`. Past that it gives up and the iteration
+    /// computes the second side's images. Default: 32 per state plus 16M.
+    pub fn set_mirror_budget(&mut self, per_state: usize, base: usize) {
+        self.mirror_budget = (per_state, base);
     }
 
     /// When the retrograde pass uses the game's side mirror (default [`MirrorPolicy::Large`]).
@@ -607,9 +616,11 @@ impl<'g> Solver<'g> {
                         (side_step(Side::First), (empty.clone(), empty.clone()))
                     } else if let Some(m) = mirror {
                         let (dw0, dl0) = side_step(Side::First);
+                        let (per_state, base) = self.mirror_budget;
                         let mirrored = |set: &Dfa| {
                             let t = Instant::now();
-                            let out = m.apply_bounded(set, mirror_budget(set));
+                            let budget = set.state_count().saturating_mul(per_state).saturating_add(base);
+                            let out = m.apply_bounded(set, budget);
                             if std::env::var_os("DFASOLVE_TRACE").is_some() {
                                 let states = out
                                     .as_ref()

@@ -127,6 +127,13 @@ fn side_mirror_gives_the_sets_images_give() {
         assert!(mirrored.complete && plain.complete);
         assert_eq!(mirrored.new_win, plain.new_win, "{w}x{h}");
         assert_eq!(mirrored.new_loss, plain.new_loss, "{w}x{h}");
+        // A mirror over its budget falls back to the second side's own images.
+        let mut starved_solver = Solver::new(&game);
+        starved_solver.set_mirror_policy(MirrorPolicy::Always);
+        starved_solver.set_mirror_budget(0, 0);
+        let starved = starved_solver.retrograde(None).unwrap();
+        assert_eq!(starved.new_win, plain.new_win, "{w}x{h}");
+        assert_eq!(starved.new_loss, plain.new_loss, "{w}x{h}");
     }
 }
 
