@@ -533,11 +533,6 @@ impl ListedMoves {
         &self.sources
     }
 
-    /// The number of listed states.
-    pub fn len(&self) -> usize {
-        self.successors.len()
-    }
-
     /// Whether no state is listed.
     pub fn is_empty(&self) -> bool {
         self.successors.is_empty()
@@ -566,16 +561,6 @@ impl Moves {
             assert_eq!(l.sources.shape(), graph.shape(), "listed moves must share the graph's shape");
         }
         Moves { graph, listed: listed.filter(|l| !l.is_empty()) }
-    }
-
-    /// The move graph.
-    pub fn graph(&self) -> &MoveGraph {
-        &self.graph
-    }
-
-    /// The listed moves, if any.
-    pub fn listed(&self) -> Option<&ListedMoves> {
-        self.listed.as_ref()
     }
 
     /// The strings the moves lead `set` to.

@@ -615,13 +615,14 @@ impl Game for Ostle {
         g
     }
 
-    /// None: a player whose game is not over has a piece, and a piece can always move (a push
-    /// ends at an empty square, the hole or the edge), in at least three directions, so the
-    /// forbidden move never leaves it without one. (Tests compare with the explicit rules.)
+    /// The class reading's listed states (see [`Ostle::new`]); none for the exact reading.
     fn listed_moves(&self, _side: Side) -> Option<ListedMoves> {
         self.listed.clone()
     }
 
+    /// None: a player whose game is not over has a piece, and a piece can always move (a push
+    /// ends at an empty square, the hole or the edge), in at least three directions, so the
+    /// forbidden move never leaves it without one. (Tests compare with the explicit rules.)
     fn stuck(&self, _side: Side) -> Option<Dfa> {
         Some(Dfa::reject_all(&self.shape))
     }
