@@ -3,7 +3,7 @@
 
 use crate::dfa::file::{Bundle, write_atomically};
 use crate::dfa::{Dfa, SplitMix64};
-use crate::games::breakthrough::Breakthrough;
+use crate::games::breakthrough::{Breakthrough, SquareOrder};
 use crate::games::nim::Nim;
 use crate::games::{Game, Outcome, Position, Side, Status, from_params, move_rank};
 use crate::solver::{MirrorPolicy, Mode, Phase, Solution, Solver, StepRecord, peak_rss_bytes};
@@ -48,6 +48,10 @@ pub enum Command {
         /// in the large iterations (less memory), or always.
         #[arg(long, value_enum, default_value_t = MirrorPolicy::Large)]
         side_mirror: MirrorPolicy,
+        /// The order squares are read into the DFA strings: row by row (the published
+        /// encoding) or column by column.
+        #[arg(long, value_enum, default_value_t = SquareOrder::Rows)]
+        order: SquareOrder,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -207,8 +211,8 @@ pub struct RunOptions {
 /// Any failure, as a message for the user.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Breakthrough { width, height, strong, depth, side_mirror, run } => {
-            let game = Breakthrough::new(width, height)?;
+        Command::Breakthrough { width, height, strong, depth, side_mirror, order, run } => {
+            let game = Breakthrough::with_order(width, height, order)?;
             let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
             let started = Instant::now();
             let mut solver = Solver::new(&game);

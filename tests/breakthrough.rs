@@ -2,7 +2,7 @@
 //! explicit move generator, and solved values against the explicit solver.
 use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
 use dfasolve::dfa::{Dfa, SplitMix64};
-use dfasolve::games::breakthrough::Breakthrough;
+use dfasolve::games::breakthrough::{Breakthrough, SquareOrder};
 use dfasolve::games::{Game, Outcome, Position, Side};
 use dfasolve::solver::{MirrorPolicy, Mode, Solver};
 use std::collections::BTreeSet;
@@ -40,8 +40,10 @@ fn forward_ply_counts_4x4_match_vectors() {
 /// ongoing positions; backward(T) ∩ ongoing equals the positions with an explicit move into T.
 #[test]
 fn symbolic_moves_equal_explicit_moves() {
-    for (w, h) in [(3, 4), (2, 5), (4, 4)] {
-        let game = Breakthrough::new(w, h).unwrap();
+    let sizes = [(3, 4, SquareOrder::Rows), (2, 5, SquareOrder::Rows), (4, 4, SquareOrder::Rows)];
+    let column_sizes = [(3, 4, SquareOrder::Columns), (5, 4, SquareOrder::Columns)];
+    for (w, h, order) in sizes.into_iter().chain(column_sizes) {
+        let game = Breakthrough::with_order(w, h, order).unwrap();
         let mut solver = Solver::new(&game);
         let plies = solver.forward_plies(&game.initial(), None, Some(8)).unwrap();
         let mut rng = SplitMix64::new(42);
@@ -80,7 +82,11 @@ fn symbolic_moves_equal_explicit_moves() {
 /// Every reachable position's value equals the explicit solver's: win/loss for meet in the
 /// middle, and also the exact distance for the strong solve.
 fn check_values(width: usize, height: usize) {
-    let game = Breakthrough::new(width, height).unwrap();
+    check_values_in_order(width, height, SquareOrder::Rows);
+}
+
+fn check_values_in_order(width: usize, height: usize, order: SquareOrder) {
+    let game = Breakthrough::with_order(width, height, order).unwrap();
     let explicit = solve_reachable(&game, &game.initial());
     for mode in [Mode::Strong, Mode::MeetInTheMiddle { depth: 0 }, Mode::MeetInTheMiddle { depth: 3 }] {
         let solution = Solver::new(&game).solve(mode).unwrap();
@@ -113,8 +119,10 @@ fn check_values(width: usize, height: usize) {
 /// the identical sets, iteration by iteration, on even and odd widths.
 #[test]
 fn side_mirror_gives_the_sets_images_give() {
-    for (w, h) in [(3, 5), (4, 4), (5, 4), (2, 6)] {
-        let game = Breakthrough::new(w, h).unwrap();
+    let sizes = [(3, 5, SquareOrder::Rows), (4, 4, SquareOrder::Rows), (5, 4, SquareOrder::Rows)];
+    let more = [(2, 6, SquareOrder::Rows), (3, 5, SquareOrder::Columns), (5, 4, SquareOrder::Columns)];
+    for (w, h, order) in sizes.into_iter().chain(more) {
+        let game = Breakthrough::with_order(w, h, order).unwrap();
         let mirror = game.side_mirror().expect("breakthrough has a side mirror");
         assert_eq!(mirror.apply(&game.universe(Side::First)), game.universe(Side::Second));
         assert_eq!(mirror.apply(&game.lost_terminal(Side::First)), game.lost_terminal(Side::Second));
@@ -155,6 +163,38 @@ fn values_3x5_match_explicit_solver() {
 #[test]
 fn values_4x4_match_explicit_solver() {
     check_values(4, 4);
+}
+
+#[test]
+fn values_in_column_order_match_explicit_solver() {
+    check_values_in_order(3, 5, SquareOrder::Columns);
+    check_values_in_order(4, 4, SquareOrder::Columns);
+}
+
+/// Column order changes the strings, never the positions: the same text names the same
+/// position, renders back the same, and has the same value.
+#[test]
+fn column_order_reads_the_same_positions() {
+    let rows = Breakthrough::new(4, 5).unwrap();
+    let columns = Breakthrough::with_order(4, 5, SquareOrder::Columns).unwrap();
+    assert_eq!(rows.render(&rows.initial()), columns.render(&columns.initial()));
+    let text = "x.x./.x../..o./o..o/.oo. first";
+    let (in_rows, in_columns) = (rows.parse(text).unwrap(), columns.parse(text).unwrap());
+    assert_ne!(in_rows.board, in_columns.board, "the strings differ");
+    assert_eq!(columns.render(&in_columns), text);
+    assert_eq!(
+        rows.explicit_moves(&in_rows).iter().map(|p| rows.render(p)).collect::<BTreeSet<_>>(),
+        columns.explicit_moves(&in_columns).iter().map(|p| columns.render(p)).collect::<BTreeSet<_>>()
+    );
+    let by_rows = Solver::new(&rows).solve(Mode::Strong).unwrap();
+    let by_columns = Solver::new(&columns).solve(Mode::Strong).unwrap();
+    assert_eq!(by_rows.value(&in_rows), by_columns.value(&in_columns));
+    assert_eq!(by_rows.initial_value, by_columns.initial_value);
+    // A column-order solution file names its order, so a reader rebuilds the same game.
+    let params = columns.params();
+    assert_eq!(params["order"], "columns");
+    let rebuilt = dfasolve::games::from_params(&params).unwrap();
+    assert_eq!(rebuilt.render(&in_columns), text);
 }
 
 #[test]

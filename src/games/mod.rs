@@ -260,7 +260,13 @@ pub fn from_params(params: &serde_json::Value) -> Result<Box<dyn Game>> {
     };
     match params["game"].as_str() {
         Some("nim") => Ok(Box::new(nim::Nim::new(get("heaps")?, get("tokens")?)?)),
-        Some("breakthrough") => Ok(Box::new(breakthrough::Breakthrough::new(get("width")?, get("height")?)?)),
+        Some("breakthrough") => {
+            let order = match params["order"].as_str() {
+                None => breakthrough::SquareOrder::Rows,
+                Some(name) => breakthrough::SquareOrder::parse(name)?,
+            };
+            Ok(Box::new(breakthrough::Breakthrough::with_order(get("width")?, get("height")?, order)?))
+        }
         Some("ostle") => Ok(Box::new(ostle::Ostle::new(ostle::Variant {
             width: get("width")?,
             height: get("height")?,
