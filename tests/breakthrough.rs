@@ -210,3 +210,19 @@ fn bad_sizes_are_errors() {
     let start = game.initial();
     assert_eq!(game.parse(&game.render(&start)).unwrap(), start);
 }
+
+/// With checkpoints the solver keeps only the newest increments in memory and reads the older
+/// ones back from their checkpoints at the end: the result is the same as without.
+#[test]
+fn checkpointed_retrograde_reads_back_the_same_increments() {
+    let game = Breakthrough::new(4, 4).unwrap();
+    let plain = Solver::new(&game).retrograde(None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut solver = Solver::new(&game);
+    solver.checkpoint_into(dir.path().to_path_buf());
+    let spilled = solver.retrograde(None).unwrap();
+    assert!(plain.new_win[0].len() > 4, "enough iterations to spill some");
+    assert_eq!(spilled.new_win, plain.new_win);
+    assert_eq!(spilled.new_loss, plain.new_loss);
+    assert_eq!((spilled.win, spilled.loss), (plain.win, plain.loss));
+}
