@@ -20,7 +20,7 @@
 //!   `F_{k+1}`, all of whose positions are valued by then, so a move into `KL_opp` is a move
 //!   into a loss, and this is exact; a position met in many plies is valued once.
 
-use crate::dfa::file::Bundle;
+use crate::dfa::file::{Bundle, save_entries};
 use crate::dfa::{Dfa, DfaStats};
 use crate::error::{Error, Result};
 use crate::games::{Game, Outcome, Position, Side, SideMirror};
@@ -155,8 +155,10 @@ impl Solution {
             "classes": classes,
             "mover_relative": self.mover_relative,
         });
-        let entries = self.classes.iter().map(|c| (format!("{}/{}", c.side, c.outcome), c.set.clone())).collect();
-        Bundle { meta: meta.to_string(), entries }.save(path)
+        let names: Vec<String> = self.classes.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
+        let entries: Vec<(&str, &Dfa)> =
+            names.iter().map(String::as_str).zip(self.classes.iter().map(|c| &c.set)).collect();
+        save_entries(path, &meta.to_string(), &entries)
     }
 
     /// Load a solution saved by [`Solution::save`]; the game is rebuilt from its parameters by
@@ -238,16 +240,20 @@ pub struct Retrograde {
     pub complete: bool,
 }
 
-/// Value classes with exact distances from the increments of a retrograde pass.
-fn exact_classes(r: &Retrograde, sides: &[Side]) -> Vec<ValueClass> {
+/// Value classes with exact distances, moved out of the increments of a retrograde pass (on
+/// the largest boards the increments are most of the memory at the end, so they are not
+/// copied).
+fn exact_classes(new_win: [Vec<Dfa>; 2], new_loss: [Vec<Dfa>; 2], sides: &[Side]) -> Vec<ValueClass> {
     let mut classes = Vec::new();
-    for &s in sides {
-        let i = s.index();
-        for (d, set) in r.new_win[i].iter().enumerate().filter(|(_, set)| !set.is_empty()) {
-            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set: set.clone() });
+    for (s, (wins, losses)) in Side::BOTH.into_iter().zip(new_win.into_iter().zip(new_loss)) {
+        if !sides.contains(&s) {
+            continue;
         }
-        for (d, set) in r.new_loss[i].iter().enumerate().filter(|(_, set)| !set.is_empty()) {
-            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: Some(d as u32) }, set: set.clone() });
+        for (d, set) in wins.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
+            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set });
+        }
+        for (d, set) in losses.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
+            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: Some(d as u32) }, set });
         }
     }
     classes
@@ -476,9 +482,9 @@ impl<'g> Solver<'g> {
         Ok(Some(b))
     }
 
-    fn save_step(&self, name: &str, entries: Vec<(String, Dfa)>) -> Result<()> {
+    fn save_step(&self, name: &str, entries: &[(&str, &Dfa)]) -> Result<()> {
         match self.checkpoint_path(name) {
-            Some(path) => Bundle { meta: self.game.params().to_string(), entries }.save(&path),
+            Some(path) => save_entries(&path, &self.game.params().to_string(), entries),
             None => Ok(()),
         }
     }
@@ -517,7 +523,7 @@ impl<'g> Solver<'g> {
                         expand = expand.difference(&d[side.index()]);
                     }
                     let next = self.forward(side, &expand);
-                    self.save_step(&name, vec![("reachable".into(), next.clone())])?;
+                    self.save_step(&name, &[("reachable", &next)])?;
                     next
                 }
             };
@@ -639,13 +645,14 @@ impl<'g> Solver<'g> {
                         rayon::join(|| side_step(Side::First), || side_step(Side::Second))
                     };
                     let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
-                    let mut entries = Vec::new();
-                    for &s in sides {
-                        let i = s.index();
-                        entries.push((format!("new_win/{s}"), dw[i].clone()));
-                        entries.push((format!("new_loss/{s}"), dl[i].clone()));
+                    let names: Vec<(String, String)> =
+                        sides.iter().map(|s| (format!("new_win/{s}"), format!("new_loss/{s}"))).collect();
+                    let mut entries: Vec<(&str, &Dfa)> = Vec::new();
+                    for (&s, (win_name, loss_name)) in sides.iter().zip(&names) {
+                        entries.push((win_name, &dw[s.index()]));
+                        entries.push((loss_name, &dl[s.index()]));
                     }
-                    self.save_step(&name, entries)?;
+                    self.save_step(&name, &entries)?;
                     (dw, dl)
                 }
             };
@@ -725,14 +732,16 @@ impl<'g> Solver<'g> {
         match mode {
             Mode::Strong => {
                 let r = self.retrograde(None)?;
-                let mut classes = exact_classes(&r, self.sides());
+                let mut draw_classes = Vec::new();
                 for &s in self.sides() {
                     let i = s.index();
                     let draws = self.universe[i].difference(&r.win[i]).difference(&r.loss[i]);
                     if !draws.is_empty() {
-                        classes.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
+                        draw_classes.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
                     }
                 }
+                let mut classes = exact_classes(r.new_win, r.new_loss, self.sides());
+                classes.extend(draw_classes);
                 self.finish(mode, initial, classes)
             }
             Mode::MeetInTheMiddle { depth } => {
@@ -814,7 +823,7 @@ impl<'g> Solver<'g> {
                 }
                 // Positions decided by the retrograde pass keep their exact distance; the
                 // reachable rest is known as win/loss only.
-                let mut classes = exact_classes(&r, self.sides());
+                let mut classes = exact_classes(r.new_win, r.new_loss, self.sides());
                 for &s in self.sides() {
                     let i = s.index();
                     let (w, l) = (win_all[i].difference(&decided[i]), loss_all[i].difference(&decided[i]));

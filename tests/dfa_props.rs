@@ -228,7 +228,13 @@ proptest! {
         let bundle = Bundle { meta: "{\"t\":1}".into(), entries: vec![("a".into(), dfa(&shape, &sets[0])), ("b".into(), dfa(&shape, &sets[1]))] };
         let bytes = bundle.to_bytes();
         let back = Bundle::from_bytes(&bytes, std::path::Path::new("mem")).unwrap();
-        prop_assert_eq!(back, bundle);
+        prop_assert_eq!(&back, &bundle);
+        // The streaming file writer writes exactly these bytes.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.dfas");
+        bundle.save(&path).unwrap();
+        prop_assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        prop_assert_eq!(Bundle::load(&path).unwrap(), bundle);
     }
 
     #[test]

@@ -62,22 +62,10 @@ impl Bundle {
 
     /// Encode to bytes (header + payload).
     pub fn to_bytes(&self) -> Vec<u8> {
+        let entries: Vec<(&str, &Dfa)> = self.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
         let mut p = Vec::new();
-        put_u32(&mut p, self.meta.len() as u32);
-        p.extend_from_slice(self.meta.as_bytes());
-        put_u32(&mut p, self.entries.len() as u32);
-        for (name, dfa) in &self.entries {
-            assert!(name.len() <= u16::MAX as usize, "entry name too long");
-            p.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            p.extend_from_slice(name.as_bytes());
-            encode_dfa(&mut p, dfa);
-        }
-        let mut out = Vec::with_capacity(HEADER_LEN + p.len());
-        out.extend_from_slice(MAGIC);
-        put_u32(&mut out, FORMAT_VERSION);
-        put_u32(&mut out, 0);
-        out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-        out.extend_from_slice(&Sha256::digest(&p));
+        write_payload(&mut p, &self.meta, &entries).expect("writing to memory cannot fail");
+        let mut out = header(p.len() as u64, Sha256::digest(&p).into()).to_vec();
         out.extend_from_slice(&p);
         out
     }
@@ -141,7 +129,8 @@ impl Bundle {
     /// # Errors
     /// [`Error::Io`] if writing fails; the target is then untouched.
     pub fn save(&self, path: &Path) -> Result<()> {
-        write_atomically(path, &self.to_bytes())
+        let entries: Vec<(&str, &Dfa)> = self.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
+        save_entries(path, &self.meta, &entries)
     }
 
     /// Read and fully check the bundle at `path`.
@@ -154,11 +143,80 @@ impl Bundle {
     }
 }
 
+/// Save `meta` and the named DFAs as a bundle file at `path`, as [`Bundle::save`] does,
+/// without copying the DFAs: the payload streams to the file through the checksum, and the
+/// header is written last. A solution of gigabytes then needs no second copy in memory.
+///
+/// # Errors
+/// [`Error::Io`] if writing fails; the target is then untouched.
+pub fn save_entries(path: &Path, meta: &str, entries: &[(&str, &Dfa)]) -> Result<()> {
+    use std::io::{Seek, SeekFrom};
+    write_atomically_with(path, |file| {
+        file.write_all(&[0; HEADER_LEN])?;
+        let mut sink =
+            std::io::BufWriter::with_capacity(1 << 20, Hashing { inner: &mut *file, hasher: Sha256::new(), len: 0 });
+        write_payload(&mut sink, meta, entries)?;
+        let hashing = sink.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+        let (len, digest) = (hashing.len, hashing.hasher.finalize().into());
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(&header(len, digest))
+    })
+}
+
+/// A writer that passes bytes on while counting and hashing them.
+struct Hashing<W> {
+    inner: W,
+    hasher: Sha256,
+    len: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The file header for a payload of `len` bytes with SHA-256 `digest`.
+fn header(len: u64, digest: [u8; 32]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[16..24].copy_from_slice(&len.to_le_bytes());
+    h[24..56].copy_from_slice(&digest);
+    h
+}
+
+/// The payload: metadata, entry count, then each named DFA.
+fn write_payload(w: &mut impl Write, meta: &str, entries: &[(&str, &Dfa)]) -> std::io::Result<()> {
+    w.write_all(&(meta.len() as u32).to_le_bytes())?;
+    w.write_all(meta.as_bytes())?;
+    w.write_all(&(entries.len() as u32).to_le_bytes())?;
+    for (name, dfa) in entries {
+        assert!(name.len() <= u16::MAX as usize, "entry name too long");
+        w.write_all(&(name.len() as u16).to_le_bytes())?;
+        w.write_all(name.as_bytes())?;
+        encode_dfa(w, dfa)?;
+    }
+    Ok(())
+}
+
 /// Write `bytes` to `path` so that readers see either the old file or the whole new one.
 ///
 /// # Errors
 /// [`Error::Io`] naming the file that failed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(path, |f| f.write_all(bytes))
+}
+
+/// [`write_atomically`] with the contents written by `fill`.
+fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<()> {
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |source| Error::Io { path: p, source }
@@ -171,34 +229,39 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(bytes).map_err(io(&tmp))?;
-    f.sync_all().map_err(io(&tmp))?;
+    if let Err(e) = fill(&mut f).and_then(|()| f.sync_all()) {
+        drop(f);
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(&tmp)(e));
+    }
     drop(f);
     std::fs::rename(&tmp, path).map_err(io(path))?;
     Ok(())
 }
 
-fn put_u32(out: &mut Vec<u8>, x: u32) {
-    out.extend_from_slice(&x.to_le_bytes());
-}
-
-fn encode_dfa(p: &mut Vec<u8>, dfa: &Dfa) {
+fn encode_dfa(w: &mut impl Write, dfa: &Dfa) -> std::io::Result<()> {
     let n = dfa.shape().len();
-    put_u32(p, n as u32);
+    w.write_all(&(n as u32).to_le_bytes())?;
     for &a in dfa.shape().sizes() {
-        p.extend_from_slice(&a.to_le_bytes());
+        w.write_all(&a.to_le_bytes())?;
     }
-    put_u32(p, dfa.initial().0);
+    w.write_all(&dfa.initial().0.to_le_bytes())?;
+    // Rows are narrowed to `width` bytes an entry through a small buffer.
+    let mut buf = Vec::with_capacity(1 << 16);
     for (l, layer) in dfa.layers().iter().enumerate() {
         let next_len = if l + 1 < n { dfa.layers()[l + 1].len() } else { 2 };
-        let w = entry_width(next_len);
-        put_u32(p, layer.len() as u32);
-        p.push(w as u8);
-        p.reserve(layer.raw().len() * w);
-        for &x in layer.raw() {
-            p.extend_from_slice(&x.to_le_bytes()[..w]);
+        let width = entry_width(next_len);
+        w.write_all(&(layer.len() as u32).to_le_bytes())?;
+        w.write_all(&[width as u8])?;
+        for chunk in layer.raw().chunks(1 << 14) {
+            buf.clear();
+            for &x in chunk {
+                buf.extend_from_slice(&x.to_le_bytes()[..width]);
+            }
+            w.write_all(&buf)?;
         }
     }
+    Ok(())
 }
 
 fn decode_dfa(r: &mut Reader) -> std::result::Result<Dfa, String> {
