@@ -27,8 +27,8 @@ pub enum SquareOrder {
     #[default]
     Rows,
     /// Column by column (files a, b, ...), each from the first player's home row. Smaller
-    /// sets on four-row boards (8x4: 119,529 states at most against 462,866, 114 MB peak
-    /// against 241 MB), larger from five rows on (5x5: 640,777 against 386,299); the figures
+    /// sets on four-row boards (8x4: 119,529 states at most against 462,866, 98 MiB peak
+    /// against 239 MiB), larger from five rows on (5x5: 640,777 against 386,299); the figures
     /// are in `games/breakthrough/README.md`.
     Columns,
 }
