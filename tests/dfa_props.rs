@@ -248,6 +248,13 @@ proptest! {
         let i = flip % flipped.len();
         flipped[i] ^= 1 << bit;
         prop_assert!(Bundle::from_bytes(&flipped, path).is_err());
+        // The file loader decodes as it reads: the same damage must be an error there too.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("d.dfas");
+        std::fs::write(&file, truncated).unwrap();
+        prop_assert!(Bundle::load(&file).is_err());
+        std::fs::write(&file, &flipped).unwrap();
+        prop_assert!(Bundle::load(&file).is_err());
     }
 }
 

@@ -76,52 +76,16 @@ impl Bundle {
     /// [`Error::ForeignFile`], [`Error::UnsupportedVersion`] or [`Error::Corrupt`].
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Bundle> {
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });
-        }
-        if bytes.len() < HEADER_LEN {
-            return Err(corrupt(format!("truncated header ({} of {HEADER_LEN} bytes)", bytes.len())));
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
-            return Err(Error::UnsupportedVersion {
-                path: path.to_path_buf(),
-                found: version,
-                supported: FORMAT_VERSION,
-            });
-        }
-        if bytes[12..16] != [0; 4] {
-            return Err(corrupt("reserved header bytes are not zero".into()));
-        }
-        let len = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+        let digest = check_header(&bytes[..bytes.len().min(HEADER_LEN)], bytes.len() as u64, path)?;
         let payload = &bytes[HEADER_LEN..];
-        if payload.len() as u64 != len {
-            return Err(corrupt(format!(
-                "payload is {} bytes, header says {len} (truncated or extended)",
-                payload.len()
-            )));
+        if Sha256::digest(payload).as_slice() != digest {
+            return Err(corrupt(CHECKSUM_MISMATCH.into()));
         }
-        if Sha256::digest(payload).as_slice() != &bytes[24..56] {
-            return Err(corrupt("checksum mismatch (the file was modified or damaged)".into()));
-        }
-        let mut r = Reader { bytes: payload, pos: 0 };
-        let decode = |r: &mut Reader| -> std::result::Result<Bundle, String> {
-            let meta_len = r.u32()? as usize;
-            let meta = String::from_utf8(r.take(meta_len)?.to_vec()).map_err(|_| "metadata is not UTF-8")?;
-            let count = r.u32()? as usize;
-            let mut entries = Vec::new();
-            for _ in 0..count {
-                let name_len = r.u16()? as usize;
-                let name = String::from_utf8(r.take(name_len)?.to_vec()).map_err(|_| "entry name is not UTF-8")?;
-                let dfa = decode_dfa(r).map_err(|e| format!("entry {name:?}: {e}"))?;
-                entries.push((name, dfa));
-            }
-            if r.pos != r.bytes.len() {
-                return Err(format!("{} trailing bytes", r.bytes.len() - r.pos));
-            }
-            Ok(Bundle { meta, entries })
-        };
-        decode(&mut r).map_err(corrupt)
+        let mut r = Reader { inner: payload, remaining: payload.len() as u64, pos: 0, hasher: None };
+        decode_payload(&mut r).map_err(|e| match e {
+            ReadError::Format(what) => corrupt(what),
+            ReadError::Io(source) => Error::Io { path: path.to_path_buf(), source },
+        })
     }
 
     /// Write atomically to `path` (temporary file, fsync, rename).
@@ -137,10 +101,93 @@ impl Bundle {
     ///
     /// # Errors
     /// [`Error::Io`] or any error of [`Bundle::from_bytes`].
+    ///
+    /// The file is decoded as it is read, through the checksum, so a large bundle needs no
+    /// second copy in memory; the checksum is compared at the end, and a damaged file is
+    /// reported as such even when the damage also broke the decoding.
     pub fn load(path: &Path) -> Result<Bundle> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
-        Bundle::from_bytes(&bytes, path)
+        use std::io::Read;
+        let io = |source| Error::Io { path: path.to_path_buf(), source };
+        let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let file_len = file.metadata().map_err(io)?.len();
+        let mut input = std::io::BufReader::with_capacity(1 << 20, file);
+        let mut head = Vec::with_capacity(HEADER_LEN);
+        (&mut input).take(HEADER_LEN as u64).read_to_end(&mut head).map_err(io)?;
+        let digest = check_header(&head, file_len, path)?;
+        let mut r =
+            Reader { inner: input, remaining: file_len - HEADER_LEN as u64, pos: 0, hasher: Some(Sha256::new()) };
+        let decoded = decode_payload(&mut r);
+        if let Err(ReadError::Io(source)) = decoded {
+            return Err(io(source));
+        }
+        // Hash what the decoder left unread (nothing, unless it stopped at an error).
+        let mut hasher = r.hasher.take().expect("hashing");
+        let mut rest = (&mut r.inner).take(r.remaining);
+        let mut chunk = vec![0u8; 1 << 16];
+        loop {
+            let got = rest.read(&mut chunk).map_err(io)?;
+            if got == 0 {
+                break;
+            }
+            hasher.update(&chunk[..got]);
+        }
+        if hasher.finalize().as_slice() != digest {
+            return Err(corrupt(CHECKSUM_MISMATCH.into()));
+        }
+        decoded.map_err(|e| match e {
+            ReadError::Format(what) => corrupt(what),
+            ReadError::Io(source) => io(source),
+        })
     }
+}
+
+const CHECKSUM_MISMATCH: &str = "checksum mismatch (the file was modified or damaged)";
+
+/// Checks the header (the first bytes of a file of `file_len` bytes, up to [`HEADER_LEN`]):
+/// magic, version, reserved bytes and payload length. Returns the payload's SHA-256.
+fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<[u8; 32]> {
+    let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
+    if head.len() < 8 || &head[..8] != MAGIC {
+        return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });
+    }
+    if head.len() < HEADER_LEN {
+        return Err(corrupt(format!("truncated header ({} of {HEADER_LEN} bytes)", head.len())));
+    }
+    let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(Error::UnsupportedVersion { path: path.to_path_buf(), found: version, supported: FORMAT_VERSION });
+    }
+    if head[12..16] != [0; 4] {
+        return Err(corrupt("reserved header bytes are not zero".into()));
+    }
+    let len = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+    let payload_len = file_len - HEADER_LEN as u64;
+    if payload_len != len {
+        return Err(corrupt(format!("payload is {payload_len} bytes, header says {len} (truncated or extended)")));
+    }
+    Ok(head[24..56].try_into().expect("32 bytes"))
+}
+
+/// Decodes a payload: metadata, entries, and nothing after them.
+fn decode_payload<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Bundle, ReadError> {
+    let meta_len = r.u32()? as usize;
+    let meta = String::from_utf8(r.take(meta_len)?).map_err(|_| format_error("metadata is not UTF-8"))?;
+    let count = r.u32()? as usize;
+    let mut entries = Vec::new();
+    for _ in 0..count {
+        let name_len = r.u16()? as usize;
+        let name = String::from_utf8(r.take(name_len)?).map_err(|_| format_error("entry name is not UTF-8"))?;
+        let dfa = decode_dfa(r).map_err(|e| match e {
+            ReadError::Format(what) => ReadError::Format(format!("entry {name:?}: {what}")),
+            io => io,
+        })?;
+        entries.push((name, dfa));
+    }
+    if r.remaining != 0 {
+        return Err(format_error(&format!("{} trailing bytes", r.remaining)));
+    }
+    Ok(Bundle { meta, entries })
 }
 
 /// Save `meta` and the named DFAs as a bundle file at `path`, as [`Bundle::save`] does,
@@ -264,16 +311,16 @@ fn encode_dfa(w: &mut impl Write, dfa: &Dfa) -> std::io::Result<()> {
     Ok(())
 }
 
-fn decode_dfa(r: &mut Reader) -> std::result::Result<Dfa, String> {
+fn decode_dfa<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Dfa, ReadError> {
     let n = r.u32()? as usize;
-    if n > r.remaining() {
-        return Err(format!("{n} layers cannot fit in the file"));
+    if n as u64 > r.remaining {
+        return Err(format_error(&format!("{n} layers cannot fit in the file")));
     }
     let mut sizes = Vec::with_capacity(n);
     for l in 0..n {
         let a = r.u16()?;
         if !(1..=256).contains(&a) {
-            return Err(format!("layer {l}: alphabet size {a} outside 1..=256"));
+            return Err(format_error(&format!("layer {l}: alphabet size {a} outside 1..=256")));
         }
         sizes.push(a);
     }
@@ -284,11 +331,11 @@ fn decode_dfa(r: &mut Reader) -> std::result::Result<Dfa, String> {
         let states = r.u32()? as usize;
         let w = r.u8()? as usize;
         if ![1, 2, 4].contains(&w) {
-            return Err(format!("layer {l}: entry width {w} is not 1, 2 or 4"));
+            return Err(format_error(&format!("layer {l}: entry width {w} is not 1, 2 or 4")));
         }
         let a = shape.alphabet(l);
-        let entries = states.checked_mul(a).ok_or("layer too large")?;
-        let raw = r.take(entries.checked_mul(w).ok_or("layer too large")?)?;
+        let entries = states.checked_mul(a).ok_or_else(|| format_error("layer too large"))?;
+        let raw = r.take(entries.checked_mul(w).ok_or_else(|| format_error("layer too large"))?)?;
         let mut next = Vec::with_capacity(entries);
         for chunk in raw.chunks_exact(w) {
             let mut b = [0u8; 4];
@@ -296,43 +343,63 @@ fn decode_dfa(r: &mut Reader) -> std::result::Result<Dfa, String> {
             next.push(u32::from_le_bytes(b));
         }
         if states < 2 {
-            return Err(format!("layer {l}: {states} states (the two reserved states are required)"));
+            return Err(format_error(&format!("layer {l}: {states} states (the two reserved states are required)")));
         }
         layers.push(Layer::from_raw(a, next));
     }
     let dfa = Dfa { shape, initial, layers };
-    dfa.validate().map_err(|e| format!("invalid DFA: {e}"))?;
+    dfa.validate().map_err(|e| format_error(&format!("invalid DFA: {e}")))?;
     Ok(dfa)
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+/// Why decoding stopped: the bytes do not follow the format, or reading them failed.
+enum ReadError {
+    Format(String),
+    Io(std::io::Error),
 }
 
-impl<'a> Reader<'a> {
-    fn remaining(&self) -> usize {
-        self.bytes.len() - self.pos
-    }
+fn format_error(what: &str) -> ReadError {
+    ReadError::Format(what.to_string())
+}
 
-    fn take(&mut self, k: usize) -> std::result::Result<&'a [u8], String> {
-        if k > self.remaining() {
-            return Err(format!("truncated: needed {k} bytes at offset {}, {} left", self.pos, self.remaining()));
+/// Reads a payload of known length from `inner`, hashing what it reads when asked to.
+struct Reader<R> {
+    inner: R,
+    /// Payload bytes not read yet.
+    remaining: u64,
+    /// Payload bytes read so far.
+    pos: u64,
+    hasher: Option<Sha256>,
+}
+
+impl<R: std::io::Read> Reader<R> {
+    /// The next `k` bytes; never allocates more than the payload has left.
+    fn take(&mut self, k: usize) -> std::result::Result<Vec<u8>, ReadError> {
+        if k as u64 > self.remaining {
+            return Err(format_error(&format!(
+                "truncated: needed {k} bytes at offset {}, {} left",
+                self.pos, self.remaining
+            )));
         }
-        let s = &self.bytes[self.pos..self.pos + k];
-        self.pos += k;
-        Ok(s)
+        let mut buf = vec![0u8; k];
+        self.inner.read_exact(&mut buf).map_err(ReadError::Io)?;
+        if let Some(h) = self.hasher.as_mut() {
+            h.update(&buf);
+        }
+        self.remaining -= k as u64;
+        self.pos += k as u64;
+        Ok(buf)
     }
 
-    fn u8(&mut self) -> std::result::Result<u8, String> {
+    fn u8(&mut self) -> std::result::Result<u8, ReadError> {
         Ok(self.take(1)?[0])
     }
 
-    fn u16(&mut self) -> std::result::Result<u16, String> {
+    fn u16(&mut self) -> std::result::Result<u16, ReadError> {
         Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
     }
 
-    fn u32(&mut self) -> std::result::Result<u32, String> {
+    fn u32(&mut self) -> std::result::Result<u32, ReadError> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
 }
