@@ -203,6 +203,14 @@ fn dfa_solution_matches_explicit_class_tables() {
     assert!(check_tables(&class, &exact).is_err(), "the readings differ on 3x3 K3 T1");
 }
 
+/// A 4x4 variant in the class reading that fits the default test run: 4x4 K2 T1 (521,120
+/// states, about 30 s), the same count as its exact reading.
+#[test]
+fn dfa_solution_matches_explicit_class_tables_4x4_two_pieces() {
+    assert_eq!(verify(variant(4, 4, 2, 1, Rule::Class)), 521_120);
+    assert_eq!(verify(variant(4, 4, 2, 1, Rule::Exact)), 521_120);
+}
+
 /// The class reading on 4x4 K3 T2 (6.9 M states). Ignored: the explicit class-reading solver
 /// alone took 502 s and 853 s in two runs (the DFA solve 21 s and 31 s) on the 2-core machine
 /// with other work running; run with `--ignored`.

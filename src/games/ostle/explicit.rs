@@ -185,19 +185,26 @@ impl Variant {
     /// The move of the mover on `q` that leads back to `p` (exact reading) or into `p`'s
     /// symmetry class (class reading; the exact undo is preferred when there is one).
     fn undo_move(&self, p: &[Cell], q: &[Cell]) -> Option<Move> {
-        let back = |f: Move| {
+        // One pass over q's moves: the exact undo wins; otherwise the first move into p's class.
+        let mut images: Option<Vec<Vec<Cell>>> = None;
+        let mut into_class = None;
+        for f in self.all_moves(q) {
             let played = self.play(q, f);
-            (played.removed.is_none()).then(|| Self::turn_over(&played.cells))
-        };
-        let moves = self.all_moves(q);
-        if let Some(&f) = moves.iter().find(|&&f| back(f).as_deref() == Some(p)) {
-            return Some(f);
+            if played.removed.is_some() {
+                continue;
+            }
+            let r = Self::turn_over(&played.cells);
+            if r == p {
+                return Some(f);
+            }
+            if self.rule == Rule::Class
+                && into_class.is_none()
+                && images.get_or_insert_with(|| self.symmetric_images(p)).contains(&r)
+            {
+                into_class = Some(f);
+            }
         }
-        if self.rule == Rule::Class {
-            let images = self.symmetric_images(p);
-            return moves.into_iter().find(|&f| back(f).is_some_and(|r| images.contains(&r)));
-        }
-        None
+        into_class
     }
 
     /// The initial state.
