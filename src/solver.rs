@@ -719,10 +719,14 @@ impl<'g> Solver<'g> {
     /// The increments (new wins, new losses, by side) of one finished iteration, from its
     /// checkpoint, if there is one.
     fn load_increments(&self, name: &str) -> Result<Option<([Dfa; 2], [Dfa; 2])>> {
-        let Some(b) = self.load_step(name)? else {
+        let Some(mut b) = self.load_step(name)? else {
             return Ok(None);
         };
-        let get = |k: &str| b.get(k).cloned().ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")));
+        // Moved out of the bundle, not copied: late iterations' sets are large.
+        let mut get = |k: &str| {
+            let at = b.entries.iter().position(|(n, _)| n == k);
+            at.map(|i| b.entries.swap_remove(i).1).ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")))
+        };
         if self.game.mover_relative() {
             let empty = Dfa::reject_all(self.game.shape());
             Ok(Some(([get("new_win/first")?, empty.clone()], [get("new_loss/first")?, empty])))
