@@ -62,9 +62,8 @@ impl Bundle {
 
     /// Encode to bytes (header + payload).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let entries: Vec<(&str, &Dfa)> = self.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
         let mut p = Vec::new();
-        write_payload(&mut p, &self.meta, &entries).expect("writing to memory cannot fail");
+        write_payload(&mut p, &self.meta, &self.entry_refs()).expect("writing to memory cannot fail");
         let mut out = header(p.len() as u64, Sha256::digest(&p).into()).to_vec();
         out.extend_from_slice(&p);
         out
@@ -93,8 +92,12 @@ impl Bundle {
     /// # Errors
     /// [`Error::Io`] if writing fails; the target is then untouched.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let entries: Vec<(&str, &Dfa)> = self.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
-        save_entries(path, &self.meta, &entries)
+        save_entries(path, &self.meta, &self.entry_refs())
+    }
+
+    /// The entries as the writers take them.
+    fn entry_refs(&self) -> Vec<(&str, &Dfa)> {
+        self.entries.iter().map(|(n, d)| (n.as_str(), d)).collect()
     }
 
     /// Read and fully check the bundle at `path`.
@@ -122,17 +125,9 @@ impl Bundle {
             return Err(io(source));
         }
         // Hash what the decoder left unread (nothing, unless it stopped at an error).
-        let mut hasher = r.hasher.take().expect("hashing");
-        let mut rest = (&mut r.inner).take(r.remaining);
-        let mut chunk = vec![0u8; 1 << 16];
-        loop {
-            let got = rest.read(&mut chunk).map_err(io)?;
-            if got == 0 {
-                break;
-            }
-            hasher.update(&chunk[..got]);
-        }
-        if hasher.finalize().as_slice() != digest {
+        let mut rest = Hashing { inner: std::io::sink(), hasher: r.hasher.take().expect("hashing"), len: 0 };
+        std::io::copy(&mut (&mut r.inner).take(r.remaining), &mut rest).map_err(io)?;
+        if rest.hasher.finalize().as_slice() != digest {
             return Err(corrupt(CHECKSUM_MISMATCH.into()));
         }
         decoded.map_err(|e| match e {

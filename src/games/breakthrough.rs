@@ -124,11 +124,6 @@ impl Breakthrough {
         }
     }
 
-    /// The order the squares are read in.
-    pub fn order(&self) -> SquareOrder {
-        self.order
-    }
-
     /// The layer of the square in `row`, `col`.
     fn square(&self, row: usize, col: usize) -> usize {
         match self.order {
@@ -163,16 +158,7 @@ impl Breakthrough {
 
     /// Positions with some pawn of `side` on `row`.
     fn pawn_on_row(&self, side: Side, row: usize) -> Dfa {
-        match self.order {
-            SquareOrder::Rows => {
-                let layers = self.square(row, 0)..self.square(row, 0) + self.width;
-                Dfa::count_between(&self.shape, layers, |c| c == pawn(side), 1, self.width)
-            }
-            SquareOrder::Columns => {
-                Dfa::from_allowed(&self.shape, |layer, c| !(self.row_col(layer).0 == row && c == pawn(side)))
-                    .complement()
-            }
-        }
+        Dfa::from_allowed(&self.shape, |layer, c| !(self.row_col(layer).0 == row && c == pawn(side))).complement()
     }
 
     fn pawns_between(&self, side: Side, lo: usize, hi: usize) -> Dfa {
