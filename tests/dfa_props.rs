@@ -178,6 +178,39 @@ proptest! {
     }
 
     #[test]
+    fn grouped_moves_match_oracle((shape, sets) in shape_and_sets(3), groups in proptest::collection::vec(0u32..7, 1..12)) {
+        // One conditional single-symbol move per entry of `groups`, each in that evaluation
+        // group: images are computed group by group and merged, which must equal the union
+        // over all moves however the groups fall (1 to 7 groups, so the merge tree has
+        // leftovers of several ranks).
+        let mut g = MoveGraph::new(&shape);
+        let mut moves: Vec<(Change, &Set)> = Vec::new();
+        for (i, &group) in groups.iter().enumerate() {
+            let layer = i % shape.len();
+            let a = shape.alphabet(layer) as u8;
+            let change = Change::new(layer, (i as u8) % a, (i as u8 + 1) % a);
+            let pre = &sets[i % 2];
+            g.add_move_in(group, format!("m{i}"), Some(dfa(&shape, pre)), vec![change], None);
+            moves.push((change, pre));
+        }
+        let step = |s: &Vec<Symbol>| -> Vec<Vec<Symbol>> {
+            let mut out = Vec::new();
+            for (c, pre) in &moves {
+                if pre.contains(s) && s[c.layer] == c.from {
+                    let mut t = s.clone();
+                    t[c.layer] = c.to;
+                    out.push(t);
+                }
+            }
+            out
+        };
+        let fwd: Set = sets[2].iter().flat_map(step).collect();
+        prop_assert_eq!(members(&g.forward(&dfa(&shape, &sets[2]))), fwd);
+        let bwd: Set = all_strings(&shape).into_iter().filter(|s| step(s).iter().any(|t| sets[2].contains(t))).collect();
+        prop_assert_eq!(members(&g.backward(&dfa(&shape, &sets[2]))), bwd);
+    }
+
+    #[test]
     fn relabel_matches((shape, sets) in shape_and_sets(1)) {
         let s = &sets[0];
         let d = dfa(&shape, s);

@@ -490,23 +490,26 @@ impl Dfa {
             if std::env::var_os("DFASOLVE_TRACE_LAYERS").is_some() {
                 let total: usize = (0..next.len() as u32).map(|t| next.get(t).len()).sum();
                 eprintln!(
-                    "  layer {l}: {} keys, {:.1} u32 per key",
+                    "  layer {l}: {} keys, {:.1} u32 per key, {} MiB resident",
                     next.len(),
-                    total as f64 / next.len().max(1) as f64
+                    total as f64 / next.len().max(1) as f64,
+                    super::resident_mib()
                 );
             }
             children.push(layer_codes);
             current = next;
         }
 
-        if std::env::var_os("DFASOLVE_TRACE").is_some() {
+        let trace = std::env::var_os("DFASOLVE_TRACE").is_some();
+        if trace {
             let explored: usize = children.iter().map(|c| c.len()).sum();
             eprintln!(
-                "image_union: S {} states, within {:?}, {} moves, {} child codes",
+                "image_union: S {} states, within {:?}, {} moves, {} child codes, {} MiB resident",
                 self.nontrivial_state_count(),
                 within.map(|w| w.nontrivial_state_count()),
                 plan.moves.len(),
-                explored
+                explored,
+                super::resident_mib()
             );
         }
         // Backward: intern rows into tables preloaded with S's states (direct ids point there).
@@ -515,7 +518,15 @@ impl Dfa {
             (None, true) => self.layers().iter().map(RowTable::from_layer).collect(),
             (None, false) => (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect(),
         };
-        intern_explored(shape, tables, children)
+        let result = intern_explored(shape, tables, children);
+        if trace {
+            eprintln!(
+                "image_union: result {} states, {} MiB resident",
+                result.nontrivial_state_count(),
+                super::resident_mib()
+            );
+        }
+        result
     }
 }
 

@@ -49,6 +49,15 @@ pub use product::{Change, product_states_explored};
 pub use relation::RelationImager;
 pub use validate::InvariantViolation;
 
+/// Resident memory of this process now (VmRSS), in MiB, for `DFASOLVE_TRACE` lines; 0 where
+/// the platform does not report it.
+pub(crate) fn resident_mib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |kb| kb >> 10)
+}
+
 use std::fmt;
 use std::sync::Arc;
 
