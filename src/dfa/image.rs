@@ -403,6 +403,7 @@ impl Dfa {
         }
 
         // Forward: explore sets layer by layer.
+        let started = std::time::Instant::now();
         let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
         let mut current = SliceTable::new();
         current.intern(&key);
@@ -504,11 +505,12 @@ impl Dfa {
         if trace {
             let explored: usize = children.iter().map(|c| c.len()).sum();
             eprintln!(
-                "image_union: S {} states, within {:?}, {} moves, {} child codes, {} MiB resident",
+                "image_union: S {} states, within {:?}, {} moves, {} child codes in {:.1} s, {} MiB resident",
                 self.nontrivial_state_count(),
                 within.map(|w| w.nontrivial_state_count()),
                 plan.moves.len(),
                 explored,
+                started.elapsed().as_secs_f64(),
                 super::resident_mib()
             );
         }
@@ -521,8 +523,9 @@ impl Dfa {
         let result = intern_explored(shape, tables, children);
         if trace {
             eprintln!(
-                "image_union: result {} states, {} MiB resident",
+                "image_union: result {} states at {:.1} s, {} MiB resident",
                 result.nontrivial_state_count(),
+                started.elapsed().as_secs_f64(),
                 super::resident_mib()
             );
         }
