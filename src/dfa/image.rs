@@ -474,16 +474,28 @@ impl Dfa {
                     }
                 };
             if count >= 2 * CHUNK {
-                // Chunks run in parallel a batch at a time and are merged after each batch, so
-                // at most a batch's chunk tables exist besides the layer's own.
+                // Chunks run in parallel a batch at a time. Merging is sequential, so a batch
+                // is merged while the next one is explored (the merging thread steals
+                // exploration work when it is done): at most two batches' chunk tables exist
+                // besides the layer's own.
                 const BATCH: u32 = 64;
                 let chunks = count.div_ceil(CHUNK);
+                let mut waiting: Option<Vec<(Vec<u32>, SliceTable)>> = None;
                 for first in (0..chunks).step_by(BATCH as usize) {
-                    let parts: Vec<(Vec<u32>, SliceTable)> = (first..(first + BATCH).min(chunks))
-                        .into_par_iter()
-                        .map(|chunk| run(chunk * CHUNK..((chunk + 1) * CHUNK).min(count)))
-                        .collect();
-                    merge(parts);
+                    let explore = || {
+                        (first..(first + BATCH).min(chunks))
+                            .into_par_iter()
+                            .map(|chunk| run(chunk * CHUNK..((chunk + 1) * CHUNK).min(count)))
+                            .collect::<Vec<(Vec<u32>, SliceTable)>>()
+                    };
+                    let parts = match waiting.take() {
+                        None => explore(),
+                        Some(done) => rayon::join(explore, || merge(done)).0,
+                    };
+                    waiting = Some(parts);
+                }
+                if let Some(done) = waiting {
+                    merge(done);
                 }
             } else {
                 merge(vec![run(0..count)]);
