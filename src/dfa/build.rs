@@ -327,12 +327,24 @@ pub(crate) const TUPLE: u32 = 1 << 31;
 /// child code of explored state `t` of layer `l` on symbol `c`. Interns every explored state's
 /// row into `tables` (which may already hold states that codes point to directly), deepest
 /// layer first, and returns the canonical DFA of explored state 0 of layer 0.
-pub(crate) fn intern_explored(shape: &Shape, mut tables: Vec<RowTable>, mut children: Vec<Vec<u32>>) -> Dfa {
+pub(crate) fn intern_explored(shape: &Shape, tables: Vec<RowTable>, mut children: Vec<Vec<u32>>) -> Dfa {
+    intern_layers(shape, tables, |l| std::mem::take(&mut children[l]))
+}
+
+/// [`intern_explored`] for child codes kept packed ([`PackedCodes`]).
+pub(crate) fn intern_packed(shape: &Shape, tables: Vec<RowTable>, children: Vec<PackedCodes>) -> Dfa {
+    let mut children: Vec<Option<PackedCodes>> = children.into_iter().map(Some).collect();
+    intern_layers(shape, tables, |l| children[l].take().map_or_else(Vec::new, PackedCodes::unpack))
+}
+
+/// The interning loop of [`intern_explored`]; `take_layer(l)` hands over layer `l`'s codes
+/// (asked for once each, deepest first).
+fn intern_layers(shape: &Shape, mut tables: Vec<RowTable>, mut take_layer: impl FnMut(usize) -> Vec<u32>) -> Dfa {
     let mut result_next: Vec<u32> = Vec::new();
     let mut row = Vec::new();
     for l in (0..shape.len()).rev() {
         let alphabet = shape.alphabet(l);
-        let codes = std::mem::take(&mut children[l]);
+        let codes = take_layer(l);
         let count = codes.len() / alphabet;
         let mut result = Vec::with_capacity(count);
         for t in 0..count {
@@ -348,6 +360,74 @@ pub(crate) fn intern_explored(shape: &Shape, mut tables: Vec<RowTable>, mut chil
     }
     let rows = tables.into_iter().map(RowTable::into_rows).collect();
     canonicalize(shape, result_next[0], rows)
+}
+
+/// One layer's child codes, kept while the deeper layers are explored. Most codes of a
+/// large alphabet are 0 (reject: an Ostle square has 9 symbols, and few fit a position), and
+/// the codes of all layers are most of an image's memory, so when that saves a quarter or
+/// more they are stored as a bit mask of the non-zero symbols per state plus the non-zero
+/// codes.
+pub(crate) enum PackedCodes {
+    Raw(Vec<u32>),
+    Sparse { alphabet: usize, masks: Vec<u16>, nonzero: Vec<u32> },
+}
+
+impl PackedCodes {
+    pub(crate) fn pack(alphabet: usize, codes: Vec<u32>) -> PackedCodes {
+        // Small layers stay raw: they do not matter to memory, and packing them cost the
+        // small images of Ostle 4x4 about 5%.
+        if codes.len() < 1 << 20 {
+            return PackedCodes::Raw(codes);
+        }
+        Self::pack_any(alphabet, codes)
+    }
+
+    /// [`PackedCodes::pack`] without the size floor.
+    fn pack_any(alphabet: usize, codes: Vec<u32>) -> PackedCodes {
+        let nonzero_count = codes.iter().filter(|&&c| c != 0).count();
+        let states = codes.len() / alphabet.max(1);
+        // Packed: 2 bytes per state and 4 per non-zero code, against 4 per code.
+        if alphabet > 16 || 2 * states + 4 * nonzero_count > 3 * codes.len() {
+            return PackedCodes::Raw(codes);
+        }
+        let mut masks = Vec::with_capacity(states);
+        let mut nonzero = Vec::with_capacity(nonzero_count);
+        for row in codes.chunks_exact(alphabet) {
+            let mut mask = 0u16;
+            for (c, &code) in row.iter().enumerate() {
+                if code != 0 {
+                    mask |= 1 << c;
+                    nonzero.push(code);
+                }
+            }
+            masks.push(mask);
+        }
+        PackedCodes::Sparse { alphabet, masks, nonzero }
+    }
+
+    pub(crate) fn unpack(self) -> Vec<u32> {
+        match self {
+            PackedCodes::Raw(codes) => codes,
+            PackedCodes::Sparse { alphabet, masks, nonzero } => {
+                let mut codes = Vec::with_capacity(masks.len() * alphabet);
+                let mut next = nonzero.into_iter();
+                for mask in masks {
+                    for c in 0..alphabet {
+                        codes.push(if mask & (1 << c) != 0 { next.next().expect("one code per mask bit") } else { 0 });
+                    }
+                }
+                codes
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        match self {
+            PackedCodes::Raw(codes) => 4 * codes.len(),
+            PackedCodes::Sparse { masks, nonzero, .. } => 2 * masks.len() + 4 * nonzero.len(),
+        }
+    }
 }
 
 /// Turn minimal per-layer row tables (I3–I5 hold, I6–I7 may not) into a canonical [`Dfa`].
@@ -565,4 +645,33 @@ pub(crate) fn from_strings(shape: &Shape, strings: &[Vec<Symbol>]) -> Dfa {
     }
     let initial = build(&mut b, 0, &sorted);
     b.finish(initial)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PackedCodes;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Packing keeps every code, whichever form it picks, and picks the sparse form for
+        /// mostly-zero codes of a small alphabet.
+        #[test]
+        fn packed_codes_round_trip(alphabet in 1usize..20, states in 0usize..50, seed in any::<u64>(), zeros in 0u32..10) {
+            let mut x = seed;
+            let codes: Vec<u32> = (0..alphabet * states)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let r = (x >> 33) as u32;
+                    if r % 10 < zeros { 0 } else { r | 1 }
+                })
+                .collect();
+            let packed = PackedCodes::pack_any(alphabet, codes.clone());
+            if (4..=16).contains(&alphabet) && zeros == 9 && states >= 20 {
+                let sparse = matches!(packed, PackedCodes::Sparse { .. });
+                prop_assert!(sparse);
+            }
+            prop_assert!(packed.bytes() <= 4 * codes.len());
+            prop_assert_eq!(packed.unpack(), codes);
+        }
+    }
 }

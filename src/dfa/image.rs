@@ -21,7 +21,7 @@
 //! into `S`'s own structure there (its tables are preloaded with `S`'s states) instead of
 //! re-exploring it. Bottom-up interning and canonicalisation finish as in every operation.
 
-use super::build::{RowTable, SliceTable, TUPLE, intern_explored};
+use super::build::{PackedCodes, RowTable, SliceTable, TUPLE, intern_packed};
 use super::{Change, Dfa, Shape, Symbol};
 use rayon::prelude::*;
 
@@ -404,7 +404,9 @@ impl Dfa {
 
         // Forward: explore sets layer by layer.
         let started = std::time::Instant::now();
-        let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
+        let mut children: Vec<PackedCodes> = Vec::with_capacity(n);
+        // Keys explored per layer, for the trace.
+        let mut explored_counts: Vec<usize> = Vec::with_capacity(n);
         let mut current = SliceTable::new();
         current.intern(&key);
         for l in 0..n {
@@ -456,6 +458,7 @@ impl Dfa {
             // 2^14 keys beat 2^12 by about 15% on Ostle 5x5 passes, 2^16 gained nothing more.
             const CHUNK: u32 = 1 << 14;
             let count = current.len() as u32;
+            explored_counts.push(count as usize);
             let run = |range: std::ops::Range<u32>| {
                 let (mut codes, mut local, mut elems, mut pending) =
                     (Vec::with_capacity(range.len() * alphabet), SliceTable::new(), Vec::new(), Vec::new());
@@ -512,19 +515,21 @@ impl Dfa {
                     super::resident_mib()
                 );
             }
-            children.push(layer_codes);
+            children.push(PackedCodes::pack(alphabet, layer_codes));
             current = next;
         }
 
         let trace = std::env::var_os("DFASOLVE_TRACE").is_some();
         if trace {
-            let explored: usize = children.iter().map(|c| c.len()).sum();
+            let explored: usize = (0..n).map(|l| explored_counts[l] * shape.alphabet(l)).sum();
+            let packed: usize = children.iter().map(PackedCodes::bytes).sum();
             eprintln!(
-                "image_union: S {} states, within {:?}, {} moves, {} child codes in {:.1} s, {} MiB resident",
+                "image_union: S {} states, within {:?}, {} moves, {} child codes ({} MiB packed) in {:.1} s, {} MiB resident",
                 self.nontrivial_state_count(),
                 within.map(|w| w.nontrivial_state_count()),
                 plan.moves.len(),
                 explored,
+                packed >> 20,
                 started.elapsed().as_secs_f64(),
                 super::resident_mib()
             );
@@ -535,7 +540,7 @@ impl Dfa {
             (None, true) => self.layers().iter().map(RowTable::from_layer).collect(),
             (None, false) => (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect(),
         };
-        let result = intern_explored(shape, tables, children);
+        let result = intern_packed(shape, tables, children);
         if trace {
             eprintln!(
                 "image_union: result {} states at {:.1} s, {} MiB resident",
