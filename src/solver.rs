@@ -68,10 +68,7 @@ pub struct StepRecord {
 
 /// Peak resident set size of this process (VmHWM), if the platform reports it.
 pub fn peak_rss_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    crate::dfa::process_status_kib("VmHWM").map(|kib| kib * 1024)
 }
 
 /// How to solve.

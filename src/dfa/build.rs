@@ -421,6 +421,14 @@ impl PackedCodes {
         }
     }
 
+    /// Number of codes (packed or not).
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            PackedCodes::Raw(codes) => codes.len(),
+            PackedCodes::Sparse { alphabet, masks, .. } => alphabet * masks.len(),
+        }
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         match self {
@@ -671,6 +679,7 @@ mod tests {
                 prop_assert!(sparse);
             }
             prop_assert!(packed.bytes() <= 4 * codes.len());
+            prop_assert_eq!(packed.len(), codes.len());
             prop_assert_eq!(packed.unpack(), codes);
         }
     }
