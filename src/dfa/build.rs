@@ -126,6 +126,24 @@ impl RowTable {
         }
     }
 
+    /// The id of the state with this row, if the table has it (all-0 and all-1 rows are the
+    /// reserved ids). Read-only, so many threads may look up at once.
+    pub(crate) fn lookup(&self, row: &[u32]) -> Option<u32> {
+        debug_assert_eq!(row.len(), self.alphabet);
+        let first = row[0];
+        if first < 2 && row.iter().all(|&x| x == first) {
+            return Some(first);
+        }
+        let hash = hash_ids(row);
+        let alphabet = self.alphabet;
+        self.table
+            .find(table_hash(hash), |&e| {
+                let id = e as u32 as usize;
+                entry_matches(e, hash) && ids_equal(&self.rows[id * alphabet..(id + 1) * alphabet], row)
+            })
+            .map(|&e| e as u32)
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.rows.len() / self.alphabet
     }
@@ -339,27 +357,91 @@ pub(crate) fn intern_packed(shape: &Shape, tables: Vec<RowTable>, children: Vec<
 
 /// The interning loop of [`intern_explored`]; `take_layer(l)` hands over layer `l`'s codes
 /// (asked for once each, deepest first).
-fn intern_layers(shape: &Shape, mut tables: Vec<RowTable>, mut take_layer: impl FnMut(usize) -> Vec<u32>) -> Dfa {
+fn intern_layers(shape: &Shape, tables: Vec<RowTable>, mut take_layer: impl FnMut(usize) -> Vec<u32>) -> Dfa {
+    use rayon::prelude::*;
+    let mut tables: Vec<Option<RowTable>> = tables.into_iter().map(Some).collect();
+    let mut layers: Vec<Vec<u32>> = vec![Vec::new(); shape.len()];
     let mut result_next: Vec<u32> = Vec::new();
-    let mut row = Vec::new();
     for l in (0..shape.len()).rev() {
         let alphabet = shape.alphabet(l);
-        let codes = take_layer(l);
-        let count = codes.len() / alphabet;
-        let mut result = Vec::with_capacity(count);
-        for t in 0..count {
-            row.clear();
-            row.extend(
-                codes[t * alphabet..(t + 1) * alphabet]
-                    .iter()
-                    .map(|&code| if code & TUPLE != 0 { result_next[(code & !TUPLE) as usize] } else { code }),
-            );
-            result.push(tables[l].intern(&row));
+        // The codes become the rows in place: explored children get their interned ids.
+        let mut rows = take_layer(l);
+        let resolve = |codes: &mut [u32]| {
+            for code in codes {
+                if *code & TUPLE != 0 {
+                    *code = result_next[(*code & !TUPLE) as usize];
+                }
+            }
+        };
+        if rows.len() >= PAR_ROWS * alphabet {
+            rows.par_chunks_mut(PAR_ROWS * alphabet).for_each(resolve);
+        } else {
+            resolve(&mut rows);
         }
-        result_next = result;
+        let table = tables[l].take().expect("each layer is interned once");
+        let (ids, table_rows) = intern_into(table, alphabet, &rows);
+        layers[l] = table_rows;
+        result_next = ids;
     }
-    let rows = tables.into_iter().map(RowTable::into_rows).collect();
-    canonicalize(shape, result_next[0], rows)
+    canonicalize(shape, result_next[0], layers)
+}
+
+/// Interns `rows` (flat, `alphabet` ids each) into `table`, which may already hold states that
+/// the rows' ids point to, and returns the id of each row and the table's rows. The table is
+/// used up: large layers are interned on all threads without updating its index. Every row
+/// is first looked up in the existing states (read-only, in parallel); the rows not found are
+/// split into shards by hash, so equal ones meet in one shard, and each shard is interned on
+/// its own; the new states follow the table's, shard by shard. Ids are not in first-occurrence
+/// order; [`canonicalize`] renumbers.
+fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    use rayon::prelude::*;
+    let count = rows.len() / alphabet;
+    if count < PAR_ROWS || rayon::current_num_threads() == 1 {
+        let ids = rows.chunks_exact(alphabet).map(|row| table.intern(row)).collect();
+        return (ids, table.into_rows());
+    }
+    const MISSING: u32 = u32::MAX;
+    let found: Vec<u32> = rows.par_chunks_exact(alphabet).map(|row| table.lookup(row).unwrap_or(MISSING)).collect();
+    let missing: Vec<u32> = (0..count as u32).into_par_iter().filter(|&t| found[t as usize] == MISSING).collect();
+    if missing.is_empty() {
+        return (found, table.into_rows());
+    }
+    let row = |t: u32| &rows[t as usize * alphabet..(t as usize + 1) * alphabet];
+    let shards = 2 * rayon::current_num_threads();
+    let shard_of: Vec<u16> =
+        missing.par_iter().map(|&t| (((hash_ids(row(t)) >> 32) as usize * shards) >> 32) as u16).collect();
+    // Each shard interns its rows (in row order) in a table of its own: its members, their
+    // local ids, and the table.
+    let interned: Vec<(Vec<u32>, Vec<u32>, RowTable)> = (0..shards)
+        .into_par_iter()
+        .map(|s| {
+            let members: Vec<u32> =
+                missing.iter().zip(&shard_of).filter(|&(_, &of)| of as usize == s).map(|(&t, _)| t).collect();
+            let mut own = RowTable::with_capacity(alphabet, members.len() + 2);
+            let local = members.iter().map(|&t| own.intern(row(t))).collect();
+            (members, local, own)
+        })
+        .collect();
+    drop(shard_of);
+    // New states follow the table's own, shard by shard; a shard's local ids start at 2.
+    let ids = ScatterIds::from_vec(found);
+    let mut next = table.len() as u32;
+    let mut offsets = Vec::with_capacity(shards);
+    for (_, _, own) in &interned {
+        offsets.push(next);
+        next += own.len() as u32 - 2;
+    }
+    interned.par_iter().zip(&offsets).for_each(|((members, local, _), &offset)| {
+        for (&t, &id) in members.iter().zip(local) {
+            ids.set(t as usize, offset + id - 2);
+        }
+    });
+    let mut table_rows = table.into_rows();
+    table_rows.reserve((next as usize - table_rows.len() / alphabet) * alphabet);
+    for (_, _, own) in &interned {
+        table_rows.extend_from_slice(&own.rows()[2 * alphabet..]);
+    }
+    (ids.into_vec(), table_rows)
 }
 
 /// One layer's child codes, kept while the deeper layers are explored. Most codes of a
