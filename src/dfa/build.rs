@@ -71,6 +71,21 @@ fn entry_matches(e: Entry, hash: u64) -> bool {
     (e >> 32) == (hash & 0xffff_ffff)
 }
 
+/// Whether entry `e` of a table whose rows are `rows` (flat, `alphabet` ids each) is `row`,
+/// whose hash is `hash`.
+#[inline]
+fn holds(rows: &[u32], alphabet: usize, e: Entry, hash: u64, row: &[u32]) -> bool {
+    let id = e as u32 as usize;
+    entry_matches(e, hash) && ids_equal(&rows[id * alphabet..(id + 1) * alphabet], row)
+}
+
+/// The reserved id (0 or 1) of an all-reject or all-accept row (I4), or `None`.
+#[inline]
+fn reserved_id(row: &[u32]) -> Option<u32> {
+    let first = row[0];
+    (first < 2 && row.iter().all(|&x| x == first)).then_some(first)
+}
+
 /// A layer's unique table: rows of `alphabet` ids, stored flat, looked up by content.
 ///
 /// Rows 0 and 1 are the reserved all-reject and all-accept rows (I3).
@@ -103,19 +118,13 @@ impl RowTable {
     pub(crate) fn intern_hashed(&mut self, row: &[u32], hash: u64) -> u32 {
         debug_assert_eq!(row.len(), self.alphabet);
         debug_assert_eq!(hash, hash_ids(row));
-        let first = row[0];
-        if first < 2 && row.iter().all(|&x| x == first) {
-            return first;
+        if let Some(id) = reserved_id(row) {
+            return id;
         }
-        let alphabet = self.alphabet;
-        let rows = &self.rows;
-        let eq = |&e: &Entry| {
-            let id = e as u32 as usize;
-            entry_matches(e, hash) && ids_equal(&rows[id * alphabet..(id + 1) * alphabet], row)
-        };
+        let (alphabet, rows) = (self.alphabet, &self.rows);
         // One probe sequence for both the lookup and the insertion (most rows of a large
         // product are new).
-        match self.table.entry(table_hash(hash), eq, |&e| entry_hash(e)) {
+        match self.table.entry(table_hash(hash), |&e| holds(rows, alphabet, e, hash, row), |&e| entry_hash(e)) {
             hashbrown::hash_table::Entry::Occupied(found) => *found.get() as u32,
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
@@ -130,18 +139,11 @@ impl RowTable {
     /// reserved ids). Read-only, so many threads may look up at once.
     pub(crate) fn lookup(&self, row: &[u32]) -> Option<u32> {
         debug_assert_eq!(row.len(), self.alphabet);
-        let first = row[0];
-        if first < 2 && row.iter().all(|&x| x == first) {
-            return Some(first);
+        if let Some(id) = reserved_id(row) {
+            return Some(id);
         }
         let hash = hash_ids(row);
-        let alphabet = self.alphabet;
-        self.table
-            .find(table_hash(hash), |&e| {
-                let id = e as u32 as usize;
-                entry_matches(e, hash) && ids_equal(&self.rows[id * alphabet..(id + 1) * alphabet], row)
-            })
-            .map(|&e| e as u32)
+        self.table.find(table_hash(hash), |&e| holds(&self.rows, self.alphabet, e, hash, row)).map(|&e| e as u32)
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -223,10 +225,7 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
     let range = count.div_ceil(shards);
     // All-reject and all-accept rows (often most rows of an intersection) are the reserved
     // ids and stay out of the shards: all equal, they would all land in one shard.
-    let reserved = |t: usize| {
-        let row = &rows[t * alphabet..(t + 1) * alphabet];
-        (row[0] < 2 && row.iter().all(|&x| x == row[0])).then_some(row[0])
-    };
+    let reserved = |t: usize| reserved_id(&rows[t * alphabet..(t + 1) * alphabet]);
     let split: Vec<(Vec<Vec<u32>>, Vec<u32>)> = hashes
         .par_chunks(range)
         .enumerate()
@@ -390,9 +389,8 @@ fn intern_layers(shape: &Shape, tables: Vec<RowTable>, mut take_layer: impl FnMu
 /// the rows' ids point to, and returns the id of each row and the table's rows. The table is
 /// used up: large layers are interned on all threads without updating its index. Every row
 /// is first looked up in the existing states (read-only, in parallel); the rows not found are
-/// split into shards by hash, so equal ones meet in one shard, and each shard is interned on
-/// its own; the new states follow the table's, shard by shard. Ids are not in first-occurrence
-/// order; [`canonicalize`] renumbers.
+/// interned among themselves by [`intern_layer`] (on all threads), and their states follow
+/// the table's. Ids are not in first-occurrence order; [`canonicalize`] renumbers.
 fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>) {
     use rayon::prelude::*;
     let count = rows.len() / alphabet;
@@ -406,41 +404,22 @@ fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> (Vec<u32>,
     if missing.is_empty() {
         return (found, table.into_rows());
     }
-    let row = |t: u32| &rows[t as usize * alphabet..(t as usize + 1) * alphabet];
-    let shards = 2 * rayon::current_num_threads();
-    let shard_of: Vec<u16> =
-        missing.par_iter().map(|&t| (((hash_ids(row(t)) >> 32) as usize * shards) >> 32) as u16).collect();
-    // Each shard interns its rows (in row order) in a table of its own: its members, their
-    // local ids, and the table.
-    let interned: Vec<(Vec<u32>, Vec<u32>, RowTable)> = (0..shards)
-        .into_par_iter()
-        .map(|s| {
-            let members: Vec<u32> =
-                missing.iter().zip(&shard_of).filter(|&(_, &of)| of as usize == s).map(|(&t, _)| t).collect();
-            let mut own = RowTable::with_capacity(alphabet, members.len() + 2);
-            let local = members.iter().map(|&t| own.intern(row(t))).collect();
-            (members, local, own)
-        })
+    let gathered: Vec<u32> = missing
+        .par_iter()
+        .flat_map_iter(|&t| rows[t as usize * alphabet..(t as usize + 1) * alphabet].iter().copied())
         .collect();
-    drop(shard_of);
-    // New states follow the table's own, shard by shard; a shard's local ids start at 2.
+    let (new_ids, new_rows) = intern_layer(alphabet, &gathered);
+    drop(gathered);
+    // Reserved rows were found above, so every new id is 2 or more; new state 2 is the table's
+    // next id.
+    let base = table.len() as u32 - 2;
     let ids = ScatterIds::from_vec(found);
-    let mut next = table.len() as u32;
-    let mut offsets = Vec::with_capacity(shards);
-    for (_, _, own) in &interned {
-        offsets.push(next);
-        next += own.len() as u32 - 2;
-    }
-    interned.par_iter().zip(&offsets).for_each(|((members, local, _), &offset)| {
-        for (&t, &id) in members.iter().zip(local) {
-            ids.set(t as usize, offset + id - 2);
-        }
+    missing.par_iter().zip(&new_ids).for_each(|(&t, &id)| {
+        debug_assert!(id >= 2, "a row not found is not reserved");
+        ids.set(t as usize, base + id);
     });
     let mut table_rows = table.into_rows();
-    table_rows.reserve((next as usize - table_rows.len() / alphabet) * alphabet);
-    for (_, _, own) in &interned {
-        table_rows.extend_from_slice(&own.rows()[2 * alphabet..]);
-    }
+    table_rows.extend_from_slice(&new_rows[2 * alphabet..]);
     (ids.into_vec(), table_rows)
 }
 
