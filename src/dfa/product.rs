@@ -437,7 +437,8 @@ struct ScatterEntries<const K: usize> {
 impl<const K: usize> ScatterEntries<K> {
     fn new(len: usize) -> Self {
         ScatterEntries {
-            tuples: (0..len).into_par_iter().map(|_| std::array::from_fn(|_| AtomicU32::new(0))).collect(),
+            // In place from zeroed memory, as ScatterIds does.
+            tuples: vec![[0u32; K]; len].into_iter().map(|t| t.map(AtomicU32::new)).collect(),
             positions: ScatterIds::new(len),
         }
     }
@@ -451,7 +452,7 @@ impl<const K: usize> ScatterEntries<K> {
     }
 
     fn into_parts(self) -> (Vec<[u32; K]>, Vec<u32>) {
-        (self.tuples.into_par_iter().map(|t| t.map(AtomicU32::into_inner)).collect(), self.positions.into_vec())
+        (self.tuples.into_iter().map(|t| t.map(AtomicU32::into_inner)).collect(), self.positions.into_vec())
     }
 }
 
