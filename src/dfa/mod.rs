@@ -40,6 +40,7 @@ mod nary;
 mod product;
 mod relation;
 mod reverse;
+mod tuples;
 mod validate;
 
 pub use build::DfaBuilder;

@@ -7,8 +7,8 @@
 //!
 //! 1. **Forward**: the tuples of operand states reachable in layer `l` are expanded on every
 //!    output symbol; each child tuple is first tested against the operation's *terminal cases*
-//!    (e.g. an intersection with a rejecting operand is rejected at once), and otherwise looked
-//!    up in layer `l + 1`'s tuple table (the memo) and given a dense index.
+//!    (e.g. an intersection with a rejecting operand is rejected at once), and otherwise given
+//!    the dense index of its tuple in layer `l + 1` ([`number_children`]).
 //! 2. **Backward**: from the last layer up, each tuple's row of result ids is interned in the
 //!    layer's unique table ([`RowTable`]), which merges equal states.
 //! 3. [`canonicalize`] drops the unreachable and renumbers (I6, I7).
@@ -19,11 +19,11 @@
 //! intermediate DFAs. While any later layer is mapped, an operand in its accept-all state does
 //! not accept everything any more, so accept shortcuts are only taken past the last mapped layer.
 
-use super::build::{ScatterIds, canonicalize, hash_ids, intern_layer};
+use super::build::{canonicalize, intern_layer};
+use super::tuples::{Bucketing, UnitChildren, number_children};
 use super::{Dfa, Shape, StateId, Symbol};
-use hashbrown::HashTable;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Rewrite of one layer: keeps the strings with `from` at `layer` and rewrites that symbol
 /// to `to`. A list of changes applies at most one change per layer.
@@ -164,7 +164,9 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         let last = l + 1 == n;
         let child_exact = exact[l + 1];
         // Expand every tuple on every symbol; terminal cases are settled here, the rest are
-        // marked with u32::MAX and numbered by `number_tuples` below.
+        // marked with their bucket and numbered by `number_children` below.
+        let next_len = operands[0].layers().get(l + 1).map_or(2, |x| x.len());
+        let bucketing = Bucketing::new(next_len, tuples.len() * alphabet);
         let expand = |unit: &[[u32; K]]| {
             let mut out = Vec::with_capacity(unit.len() * alphabet);
             let mut pending = Vec::new();
@@ -186,37 +188,22 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
                         Decision::Accept => out.push(1),
                         Decision::Continue => {
                             debug_assert!(!last, "terminal cases must decide at the end of the string");
-                            out.push(u32::MAX);
+                            out.push(bucketing.mark(&child));
                             pending.push(child);
                         }
                     }
                 }
             }
-            (out, pending)
+            UnitChildren::new(out, pending, &bucketing)
         };
-        let units: Vec<(Vec<u32>, Vec<[u32; K]>)> = if tuples.len() >= 2 * PAR_CHUNK {
+        let mut units: Vec<UnitChildren<K>> = if tuples.len() >= 2 * PAR_CHUNK {
             tuples.par_chunks(PAR_CHUNK).map(expand).collect()
         } else {
             tuples.chunks(PAR_CHUNK).map(expand).collect()
         };
         let bounds: [usize; K] = std::array::from_fn(|j| operands[j].layers().get(l + 1).map_or(2, |x| x.len()));
-        let pending: Vec<&[[u32; K]]> = units.iter().map(|u| u.1.as_slice()).collect();
-        let (ids, next_tuples) = number_tuples(&pending, bounds);
-        drop(pending);
-        let mut codes: Vec<Vec<u32>> = Vec::with_capacity(units.len());
-        let mut unit_ids: Vec<&[u32]> = Vec::with_capacity(units.len());
-        let mut first_id = 0;
-        for (out, pending) in units {
-            unit_ids.push(&ids[first_id..first_id + pending.len()]);
-            first_id += pending.len();
-            codes.push(out);
-        }
-        codes.par_iter_mut().zip(unit_ids).for_each(|(out, ids)| {
-            for (code, &id) in out.iter_mut().filter(|c| **c == u32::MAX).zip(ids) {
-                *code = id + 2;
-            }
-        });
-        drop(ids);
+        let next_tuples = number_children(&mut units, &bucketing, bounds);
+        let codes: Vec<Vec<u32>> = units.into_iter().map(|u| u.codes).collect();
         PRODUCT_STATES.fetch_add(tuples.len() as u64, Ordering::Relaxed);
         children.push(codes);
         tuples = next_tuples;
@@ -248,212 +235,6 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         result_next = result;
     }
     canonicalize(shape, result_next[0], tables)
-}
-
-/// Gives every distinct tuple of a layer a dense index. `pending` lists the tuples by work
-/// unit; `ids[k]` is the index of the k-th tuple (counting through the units in order) in the
-/// returned list of distinct tuples. Component `j` of every tuple is below `bounds[j]` (the
-/// state count of operand `j`'s next layer).
-///
-/// One hash table as large as the layer would cost a cache miss per child. Instead the tuples
-/// are grouped by their first component with a counting sort (the counts array is one
-/// operand layer), and duplicates within a group are found with a direct-mapped stamp array on
-/// the second component (K = 2) or a small table of the rest (K > 2), both cache-resident.
-/// The sort runs over the units in parallel, and the groups split into independent ranges
-/// that run on separate threads.
-///
-/// Measured and not adopted (2026-11-24): numbering tuples in order of first appearance (a
-/// bitmap of first positions, ranked) and interning rows with ids in order of their first
-/// tuple gives canonical ids with no [`canonicalize`] pass. Unions of the 6 M-state bench
-/// operands then kept their time and fell from about 1,040 to 675 MB process peak, but
-/// intersections and differences, whose small results make the renumbering cheap, took
-/// 15–30% longer: the ranking costs about 10–15 ns per distinct tuple. Numbering in 2^11-tuple
-/// hash partitions instead of by first component was slower still.
-fn number_tuples<const K: usize>(pending: &[&[[u32; K]]], bounds: [usize; K]) -> (Vec<u32>, Vec<[u32; K]>) {
-    let groups = bounds[0];
-    let total: usize = pending.iter().map(|u| u.len()).sum();
-    let parallel = total >= 2 * PAR_CHUNK;
-    // Counting sort by first component, over a few batches of consecutive units (one counts
-    // array per batch, each as long as a layer): batch b's tuples of group g go to positions
-    // batch_starts[b][g]..; each sorted entry keeps its tuple and its position k.
-    let batch_count = if parallel { 2 * rayon::current_num_threads() } else { 1 };
-    let mut batches: Vec<Batch<K>> = Vec::with_capacity(batch_count);
-    {
-        let (mut first_unit, mut first_k, mut seen, mut k) = (0, 0, 0, 0);
-        for (u, unit) in pending.iter().enumerate() {
-            seen += unit.len();
-            k += unit.len();
-            if seen * batch_count >= total * (batches.len() + 1) || u + 1 == pending.len() {
-                batches.push((first_k, &pending[first_unit..=u]));
-                first_unit = u + 1;
-                first_k = k;
-            }
-        }
-    }
-    let count = |&(_, units): &Batch<K>| {
-        let mut counts = vec![0u32; groups];
-        for t in units.iter().flat_map(|u| u.iter()) {
-            counts[t[0] as usize] += 1;
-        }
-        counts
-    };
-    let mut batch_starts: Vec<Vec<u32>> =
-        if parallel { batches.par_iter().map(count).collect() } else { batches.iter().map(count).collect() };
-    let mut starts = vec![0u32; groups + 1];
-    let mut running = 0u32;
-    for g in 0..groups {
-        starts[g] = running;
-        for counts in batch_starts.iter_mut() {
-            let n = counts[g];
-            counts[g] = running;
-            running += n;
-        }
-    }
-    starts[groups] = running;
-    let sorted = ScatterEntries::<K>::new(total);
-    let place = |(&(first, units), fill): (&Batch<K>, &mut Vec<u32>)| {
-        for (i, t) in units.iter().flat_map(|u| u.iter()).enumerate() {
-            let slot = &mut fill[t[0] as usize];
-            // The slots of (batch, group) pairs are disjoint ranges of `sorted`.
-            sorted.set(*slot as usize, t, (first + i) as u32);
-            *slot += 1;
-        }
-    };
-    if parallel {
-        batches.par_iter().zip(batch_starts.par_iter_mut()).for_each(place);
-    } else {
-        batches.iter().zip(batch_starts.iter_mut()).for_each(place);
-    }
-    drop(batch_starts);
-    let (sorted_tuples, sorted_positions) = sorted.into_parts();
-    // Ranges of whole groups with about equal numbers of tuples.
-    // One stamp array (a layer long) per range: few ranges, balanced by count.
-    let pieces = if parallel { 2 * rayon::current_num_threads() } else { 1 };
-    let mut cuts = vec![0usize];
-    for p in 1..pieces {
-        let target = (total * p / pieces) as u32;
-        let g = starts.partition_point(|&s| s < target).min(groups);
-        if g > *cuts.last().expect("nonempty") {
-            cuts.push(g);
-        }
-    }
-    cuts.push(groups);
-    // Number each range on its own: local ids in sorted order, and the range's tuples.
-    let number = |w: &[usize]| {
-        let (g0, g1) = (w[0], w[1]);
-        let span = &sorted_tuples[starts[g0] as usize..starts[g1] as usize];
-        let mut local = Vec::with_capacity(span.len());
-        let mut distinct: Vec<[u32; K]> = Vec::new();
-        let mut at = 0;
-        match K {
-            1 => {
-                for g in g0..g1 {
-                    let n = (starts[g + 1] - starts[g]) as usize;
-                    if n > 0 {
-                        local.extend(std::iter::repeat_n(distinct.len() as u32, n));
-                        distinct.push(span[at]);
-                        at += n;
-                    }
-                }
-            }
-            2 => {
-                // stamp[b] = (g + 1, id) when b was seen in the current group g.
-                let mut stamp: Vec<(u32, u32)> = vec![(0, 0); bounds[1]];
-                for g in g0..g1 {
-                    let n = (starts[g + 1] - starts[g]) as usize;
-                    for t in &span[at..at + n] {
-                        let entry = &mut stamp[t[1] as usize];
-                        if entry.0 != g as u32 + 1 {
-                            *entry = (g as u32 + 1, distinct.len() as u32);
-                            distinct.push(*t);
-                        }
-                        local.push(entry.1);
-                    }
-                    at += n;
-                }
-            }
-            _ => {
-                let mut seen: HashTable<u32> = HashTable::new();
-                for g in g0..g1 {
-                    seen.clear();
-                    let n = (starts[g + 1] - starts[g]) as usize;
-                    for t in &span[at..at + n] {
-                        let hash = hash_ids(&t[1..]);
-                        let id = match seen.find(hash, |&i| distinct[i as usize] == *t) {
-                            Some(&i) => i,
-                            None => {
-                                let i = distinct.len() as u32;
-                                distinct.push(*t);
-                                seen.insert_unique(hash, i, |&i| hash_ids(&distinct[i as usize][1..]));
-                                i
-                            }
-                        };
-                        local.push(id);
-                    }
-                    at += n;
-                }
-            }
-        }
-        (local, distinct)
-    };
-    let ranges: Vec<RangeIds<K>> =
-        if parallel { cuts.par_windows(2).map(number).collect() } else { cuts.windows(2).map(number).collect() };
-    // Global ids: each range's ids follow the tuples of the ranges before it.
-    let mut offsets = Vec::with_capacity(ranges.len());
-    let mut all = Vec::with_capacity(ranges.iter().map(|r| r.1.len()).sum());
-    for (_, distinct) in &ranges {
-        offsets.push(all.len() as u32);
-        all.extend_from_slice(distinct);
-    }
-    // Every position appears once in `sorted_positions`, so each id is set once.
-    let ids = ScatterIds::new(total);
-    let scatter = |((w, (local, _)), &offset): ((&[usize], &RangeIds<K>), &u32)| {
-        let span = &sorted_positions[starts[w[0]] as usize..starts[w[1]] as usize];
-        for (&k, &id) in span.iter().zip(local) {
-            ids.set(k as usize, id + offset);
-        }
-    };
-    if parallel {
-        cuts.par_windows(2).zip(&ranges).zip(&offsets).for_each(scatter);
-    } else {
-        cuts.windows(2).zip(&ranges).zip(&offsets).for_each(scatter);
-    }
-    (ids.into_vec(), all)
-}
-
-/// Consecutive work units sorted as one: the position of its first tuple, and the units.
-type Batch<'a, const K: usize> = (usize, &'a [&'a [[u32; K]]]);
-
-/// One range of groups numbered on its own: the local id of each of its tuples in sorted
-/// order, and its distinct tuples.
-type RangeIds<const K: usize> = (Vec<u32>, Vec<[u32; K]>);
-
-/// Sorted (tuple, position) entries that several threads fill at disjoint indices.
-struct ScatterEntries<const K: usize> {
-    tuples: Vec<[AtomicU32; K]>,
-    positions: ScatterIds,
-}
-
-impl<const K: usize> ScatterEntries<K> {
-    fn new(len: usize) -> Self {
-        ScatterEntries {
-            // In place from zeroed memory, as ScatterIds does.
-            tuples: vec![[0u32; K]; len].into_iter().map(|t| t.map(AtomicU32::new)).collect(),
-            positions: ScatterIds::new(len),
-        }
-    }
-
-    #[inline]
-    fn set(&self, index: usize, tuple: &[u32; K], position: u32) {
-        for (slot, &x) in self.tuples[index].iter().zip(tuple) {
-            slot.store(x, Ordering::Relaxed);
-        }
-        self.positions.set(index, position);
-    }
-
-    fn into_parts(self) -> (Vec<[u32; K]>, Vec<u32>) {
-        (self.tuples.into_iter().map(|t| t.map(AtomicU32::into_inner)).collect(), self.positions.into_vec())
-    }
 }
 
 /// Symbol maps that read every operand unchanged.
