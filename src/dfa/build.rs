@@ -616,6 +616,10 @@ impl PackedCodes {
 /// `layers[l]` holds the rows of layer `l`, reserved rows first. Runs in time linear in the
 /// table sizes: one top-down scan assigning ids in first-appearance order (I7), which also
 /// drops every unreachable state (I6).
+///
+/// On the bench union (a 22 M-state result) this is about a third of the one-thread time,
+/// bound by the random reads of old rows and of `new_of_old`: a branch-free first-appearance
+/// test measured no different (2026-11-24).
 pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -> Dfa {
     assert_eq!(layers.len(), shape.len());
     if initial < 2 {
