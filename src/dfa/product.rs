@@ -165,8 +165,8 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         let child_exact = exact[l + 1];
         // Expand every tuple on every symbol; terminal cases are settled here, the rest are
         // marked with their bucket and numbered by `number_children` below.
-        let next_len = operands[0].layers().get(l + 1).map_or(2, |x| x.len());
-        let bucketing = Bucketing::new(next_len, tuples.len() * alphabet);
+        let bounds: [usize; K] = std::array::from_fn(|j| operands[j].layers().get(l + 1).map_or(2, |x| x.len()));
+        let bucketing = Bucketing::new(bounds[0], tuples.len() * alphabet);
         let expand = |unit: &[[u32; K]]| {
             let mut out = Vec::with_capacity(unit.len() * alphabet);
             let mut pending = Vec::new();
@@ -201,7 +201,6 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         } else {
             tuples.chunks(PAR_CHUNK).map(expand).collect()
         };
-        let bounds: [usize; K] = std::array::from_fn(|j| operands[j].layers().get(l + 1).map_or(2, |x| x.len()));
         let next_tuples = number_children(&mut units, &bucketing, bounds);
         let codes: Vec<Vec<u32>> = units.into_iter().map(|u| u.codes).collect();
         PRODUCT_STATES.fetch_add(tuples.len() as u64, Ordering::Relaxed);

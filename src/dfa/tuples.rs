@@ -51,7 +51,7 @@ const MAX_BUCKETS: usize = 1 << 12;
 /// other code is 0 (reject), 1 (accept) or, after numbering, `2 + index`.
 const FIRST_MARK: u32 = u32::MAX - (MAX_BUCKETS as u32 - 1);
 
-/// Work units smaller than this many tuples in all are numbered on one thread.
+/// Layers with fewer pending tuples than this are numbered on one thread.
 const PAR_TUPLES: usize = 1 << 15;
 
 /// How a layer's tuples are split into buckets by first component.
@@ -176,13 +176,12 @@ pub(crate) fn number_children<const K: usize>(
         }
     }
     let shared: &[UnitChildren<K>] = units;
-    let number = |(w, out): (&[usize], &mut &mut [u32])| number_range(shared, bucketing, bounds, &starts, w, out);
+    let number = |(w, out): (&[usize], &mut [u32])| number_range(shared, bucketing, bounds, &starts, w, out);
     let ranges: Vec<Vec<[u32; K]>> = if parallel {
-        cuts.par_windows(2).zip(range_locals.par_iter_mut()).map(number).collect()
+        cuts.par_windows(2).zip(range_locals).map(number).collect()
     } else {
-        cuts.windows(2).zip(range_locals.iter_mut()).map(number).collect()
+        cuts.windows(2).zip(range_locals).map(number).collect()
     };
-    drop(range_locals);
     // Each range's indices follow the tuples of the ranges before it.
     let mut bucket_offset = vec![0u32; buckets];
     let mut distinct = Vec::with_capacity(ranges.iter().map(Vec::len).sum());
