@@ -42,6 +42,68 @@ pub(crate) fn ids_equal(a: &[u32], b: &[u32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
+/// Calls `$f::<N>(..)` with the constant `N` equal to `$len` for rows of 1 to 8 ids, and
+/// `$f::<0>(..)` (any length) for longer ones.
+///
+/// Rows are short, an alphabet's worth, and a copy whose length is known only at run time
+/// becomes a call to `memmove`, which costs more than the copy itself; fixed lengths compile
+/// to a few moves.
+macro_rules! by_row_length {
+    ($len:expr, $f:ident($($arg:expr),*)) => {
+        match $len {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            _ => $f::<0>($($arg),*),
+        }
+    };
+}
+
+#[inline(always)]
+fn copy_fixed<const N: usize>(into: &mut [u32], from: &[u32]) {
+    if N == 0 {
+        into.copy_from_slice(from);
+    } else {
+        let into: &mut [u32; N] = into.try_into().expect("a row of N ids");
+        *into = from.try_into().expect("a row of N ids");
+    }
+}
+
+#[inline(always)]
+fn push_fixed<const N: usize>(to: &mut Vec<u32>, from: &[u32]) {
+    if N == 0 {
+        to.extend_from_slice(from);
+    } else {
+        let from: &[u32; N] = from.try_into().expect("a row of N ids");
+        to.extend_from_slice(from);
+    }
+}
+
+/// Copies a row (or tuple) of ids (see [`by_row_length`]).
+#[inline(always)]
+pub(crate) fn copy_ids(into: &mut [u32], from: &[u32]) {
+    by_row_length!(into.len(), copy_fixed(into, from))
+}
+
+/// Appends a row of ids to `to` (see [`by_row_length`]).
+#[inline(always)]
+pub(crate) fn push_ids(to: &mut Vec<u32>, from: &[u32]) {
+    by_row_length!(from.len(), push_fixed(to, from))
+}
+
+/// Copies the row of `len` ids at `from` down to `to` within `ids` (the two do not overlap).
+#[inline(always)]
+fn move_ids_down(ids: &mut [u32], from: usize, to: usize, len: usize) {
+    debug_assert!(to + len <= from, "rows move down and do not overlap");
+    let (head, tail) = ids.split_at_mut(from);
+    copy_ids(&mut head[to..to + len], &tail[..len]);
+}
+
 /// A hash-table entry of [`RowTable`] and [`SliceTable`]: the low 32 bits of the key's
 /// [`hash_ids`] above the key's id. Keeping the hash lets the table grow without hashing every
 /// key again (a fifth of an image's time went to that), and a probe rejects a different key
@@ -128,7 +190,7 @@ impl RowTable {
             hashbrown::hash_table::Entry::Occupied(found) => *found.get() as u32,
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
-                self.rows.extend_from_slice(row);
+                push_ids(&mut self.rows, row);
                 slot.insert(entry(hash, id));
                 id
             }
@@ -212,6 +274,9 @@ const ROWS_PER_PARTITION: usize = 1 << 13;
 /// of each row and the layer's table of distinct rows (reserved rows first, I3–I5), exactly as
 /// [`RowTable`] would: new rows get ids 2, 3, … in order of their first occurrence.
 ///
+/// A large layer's table is built in the buffer of `rows` (the distinct rows are the first
+/// occurrences, in order), which should have room for two more rows: the reserved ones.
+///
 /// Large layers are interned in hash partitions small enough to stay cache-resident, on all
 /// threads (and on one): equal rows meet in one partition, each partition finds the first
 /// occurrence of every row it holds, and ids are then handed out in row order by a walk that
@@ -223,7 +288,7 @@ const ROWS_PER_PARTITION: usize = 1 << 13;
 /// stores), and the streamed read-back made the interning about 25% faster. Ids in row order
 /// (rather than partition-major, as an earlier sharded version gave) keep the locality that
 /// [`canonicalize`]'s gathers rely on: partition-major ids doubled its time.
-pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn intern_layer(alphabet: usize, rows: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
     use rayon::prelude::*;
     let count = rows.len() / alphabet;
     if count < PAR_ROWS {
@@ -262,7 +327,7 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
                         let list = &mut lists[p];
                         list.push(t as u32);
                         list.push(hash as u32);
-                        list.extend(x.iter().copied());
+                        push_ids(list, x);
                         p as u16
                     }
                 };
@@ -297,7 +362,7 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
                         if e == EMPTY {
                             slots[i] = (u64::from(hash) << 32) | first_index.len() as u64;
                             first_index.push(t);
-                            distinct.extend(x.iter().copied());
+                            push_ids(&mut distinct, x);
                             break t;
                         }
                         let k = e as u32 as usize;
@@ -373,30 +438,36 @@ pub(crate) fn intern_layer(alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>
     if repeats > 0 {
         ids = ids.par_iter().map(|&id| if id & REPEAT != 0 { ids[(id & !REPEAT) as usize] } else { id }).collect();
     }
-    // The distinct rows in id order: the reserved rows, then each range's first occurrences,
-    // which are the rows whose id is the range's next new one.
-    let mut layer = vec![0u32; next as usize * alphabet];
-    layer[..2 * alphabet].copy_from_slice(&Layer::reserved_only(alphabet).next);
-    let mut pieces: Vec<&mut [u32]> = Vec::with_capacity(ranges);
-    let mut rest = &mut layer[2 * alphabet..];
-    for r in 0..ranges {
-        let end = if r + 1 < ranges { bases[r + 1] } else { next };
-        let (piece, tail) = rest.split_at_mut((end - bases[r]) as usize * alphabet);
-        pieces.push(piece);
-        rest = tail;
-    }
-    pieces.into_par_iter().zip(ids.par_chunks(range_len)).zip(&bases).enumerate().for_each(
-        |(r, ((into, ids), &base))| {
-            let mut out = into.chunks_exact_mut(alphabet);
+    // The distinct rows in id order, in place of the rows: each range moves its first
+    // occurrences to the front of its own rows (in parallel), the ranges' blocks then move
+    // down into place (a row's id is at most its index + 2, so a block never lands on rows
+    // not yet moved), and the whole layer moves up by the two reserved rows.
+    let mut layer = rows;
+    layer.par_chunks_mut(range_len * alphabet).zip(ids.par_chunks(range_len)).zip(&bases).for_each(
+        |((own, ids), &base)| {
             let mut new = base;
             for (i, &id) in ids.iter().enumerate() {
                 if id == new {
-                    out.next().expect("one slot per first occurrence").copy_from_slice(row(r * range_len + i));
+                    let to = (new - base) as usize;
+                    if to != i {
+                        move_ids_down(own, i * alphabet, to * alphabet, alphabet);
+                    }
                     new += 1;
                 }
             }
         },
     );
+    for r in 1..ranges {
+        let end = if r + 1 < ranges { bases[r + 1] } else { next };
+        let len = (end - bases[r]) as usize * alphabet;
+        let from = r * range_len * alphabet;
+        layer.copy_within(from..from + len, (bases[r] - 2) as usize * alphabet);
+    }
+    let body = (next as usize - 2) * alphabet;
+    layer.truncate(body);
+    layer.resize(body + 2 * alphabet, 0);
+    layer.copy_within(0..body, 2 * alphabet);
+    layer[..2 * alphabet].copy_from_slice(&Layer::reserved_only(alphabet).next);
     (ids, layer)
 }
 
@@ -520,8 +591,7 @@ fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> (Vec<u32>,
         .par_iter()
         .flat_map_iter(|&t| rows[t as usize * alphabet..(t as usize + 1) * alphabet].iter().copied())
         .collect();
-    let (new_ids, new_rows) = intern_layer(alphabet, &gathered);
-    drop(gathered);
+    let (new_ids, new_rows) = intern_layer(alphabet, gathered);
     // Reserved rows were found above, so every new id is 2 or more; new state 2 is the table's
     // next id.
     let base = table.len() as u32 - 2;
@@ -620,7 +690,7 @@ impl PackedCodes {
 /// On the bench union (a 22 M-state result) this is about a third of the one-thread time,
 /// bound by the random reads of old rows and of `new_of_old`: a branch-free first-appearance
 /// test measured no different (2026-11-24).
-pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -> Dfa {
+pub(crate) fn canonicalize(shape: &Shape, initial: u32, mut layers: Vec<Vec<u32>>) -> Dfa {
     assert_eq!(layers.len(), shape.len());
     if initial < 2 {
         return Dfa::trivial(shape, StateId(initial));
@@ -629,11 +699,16 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
     let mut out: Vec<Layer> = Vec::with_capacity(n);
     // Old ids of the current layer's live states, in new-id order (new id = position + 2).
     let mut order: Vec<u32> = vec![initial];
+    // Each layer's renamed live rows are built here and then copied over its old rows (at
+    // most as many), so that the result takes the old layers' memory instead of fresh pages
+    // (see `product::codes_buffer` for what those cost).
+    let mut rows: Vec<u32> = Vec::new();
     for l in 0..n {
         let alphabet = shape.alphabet(l);
-        let old = &layers[l];
+        let old = std::mem::take(&mut layers[l]);
         let old_next_len = if l + 1 < n { layers[l + 1].len() / shape.alphabet(l + 1) } else { 2 };
-        let mut rows = Vec::with_capacity((order.len() + 2) * alphabet);
+        rows.clear();
+        rows.reserve((order.len() + 2) * alphabet);
         rows.extend(Layer::reserved_only(alphabet).next);
         if order.len() < PAR_ROWS || rayon::current_num_threads() == 1 {
             // One pass: number each child at its first appearance and write the renamed row.
@@ -651,7 +726,7 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
                     rows.push(*slot);
                 }
             }
-            out.push(Layer::from_raw(alphabet, rows));
+            out.push(Layer::from_raw(alphabet, take_place(old, &rows)));
             order = next_order;
             continue;
         }
@@ -664,7 +739,7 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
         let body = &mut rows[2 * alphabet..];
         body.par_chunks_mut(UNIT * alphabet).zip(order.par_chunks(UNIT)).for_each(|(into, states)| {
             for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {
-                slots.copy_from_slice(&old[s as usize * alphabet..(s as usize + 1) * alphabet]);
+                copy_ids(slots, &old[s as usize * alphabet..(s as usize + 1) * alphabet]);
             }
         });
         let (new_of_old, next_order) = first_appearances(body, old_next_len);
@@ -673,10 +748,20 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, layers: Vec<Vec<u32>>) -
                 *slot = new_of_old[*slot as usize];
             }
         });
-        out.push(Layer::from_raw(alphabet, rows));
+        out.push(Layer::from_raw(alphabet, take_place(old, &rows)));
         order = next_order;
     }
     Dfa::from_parts(shape.clone(), StateId(2), out)
+}
+
+/// `rows` (the live rows of a layer, no more than `old` holds) in the buffer of `old`,
+/// trimmed to fit.
+fn take_place(mut old: Vec<u32>, rows: &[u32]) -> Vec<u32> {
+    debug_assert!(rows.len() <= old.len(), "live states are among the old ones");
+    old.clear();
+    old.extend_from_slice(rows);
+    old.shrink_to_fit();
+    old
 }
 
 /// The canonical numbering of the next layer (I7): scanning `gathered` (the live rows of a
@@ -857,19 +942,27 @@ mod tests {
         (0..count).flat_map(|_| pool[next() as usize % pool.len()].clone()).collect()
     }
 
-    /// The partitioned interning of large layers (all three cases are above `PAR_ROWS`) gives
+    /// The partitioned interning of large layers (all cases are above `PAR_ROWS`) gives
     /// exactly what one [`RowTable`] gives (ids in order of first occurrence, the same
-    /// table), on any number of threads.
+    /// table), on any number of threads. The last case has no repeated or reserved rows, so
+    /// the table it builds in place is two rows longer than the rows it came from.
     #[test]
     fn intern_layer_matches_one_table() {
-        for (alphabet, count, pool) in [(3, 70_000, 60_000), (1, 40_000, 100), (9, 50_000, 20_000)] {
-            let rows = pooled_rows(alphabet, count, pool, count as u64 * 31 + alphabet as u64);
+        let distinct: Vec<u32> = (0..40_000u32).flat_map(|t| [t, 7, t + 2]).collect();
+        let cases = [(3, 70_000, 60_000), (1, 40_000, 100), (9, 50_000, 20_000)]
+            .map(|(alphabet, count, pool)| {
+                (alphabet, pooled_rows(alphabet, count, pool, count as u64 * 31 + alphabet as u64))
+            })
+            .into_iter()
+            .chain([(3, distinct)]);
+        for (alphabet, rows) in cases {
+            let count = rows.len() / alphabet;
             let mut table = RowTable::new(alphabet);
             let expected: Vec<u32> = rows.chunks_exact(alphabet).map(|row| table.intern(row)).collect();
             let expected_rows = table.into_rows();
             for threads in [1, 2, 3] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
-                let (ids, layer) = pool.install(|| intern_layer(alphabet, &rows));
+                let (ids, layer) = pool.install(|| intern_layer(alphabet, rows.clone()));
                 assert_eq!(ids, expected, "alphabet {alphabet}, {count} rows, {threads} threads");
                 assert_eq!(layer, expected_rows, "alphabet {alphabet}, {count} rows, {threads} threads");
             }

@@ -20,7 +20,7 @@
 //! not accept everything any more, so accept shortcuts are only taken past the last mapped layer.
 
 use super::build::{canonicalize, intern_layer};
-use super::tuples::{Bucketing, UnitChildren, number_children};
+use super::tuples::{Bucketing, NumberScratch, UnitChildren, number_children};
 use super::{Dfa, Shape, StateId, Symbol};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -152,11 +152,15 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         Decision::Continue => {}
     }
 
-    // Forward: children[l][u][i * alphabet + c], for the tuple i of work unit u (units of
-    // PAR_CHUNK tuples), is 0 (reject), 1 (accept) or 2 + index of the child tuple in layer
-    // l + 1.
-    let mut children: Vec<Vec<Vec<u32>>> = Vec::with_capacity(n);
+    // Forward: children[l][t * alphabet + c], for the tuple t of layer l, is 0 (reject),
+    // 1 (accept) or 2 + index of the child tuple in layer l + 1. The backward pass turns each
+    // layer's codes into its rows and then its table in place (fresh pages are costly, see
+    // `codes_buffer`).
+    let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
     let mut tuples: Vec<[u32; K]> = vec![root];
+    // Reused from layer to layer: the numbering's buffers, and the tuples of the layer before.
+    let mut scratch = NumberScratch::default();
+    let mut next_tuples: Vec<[u32; K]> = Vec::new();
     for l in 0..n {
         let alphabet = shape.alphabet(l);
         let layer_maps = &maps[l];
@@ -167,11 +171,10 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         // marked with their bucket and numbered by `number_children` below.
         let bounds: [usize; K] = std::array::from_fn(|j| operands[j].layers().get(l + 1).map_or(2, |x| x.len()));
         let bucketing = Bucketing::new(bounds[0], tuples.len() * alphabet);
-        let expand = |unit: &[[u32; K]]| {
-            let mut out = Vec::with_capacity(unit.len() * alphabet);
-            let mut pending = Vec::new();
-            for t in unit {
-                for c in 0..alphabet {
+        let expand = unit_expander(|(unit, out): (&[[u32; K]], &mut [u32])| {
+            let mut pending = Vec::with_capacity(out.len());
+            for (t, codes) in unit.iter().zip(out.chunks_exact_mut(alphabet)) {
+                for (c, code) in codes.iter_mut().enumerate() {
                     let mut child = [0u32; K];
                     for j in 0..K {
                         let input = match &layer_maps[j] {
@@ -183,29 +186,30 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
                         };
                         child[j] = if input == usize::MAX { 0 } else { rows[j][t[j] as usize * alphabet + input] };
                     }
-                    match terminal.decide(&child, child_exact) {
-                        Decision::Reject => out.push(0),
-                        Decision::Accept => out.push(1),
+                    *code = match terminal.decide(&child, child_exact) {
+                        Decision::Reject => 0,
+                        Decision::Accept => 1,
                         Decision::Continue => {
                             debug_assert!(!last, "terminal cases must decide at the end of the string");
-                            out.push(bucketing.mark(&child));
                             pending.push(child);
+                            bucketing.mark(&child)
                         }
-                    }
+                    };
                 }
             }
             UnitChildren::new(out, pending, &bucketing)
-        };
-        let mut units: Vec<UnitChildren<K>> = if tuples.len() >= 2 * PAR_CHUNK {
-            tuples.par_chunks(PAR_CHUNK).map(expand).collect()
+        });
+        let mut codes = codes_buffer(tuples.len() * alphabet, alphabet);
+        let mut units: Vec<UnitChildren<'_, K>> = if tuples.len() >= 2 * PAR_CHUNK {
+            tuples.par_chunks(PAR_CHUNK).zip(codes.par_chunks_mut(PAR_CHUNK * alphabet)).map(expand).collect()
         } else {
-            tuples.chunks(PAR_CHUNK).map(expand).collect()
+            tuples.chunks(PAR_CHUNK).zip(codes.chunks_mut(PAR_CHUNK * alphabet)).map(expand).collect()
         };
-        let next_tuples = number_children(&mut units, &bucketing, bounds);
-        let codes: Vec<Vec<u32>> = units.into_iter().map(|u| u.codes).collect();
+        number_children(&mut units, &bucketing, bounds, &mut scratch, &mut next_tuples);
+        drop(units);
         PRODUCT_STATES.fetch_add(tuples.len() as u64, Ordering::Relaxed);
         children.push(codes);
-        tuples = next_tuples;
+        std::mem::swap(&mut tuples, &mut next_tuples);
     }
     debug_assert!(tuples.is_empty());
 
@@ -214,26 +218,49 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
     let mut result_next: Vec<u32> = Vec::new();
     for l in (0..n).rev() {
         let alphabet = shape.alphabet(l);
-        let units = std::mem::take(&mut children[l]);
-        let count: usize = units.iter().map(|u| u.len()).sum::<usize>() / alphabet;
-        let mut rows = vec![0u32; count * alphabet];
-        let resolve = |(into, codes): (&mut [u32], &Vec<u32>)| {
-            for (slot, &code) in into.iter_mut().zip(codes) {
-                *slot = if code < 2 { code } else { result_next[code as usize - 2] };
+        // The codes become the rows in place: each child tuple's index becomes its result id.
+        let mut rows = std::mem::take(&mut children[l]);
+        let resolve = |codes: &mut [u32]| {
+            for code in codes {
+                if *code >= 2 {
+                    *code = result_next[*code as usize - 2];
+                }
             }
         };
-        if count >= 2 * PAR_CHUNK {
-            rows.par_chunks_mut(PAR_CHUNK * alphabet).zip(&units).for_each(resolve);
+        if rows.len() >= 2 * PAR_CHUNK * alphabet {
+            rows.par_chunks_mut(PAR_CHUNK * alphabet).for_each(resolve);
         } else {
-            rows.chunks_mut(PAR_CHUNK * alphabet).zip(&units).for_each(resolve);
+            resolve(&mut rows);
         }
-        drop(units);
-        let (result, table) = intern_layer(alphabet, &rows);
-        drop(rows);
+        let (result, table) = intern_layer(alphabet, rows);
         tables[l] = table;
         result_next = result;
     }
     canonicalize(shape, result_next[0], tables)
+}
+
+/// Ties the lifetime of an expanding closure's result to the codes it is handed (closures
+/// do not infer that).
+fn unit_expander<'a, const K: usize, F>(f: F) -> F
+where
+    F: Fn((&[[u32; K]], &'a mut [u32])) -> UnitChildren<'a, K>,
+{
+    f
+}
+
+/// A layer's buffer of `len` child codes, with room for the two reserved rows of `alphabet`
+/// ids that its table adds when interned in place ([`intern_layer`]).
+///
+/// Each layer's codes become its rows, then its table, then a layer of the result
+/// ([`canonicalize`] works in place too): one buffer where there were four, with neither the
+/// copies between them nor their fresh pages, which cost 2–10 µs each on this 2-core VM. On
+/// the 22 M-state bench union (2026-11-24, alternating builds, best of three) this took the
+/// one-thread time from 2.80 s to 2.32 s. Zeroed by the allocator (`calloc`), so that large
+/// buffers are first touched by the threads that expand into them.
+fn codes_buffer(len: usize, alphabet: usize) -> Vec<u32> {
+    let mut codes = vec![0u32; len + 2 * alphabet];
+    codes.truncate(len);
+    codes
 }
 
 /// Symbol maps that read every operand unchanged.

@@ -96,17 +96,18 @@ impl Bucketing {
     }
 }
 
-/// One work unit's children: codes (0, 1 or a mark; after numbering, `2 + index`) and its
-/// pending tuples sorted by bucket (stable), bucket `b` at `starts[b]..starts[b + 1]`.
-pub(crate) struct UnitChildren<const K: usize> {
-    pub(crate) codes: Vec<u32>,
+/// One work unit's children: codes (0, 1 or a mark; after numbering, `2 + index`), the unit's
+/// piece of its layer's codes, and its pending tuples sorted by bucket (stable), bucket `b`
+/// at `starts[b]..starts[b + 1]`.
+pub(crate) struct UnitChildren<'a, const K: usize> {
+    pub(crate) codes: &'a mut [u32],
     by_bucket: Vec<[u32; K]>,
     starts: Vec<u32>,
 }
 
-impl<const K: usize> UnitChildren<K> {
+impl<'a, const K: usize> UnitChildren<'a, K> {
     /// `pending` lists the unit's pending tuples in the order of their marks in `codes`.
-    pub(crate) fn new(codes: Vec<u32>, pending: Vec<[u32; K]>, bucketing: &Bucketing) -> UnitChildren<K> {
+    pub(crate) fn new(codes: &'a mut [u32], pending: Vec<[u32; K]>, bucketing: &Bucketing) -> UnitChildren<'a, K> {
         let buckets = bucketing.count;
         if buckets == 1 {
             let starts = vec![0, pending.len() as u32];
@@ -138,17 +139,65 @@ impl<const K: usize> UnitChildren<K> {
     }
 }
 
+/// Buffers of [`number_children`], kept from layer to layer of a product: a large layer's
+/// buffers are megabytes, and fresh pages cost more than the numbering that fills them (see
+/// `product::codes_buffer`).
+pub(crate) struct NumberScratch<const K: usize> {
+    /// The range-local index of each pending tuple, bucket-major.
+    local: Vec<u32>,
+    /// Per range of buckets.
+    ranges: Vec<RangeScratch<K>>,
+}
+
+impl<const K: usize> Default for NumberScratch<K> {
+    fn default() -> Self {
+        NumberScratch { local: Vec::new(), ranges: Vec::new() }
+    }
+}
+
+/// Buffers of one range of buckets in [`number_range`].
+struct RangeScratch<const K: usize> {
+    /// The range's distinct tuples by local index.
+    distinct: Vec<[u32; K]>,
+    /// A bucket's tuples, gathered from the units.
+    span: Vec<[u32; K]>,
+    /// Positions in `span` sorted by first component.
+    order: Vec<u32>,
+    /// Counting-sort offsets by first component.
+    counts: Vec<u32>,
+    /// K = 2: the direct-mapped stamp on the second component.
+    stamp: Vec<u32>,
+    /// K > 2: the tuples of one group.
+    seen: HashTable<u32>,
+}
+
+impl<const K: usize> Default for RangeScratch<K> {
+    fn default() -> Self {
+        RangeScratch {
+            distinct: Vec::new(),
+            span: Vec::new(),
+            order: Vec::new(),
+            counts: Vec::new(),
+            stamp: Vec::new(),
+            seen: HashTable::new(),
+        }
+    }
+}
+
 /// Numbers the distinct pending tuples of all `units` (made with `bucketing`) and replaces
-/// each mark by `2 + index`; returns the distinct tuples by index. Component `j` of every
+/// each mark by `2 + index`; `into` gets the distinct tuples by index. Component `j` of every
 /// tuple is below `bounds[j]`.
 pub(crate) fn number_children<const K: usize>(
-    units: &mut [UnitChildren<K>],
+    units: &mut [UnitChildren<'_, K>],
     bucketing: &Bucketing,
     bounds: [usize; K],
-) -> Vec<[u32; K]> {
+    scratch: &mut NumberScratch<K>,
+    into: &mut Vec<[u32; K]>,
+) {
+    into.clear();
     let total: usize = units.iter().map(UnitChildren::pending).sum();
     if total == 0 {
-        return Vec::new();
+        return;
     }
     let buckets = bucketing.count;
     let parallel = total >= PAR_TUPLES && rayon::current_num_threads() > 1;
@@ -165,7 +214,9 @@ pub(crate) fn number_children<const K: usize>(
     }
     let cuts = balanced_cuts(&starts, pieces);
     // local[starts[b] + i]: the range-local index of bucket b's i-th tuple.
-    let mut local = vec![0u32; total];
+    let NumberScratch { local, ranges } = scratch;
+    local.clear();
+    local.resize(total, 0);
     let mut range_locals: Vec<&mut [u32]> = Vec::with_capacity(cuts.len() - 1);
     {
         let mut rest = local.as_mut_slice();
@@ -175,21 +226,27 @@ pub(crate) fn number_children<const K: usize>(
             rest = tail;
         }
     }
-    let shared: &[UnitChildren<K>] = units;
-    let number = |(w, out): (&[usize], &mut [u32])| number_range(shared, bucketing, bounds, &starts, w, out);
-    let ranges: Vec<Vec<[u32; K]>> = if parallel {
-        cuts.par_windows(2).zip(range_locals).map(number).collect()
-    } else {
-        cuts.windows(2).zip(range_locals).map(number).collect()
+    let shared: &[UnitChildren<'_, K>] = units;
+    if ranges.len() < cuts.len() - 1 {
+        ranges.resize_with(cuts.len() - 1, RangeScratch::default);
+    }
+    let ranges = &mut ranges[..cuts.len() - 1];
+    let number = |((w, out), range): ((&[usize], &mut [u32]), &mut RangeScratch<K>)| {
+        number_range(shared, bucketing, bounds, &starts, w, out, range)
     };
+    if parallel {
+        cuts.par_windows(2).zip(range_locals).zip(ranges.par_iter_mut()).for_each(number);
+    } else {
+        cuts.windows(2).zip(range_locals).zip(ranges.iter_mut()).for_each(number);
+    }
     // Each range's indices follow the tuples of the ranges before it.
     let mut bucket_offset = vec![0u32; buckets];
-    let mut distinct = Vec::with_capacity(ranges.iter().map(Vec::len).sum());
-    for (w, tuples) in cuts.windows(2).zip(ranges) {
-        bucket_offset[w[0]..w[1]].fill(distinct.len() as u32 + 2);
-        distinct.extend_from_slice(&tuples);
+    into.reserve(ranges.iter().map(|r| r.distinct.len()).sum());
+    for (w, range) in cuts.windows(2).zip(ranges.iter()) {
+        bucket_offset[w[0]..w[1]].fill(into.len() as u32 + 2);
+        into.extend_from_slice(&range.distinct);
     }
-    assert!(distinct.len() < FIRST_MARK as usize - 2, "a layer of the product has too many states for u32 ids");
+    assert!(into.len() < FIRST_MARK as usize - 2, "a layer of the product has too many states for u32 ids");
     // Read back in unit order: batches of consecutive units, each with one cursor per bucket
     // that starts after the bucket's tuples from earlier batches.
     let mut batch_ends = Vec::with_capacity(pieces);
@@ -212,7 +269,7 @@ pub(crate) fn number_children<const K: usize>(
         }
         from = end;
     }
-    let mut batches: Vec<&mut [UnitChildren<K>]> = Vec::with_capacity(batch_ends.len());
+    let mut batches: Vec<&mut [UnitChildren<'_, K>]> = Vec::with_capacity(batch_ends.len());
     {
         let (mut rest, mut from) = (units, 0);
         for &end in &batch_ends {
@@ -221,7 +278,7 @@ pub(crate) fn number_children<const K: usize>(
             (rest, from) = (tail, end);
         }
     }
-    let read_back = |(batch, mut at): (&mut &mut [UnitChildren<K>], Vec<usize>)| {
+    let read_back = |(batch, mut at): (&mut &mut [UnitChildren<'_, K>], Vec<usize>)| {
         for unit in batch.iter_mut() {
             for code in unit.codes.iter_mut().filter(|c| **c >= FIRST_MARK) {
                 let b = (u32::MAX - *code) as usize;
@@ -235,7 +292,6 @@ pub(crate) fn number_children<const K: usize>(
     } else {
         batches.iter_mut().zip(cursors).for_each(read_back);
     }
-    distinct
 }
 
 /// Cuts `0..starts.len() - 1` (buckets) into at most `pieces` ranges of whole buckets with
@@ -254,29 +310,32 @@ fn balanced_cuts(starts: &[usize], pieces: usize) -> Vec<usize> {
 }
 
 /// Numbers the tuples of buckets `w[0]..w[1]`: writes the range-local index of each tuple
-/// (bucket-major, each bucket in unit order) to `out`, and returns the range's distinct
-/// tuples by index, in bucket order and by first component within a bucket.
+/// (bucket-major, each bucket in unit order) to `out`, and leaves the range's distinct tuples
+/// by index in `scratch.distinct`, in bucket order and by first component within a bucket.
 fn number_range<const K: usize>(
-    units: &[UnitChildren<K>],
+    units: &[UnitChildren<'_, K>],
     bucketing: &Bucketing,
     bounds: [usize; K],
     starts: &[usize],
     w: &[usize],
     out: &mut [u32],
-) -> Vec<[u32; K]> {
-    let mut distinct: Vec<[u32; K]> = Vec::new();
-    let mut span: Vec<[u32; K]> = Vec::new();
-    let mut order: Vec<u32> = Vec::new();
-    let mut counts: Vec<u32> = Vec::new();
+    scratch: &mut RangeScratch<K>,
+) {
+    let RangeScratch { distinct, span, order, counts, stamp, seen } = scratch;
+    distinct.clear();
     // K = 2: stamp[y] = 1 + the index of (x, y), valid while above the first index of group x
-    // (indices only grow, so an entry from an earlier group is never mistaken for this one's).
-    let mut stamp: Vec<u32> = if K == 2 { vec![0; bounds[1]] } else { Vec::new() };
-    let mut seen: HashTable<u32> = HashTable::new();
+    // (indices only grow, so an entry from an earlier group is never mistaken for this one's;
+    // entries from an earlier layer are cleared).
+    stamp.clear();
+    if K == 2 {
+        stamp.resize(bounds[1], 0);
+    }
     for b in w[0]..w[1] {
         span.clear();
         for unit in units {
             span.extend_from_slice(unit.bucket(b));
         }
+        let span = &span[..];
         if span.is_empty() {
             continue;
         }
@@ -285,7 +344,7 @@ fn number_range<const K: usize>(
         let (base, groups) = bucketing.groups_of(b);
         counts.clear();
         counts.resize(groups + 1, 0);
-        for t in &span {
+        for t in span {
             counts[(t[0] - base) as usize + 1] += 1;
         }
         for g in 0..groups {
@@ -300,7 +359,7 @@ fn number_range<const K: usize>(
         }
         let mut last = u32::MAX;
         let mut group_first = 0u32;
-        for &i in &order {
+        for &i in order.iter() {
             let t = &span[i as usize];
             let new_group = t[0] != last;
             if new_group {
@@ -340,7 +399,6 @@ fn number_range<const K: usize>(
             };
         }
     }
-    distinct
 }
 
 #[cfg(test)]
@@ -348,21 +406,22 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// `units` work units of pending tuples (components below `bounds`, the first skewed
-    /// towards small values), interleaved with reject and accept codes.
+    /// The codes and pending tuples of `units` work units (components below `bounds`, the
+    /// first skewed towards small values), pending tuples interleaved with reject and accept
+    /// codes.
+    #[allow(clippy::type_complexity)]
     fn random_units<const K: usize>(
         bounds: [usize; K],
         units: usize,
         per_unit: usize,
         bucketing: &Bucketing,
         seed: u64,
-    ) -> (Vec<UnitChildren<K>>, Vec<[u32; K]>) {
+    ) -> Vec<(Vec<u32>, Vec<[u32; K]>)> {
         let mut x = seed;
         let mut next = |below: usize| {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((x >> 33) as usize % below) as u32
         };
-        let mut all_pending = Vec::new();
         let mut out = Vec::new();
         for _ in 0..units {
             let (mut codes, mut pending) = (Vec::new(), Vec::new());
@@ -377,36 +436,42 @@ mod tests {
                     }
                 }
             }
-            all_pending.extend_from_slice(&pending);
-            out.push(UnitChildren::new(codes, pending, bucketing));
+            out.push((codes, pending));
         }
-        (out, all_pending)
+        out
     }
 
     /// Every mark becomes `2 + index` of its own tuple, the indices list each distinct tuple
     /// once, and the answer is the same on any number of threads (above and below the
-    /// parallel threshold, with one bucket and with hundreds).
+    /// parallel threshold, with one bucket and with hundreds) and with buffers left over from
+    /// earlier calls.
     fn check<const K: usize>(bounds: [usize; K]) {
+        // One scratch for every case, as a product reuses it from layer to layer.
+        let mut scratch = NumberScratch::default();
         for (units, per_unit, estimate) in [(40, 2_000, 1 << 24), (3, 500, 1 << 24), (40, 2_000, 10)] {
             let bucketing = Bucketing::new(bounds[0], estimate);
             let mut answers = Vec::new();
             for threads in [1, 2, 3] {
                 let seed = (units * per_unit + K) as u64;
-                let (mut children, pending) = random_units(bounds, units, per_unit, &bucketing, seed);
+                let mut made = random_units(bounds, units, per_unit, &bucketing, seed);
+                let pending: Vec<[u32; K]> = made.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+                let mut children: Vec<UnitChildren<'_, K>> =
+                    made.iter_mut().map(|(codes, p)| UnitChildren::new(codes, p.clone(), &bucketing)).collect();
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
-                let distinct = pool.install(|| number_children(&mut children, &bucketing, bounds));
+                let mut distinct = Vec::new();
+                pool.install(|| number_children(&mut children, &bucketing, bounds, &mut scratch, &mut distinct));
                 let unique: HashSet<[u32; K]> = distinct.iter().copied().collect();
                 assert_eq!(unique.len(), distinct.len(), "an index is given to one tuple only");
                 assert_eq!(unique, pending.iter().copied().collect::<HashSet<_>>(), "every pending tuple is numbered");
                 let mut expected = pending.iter();
                 let mut codes = Vec::new();
                 for unit in &children {
-                    for &code in &unit.codes {
+                    for &code in unit.codes.iter() {
                         if code >= 2 {
                             assert_eq!(Some(&distinct[code as usize - 2]), expected.next(), "{threads} threads");
                         }
                     }
-                    codes.extend_from_slice(&unit.codes);
+                    codes.extend_from_slice(unit.codes);
                 }
                 assert_eq!(expected.next(), None, "every mark is replaced");
                 answers.push((codes, distinct));
