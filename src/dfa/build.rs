@@ -468,6 +468,9 @@ pub(crate) fn intern_layer(alphabet: usize, rows: Vec<u32>) -> (Vec<u32>, Vec<u3
     layer.resize(body + 2 * alphabet, 0);
     layer.copy_within(0..body, 2 * alphabet);
     layer[..2 * alphabet].copy_from_slice(&Layer::reserved_only(alphabet).next);
+    // A small table gives the rest of a large buffer back (an intersection's tables are
+    // often far smaller than the product's layers).
+    layer.shrink_to_fit();
     (ids, layer)
 }
 
