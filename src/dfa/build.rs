@@ -690,7 +690,7 @@ impl PackedCodes {
 /// table sizes: one top-down scan assigning ids in first-appearance order (I7), which also
 /// drops every unreachable state (I6).
 ///
-/// On the bench union (a 22 M-state result) this is about a fifth of the one-thread time,
+/// On the bench union (a 24 M-state result) this is about a fifth of the one-thread time,
 /// bound by the random reads of old rows and of `new_of_old`. Measured no different
 /// (2026-11-24): a branch-free first-appearance test, and gathering the old rows bucket by
 /// cache-sized bucket of old ids with a streamed read-back (as [`intern_layer`] does);

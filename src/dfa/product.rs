@@ -266,12 +266,13 @@ where
 /// Each layer's codes become its rows, then its table, then a layer of the result
 /// ([`canonicalize`] works in place too): one buffer where there were four, with neither the
 /// copies between them nor their fresh pages, which cost 2–10 µs each on this 2-core VM. On
-/// the 22 M-state bench union (2026-11-24, alternating builds, best of three) this took the
-/// one-thread time from 2.80 s to 2.32 s. Zeroed by the allocator (`calloc`), so that large
+/// the 24 M-state bench union (2026-11-24, alternating builds, best of three) this took the
+/// one-thread time from 2.80 s to 2.32 s, and its peak above the resident inputs from 707 to
+/// 393 MiB (`examples/peak_memory`). Zeroed by the allocator (`calloc`), so that large
 /// buffers are first touched by the threads that expand into them.
 ///
 /// The result's own pages remain: a union of that size still faults in about 70 K pages
-/// (its 264 MB result), 0.2–0.9 s of system time on this VM depending on the host. Linking
+/// (its 278 MiB result), 0.2–0.9 s of system time on this VM depending on the host. Linking
 /// mimalloc or jemalloc instead of the system allocator, or glibc tunables that keep freed
 /// memory, measured no better (2026-11-24).
 fn codes_buffer(len: usize, alphabet: usize) -> Vec<u32> {
