@@ -19,6 +19,8 @@ const WIDTH: usize = 6;
 
 #[path = "../tests/modular.rs"]
 mod modular;
+mod resident;
+use resident::resident;
 
 /// Weighted-sum sets over the 60-square board (see `tests/modular.rs`).
 fn modular(p: usize, weight: impl Fn(usize) -> usize, residues: &[usize]) -> Dfa {
@@ -41,21 +43,11 @@ fn pawn_moves() -> Vec<Vec<Change>> {
     breakthrough_moves(WIDTH, SQUARES / WIDTH)
 }
 
-/// (VmRSS, VmHWM) of this process in bytes, Linux only.
-fn rss() -> Option<(u64, u64)> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let field = |k: &str| -> Option<u64> {
-        let line = status.lines().find(|l| l.starts_with(k))?;
-        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
-    };
-    Some((field("VmRSS:")?, field("VmHWM:")?))
-}
-
 fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
     // Reset the peak-RSS mark (Linux: writing 5 to clear_refs), so the peak seen after the
     // operation is the operation's own; inputs are already resident in the baseline.
     let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let base = rss();
+    let base = resident();
     let before = product_states_explored();
     let t = Instant::now();
     let out = f();
@@ -67,7 +59,7 @@ fn report_throughput(name: &str, f: impl FnOnce() -> Dfa) {
         rayon::current_num_threads(),
         out.nontrivial_state_count()
     );
-    if let (Some((rss0, _)), Some((_, peak))) = (base, rss()) {
+    if let (Some((rss0, _)), Some((_, peak))) = (base, resident()) {
         eprintln!(
             "{name}: peak memory above the resident inputs {:.1} MiB; output {:.1} MiB (in-memory tables)",
             peak.saturating_sub(rss0) as f64 / 1048576.0,

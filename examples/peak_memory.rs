@@ -10,16 +10,9 @@ use std::process::ExitCode;
 
 #[path = "../tests/modular.rs"]
 mod modular;
-
-/// (VmRSS, VmHWM) of this process in bytes.
-fn resident() -> Option<(u64, u64)> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let field = |key: &str| -> Option<u64> {
-        let line = status.lines().find(|l| l.starts_with(key))?;
-        Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
-    };
-    Some((field("VmRSS:")?, field("VmHWM:")?))
-}
+#[path = "../benches/resident.rs"]
+mod resident;
+use resident::resident;
 
 /// The bench's operands: `modular(40009, weights_a/b)` or, large, the spread-modular pair.
 fn operands(large: bool) -> (Dfa, Dfa) {

@@ -128,7 +128,7 @@ impl Terminal<2> for Minus {
 /// Tuples expanded as one group: the operand rows of the whole group are read first, in a
 /// pass with no branches, so that their cache misses overlap; the expansion then finds them
 /// in the L1 cache. (Prefetch instructions would need `unsafe`.) About 2% off the one-thread
-/// bench union, best of nine alternating runs (2026-11-24).
+/// bench union's forward and backward passes, median of nine alternating runs (2026-11-24).
 const GROUP: usize = 16;
 
 /// Tuples expanded per parallel work unit; below this a layer is done on one thread.
@@ -265,11 +265,11 @@ where
 ///
 /// Each layer's codes become its rows, then its table, then a layer of the result
 /// ([`canonicalize`] works in place too): one buffer where there were four, with neither the
-/// copies between them nor their fresh pages, which cost 2–10 µs each on this 2-core VM. On
+/// copies between them nor their fresh pages, which cost 2–12 µs each on this 2-core VM. On
 /// the 24 M-state bench union (2026-11-24, alternating builds, best of three) this took the
 /// one-thread time from 2.80 s to 2.32 s, and its peak above the resident inputs from 707 to
-/// 393 MiB (`examples/peak_memory`). Zeroed by the allocator (`calloc`), so that large
-/// buffers are first touched by the threads that expand into them.
+/// 393 MiB (`examples/peak_memory`). Zeroed by the allocator (`calloc`): a block it maps
+/// fresh is first touched by the threads that expand into it, not cleared beforehand.
 ///
 /// The result's own pages remain: a union of that size still faults in about 70 K pages
 /// (its 278 MiB result), 0.2–0.9 s of system time on this VM depending on the host. Linking
