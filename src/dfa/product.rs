@@ -19,7 +19,7 @@
 //! intermediate DFAs. While any later layer is mapped, an operand in its accept-all state does
 //! not accept everything any more, so accept shortcuts are only taken past the last mapped layer.
 
-use super::build::{canonicalize, intern_layer};
+use super::build::{canonicalize, intern_layer, warm};
 use super::tuples::{Bucketing, NumberScratch, UnitChildren, number_children};
 use super::{Dfa, Shape, StateId, Symbol};
 use rayon::prelude::*;
@@ -171,12 +171,16 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         let alphabet = shape.alphabet(l);
         let layer_maps = &maps[l];
         let rows: [&[u32]; K] = std::array::from_fn(|j| operands[j].layers()[l].raw());
+        // Operand rows are read at random below (see `warm`).
+        for r in rows {
+            warm(r);
+        }
         let last = l + 1 == n;
         let child_exact = exact[l + 1];
         // Expand every tuple on every symbol; terminal cases are settled here, the rest are
         // marked with their bucket and numbered by `number_children` below.
-        let bounds: [usize; K] = std::array::from_fn(|j| operands[j].layers().get(l + 1).map_or(2, |x| x.len()));
-        let bucketing = Bucketing::new(bounds[0], tuples.len() * alphabet);
+        let first_components = operands[0].layers().get(l + 1).map_or(2, |x| x.len());
+        let bucketing = Bucketing::new(first_components, tuples.len() * alphabet);
         let expand = unit_expander(|(unit, out): (&[[u32; K]], &mut [u32])| {
             let mut pending = Vec::with_capacity(out.len());
             for (group, group_codes) in unit.chunks(GROUP).zip(out.chunks_mut(GROUP * alphabet)) {
@@ -217,7 +221,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         } else {
             tuples.chunks(PAR_CHUNK).zip(codes.chunks_mut(PAR_CHUNK * alphabet)).map(expand).collect()
         };
-        number_children(&mut units, &bucketing, bounds, &mut scratch, &mut next_tuples);
+        number_children(&mut units, &bucketing, &mut scratch, &mut next_tuples);
         drop(units);
         PRODUCT_STATES.fetch_add(tuples.len() as u64, Ordering::Relaxed);
         children.push(codes);
