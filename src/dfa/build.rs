@@ -266,7 +266,8 @@ impl ScatterIds {
 /// Rows below this count are interned on one thread, into one table.
 const PAR_ROWS: usize = 1 << 15;
 
-/// Rows per hash partition of a large layer: a partition's table stays in the L2 cache, where one table for the whole layer would miss the cache on most probes.
+/// Rows per hash partition of a large layer: a partition's table stays in the L2 cache, where
+/// one table for the whole layer would miss the cache on most probes.
 const ROWS_PER_PARTITION: usize = 1 << 13;
 
 /// Interns the rows of `layer` as one layer: returns the id of each row and the layer's
@@ -807,12 +808,13 @@ fn room(rows: &mut Vec<u32>, need: usize) {
     }
 }
 
-/// The finished layer built in `rows`, trimmed to fit; `old` (the layer's old rows) takes
-/// its place as the next layer's buffer. The result thus takes the old layers' memory rather
-/// than fresh pages (see `product::codes_buffer` for what those cost), and no layer is copied
-/// into place. Against copying each layer over its old rows (2026-11-24, six alternating runs
-/// of each build, best of three each): the one-thread bench union's median 2.08 s → 2.03 s,
-/// faster in five of the six.
+/// The finished layer built in `rows`, trimmed to fit; `old` (the layer's old rows) becomes
+/// the buffer the next layer is built in, so no layer is copied into place. Against copying
+/// each layer over its old rows (2026-11-24): the one-thread bench union's median 2.08 s →
+/// 2.03 s (six alternating runs of each build, best of three each, faster in five), and its
+/// fresh-process peak above the inputs 394.5 → 439.6 MiB (`examples/peak_memory union
+/// large`, two runs each): a layer larger than the buffer at hand needs a new one, where the
+/// copy always landed in the layer's own old rows.
 fn swap_in(rows: &mut Vec<u32>, old: Vec<u32>) -> Vec<u32> {
     let mut layer = std::mem::replace(rows, old);
     layer.shrink_to_fit();
