@@ -312,7 +312,7 @@ const ROWS_PER_PARTITION: usize = 1 << 13;
 ///   birthday bound, not a weak hash), and redoing each such layer exactly (in one table, or
 ///   all partitions again) made unions 4–21% slower. Redoing only the partitions that hold a
 ///   wrong match (their entries found again from the partition marks), then the read-back:
-///   differences 10–22% faster on one thread and 3–17% on two, but unions still about 3%
+///   differences 10–22% faster on one thread and 3–16% on two, but unions still about 3%
 ///   slower on one thread and 8% on two (medians of six alternating rounds), as the nine
 ///   largest layers of the union each had a wrong match. Next: carry 16 more hash bits in
 ///   the entries and the slots, so that a wrong match becomes a one-in-thousands event.
