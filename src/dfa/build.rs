@@ -316,7 +316,17 @@ const ROWS_PER_PARTITION: usize = 1 << 13;
 ///   slower on one thread and 8% on two (medians of six alternating rounds), as the nine
 ///   largest layers of the union each had a wrong match. Next: carry 16 more hash bits in
 ///   the entries and the slots, so that a wrong match becomes a one-in-thousands event.
-pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn intern_layer(alphabet: usize, layer: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+    intern_layer_matching(alphabet, layer, MATCH_BITS)
+}
+
+/// Hash bits that must agree for two rows to be taken as equal until they are compared (see
+/// [`first_occurrences`]).
+const MATCH_BITS: u32 = 48;
+
+/// [`intern_layer`], matching rows by up to `match_bits` bits of their hashes until they are
+/// compared (tests use few, to exercise the partitions that must be done again).
+fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) -> (Vec<u32>, Vec<u32>) {
     use rayon::prelude::*;
     let reserved = 2 * alphabet;
     assert!(layer.len() >= reserved, "the layer starts with two placeholder rows");
@@ -333,21 +343,22 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
     let threads = rayon::current_num_threads();
     let range_len = count.div_ceil(if threads == 1 { 1 } else { 4 * threads });
     let ranges = count.div_ceil(range_len);
-    // Entries of a partition list: the row's index and the low half of its hash. Rows are
-    // compared where they lie, only when their hashes agree.
-    const STRIDE: usize = 2;
+    // Entries of a partition list: the row's index in the low `index_bits` bits, and as many
+    // bits of its hash as fit above them (43 for a layer of 2 M rows).
+    let index_bits = usize::BITS - count.leading_zeros();
+    let hash_bits = u64::BITS - index_bits;
     // The partition of each row, or a marker for the reserved rows.
     const REJECT_ROW: u16 = u16::MAX;
     const ACCEPT_ROW: u16 = u16::MAX - 1;
     let mut part_of = vec![0u16; count];
     let rows = &layer[reserved..];
     let row = |t: usize| &rows[t * alphabet..(t + 1) * alphabet];
-    let lists: Vec<Vec<Vec<u32>>> = part_of
+    let lists: Vec<Vec<Vec<u64>>> = part_of
         .par_chunks_mut(range_len)
         .enumerate()
         .map(|(r, marks)| {
-            let expected = marks.len() / parts * STRIDE * 9 / 8 + STRIDE;
-            let mut lists: Vec<Vec<u32>> = (0..parts).map(|_| Vec::with_capacity(expected)).collect();
+            let expected = marks.len() / parts * 9 / 8 + 1;
+            let mut lists: Vec<Vec<u64>> = (0..parts).map(|_| Vec::with_capacity(expected)).collect();
             for (i, mark) in marks.iter_mut().enumerate() {
                 let t = r * range_len + i;
                 let x = row(t);
@@ -358,8 +369,7 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
                         let hash = hash_ids(x);
                         let p = (hash >> part_shift) as usize;
                         let list = &mut lists[p];
-                        list.push(t as u32);
-                        list.push(hash as u32);
+                        list.push((hash << index_bits) | t as u64);
                         p as u16
                     }
                 };
@@ -370,41 +380,16 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
     // Each partition meets its rows in row order (ranges in order, rows in order within a
     // range), so the first it sees of a row is the row's first occurrence. Per partition: the
     // first occurrence of each of its rows, in its order, and how many first occurrences
-    // each range holds.
-    let firsts: Vec<(Vec<u32>, Vec<u32>)> = (0..parts)
+    // each range holds. Rows whose hashes agree are taken to be equal here (comparing them
+    // would read two rows far apart); each such match is checked below, where the repeats
+    // are read in row order.
+    let mut firsts: Vec<(Vec<u32>, Vec<u32>)> = (0..parts)
         .into_par_iter()
         .map(|p| {
-            let size: usize = lists.iter().map(|l| l[p].len() / STRIDE).sum();
-            // Open addressing on the low hash bits (the partition took the top ones); a slot
-            // holds the hash above the local index of a distinct row, or EMPTY.
-            const EMPTY: u64 = u64::MAX;
-            let mask = (2 * size).next_power_of_two().max(16) - 1;
-            let mut slots = vec![EMPTY; mask + 1];
-            let mut first_index: Vec<u32> = Vec::with_capacity(size);
-            let mut first_of: Vec<u32> = Vec::with_capacity(size);
-            let mut new_in_range = Vec::with_capacity(ranges);
-            for l in &lists {
-                let before = first_index.len();
-                for entry_of in l[p].chunks_exact(STRIDE) {
-                    let (t, hash) = (entry_of[0], entry_of[1]);
-                    let mut i = hash as usize & mask;
-                    first_of.push(loop {
-                        let e = slots[i];
-                        if e == EMPTY {
-                            slots[i] = (u64::from(hash) << 32) | first_index.len() as u64;
-                            first_index.push(t);
-                            break t;
-                        }
-                        let first = first_index[e as u32 as usize];
-                        if (e >> 32) as u32 == hash && ids_equal(row(first as usize), row(t as usize)) {
-                            break first;
-                        }
-                        i = (i + 1) & mask;
-                    });
-                }
-                new_in_range.push((first_index.len() - before) as u32);
-            }
-            (first_of, new_in_range)
+            let size: usize = lists.iter().map(|l| l[p].len()).sum();
+            let by_range =
+                lists.iter().map(|l| l[p].iter().map(|&e| ((e & ((1 << index_bits) - 1)) as u32, e >> index_bits)));
+            first_occurrences(by_range, size, match_bits.min(hash_bits), |_, _| true)
         })
         .collect();
     // Where each range's entries start in each partition's list.
@@ -414,60 +399,96 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
         for l in &lists {
             entry_starts.push(at.clone());
             for (a, list) in at.iter_mut().zip(l) {
-                *a += (list.len() / STRIDE) as u32;
+                *a += list.len() as u32;
             }
         }
     }
     drop(lists);
-    // Ids in row order: each range's first occurrences follow those of the ranges before it.
-    let mut bases = Vec::with_capacity(ranges);
-    let mut next = 2u32;
-    for r in 0..ranges {
-        bases.push(next);
-        next += firsts.iter().map(|f| f.1[r]).sum::<u32>();
-    }
-    // Read back in row order: a row's entry in its partition's list is that partition's next
-    // one, so each range walks its rows with one cursor per partition (sequential streams, no
-    // scattered writes). A repeated row holds REPEAT | (its first occurrence) until it takes
-    // that row's id afterwards.
     const REPEAT: u32 = 1 << 31;
     debug_assert!(count <= REPEAT as usize, "row indices must leave the REPEAT bit free");
     let mut ids = vec![0u32; count];
-    let repeats: usize = ids
-        .par_chunks_mut(range_len)
-        .zip(part_of.par_chunks(range_len))
-        .zip(entry_starts.into_par_iter())
-        .zip(&bases)
-        .enumerate()
-        .map(|(r, (((ids, marks), mut cursor), &base))| {
-            let (mut id, mut repeats) = (base, 0);
-            for (i, (slot, &mark)) in ids.iter_mut().zip(marks).enumerate() {
-                *slot = match mark {
-                    REJECT_ROW => 0,
-                    ACCEPT_ROW => 1,
-                    p => {
-                        let at = &mut cursor[p as usize];
-                        let first = firsts[p as usize].0[*at as usize];
-                        *at += 1;
-                        if first as usize == r * range_len + i {
-                            id += 1;
-                            id - 1
-                        } else {
-                            repeats += 1;
-                            REPEAT | first
+    let (bases, next) = loop {
+        // Ids in row order: each range's first occurrences follow those of the ranges before.
+        let mut bases = Vec::with_capacity(ranges);
+        let mut next = 2u32;
+        for r in 0..ranges {
+            bases.push(next);
+            next += firsts.iter().map(|f| f.1[r]).sum::<u32>();
+        }
+        // Read back in row order: a row's entry in its partition's list is that partition's
+        // next one, so each range walks its rows with one cursor per partition (sequential
+        // streams, no scattered writes). A repeated row holds REPEAT | (its first occurrence)
+        // until it takes that row's id afterwards.
+        let repeats: usize = ids
+            .par_chunks_mut(range_len)
+            .zip(part_of.par_chunks(range_len))
+            .zip(entry_starts.clone().into_par_iter())
+            .zip(&bases)
+            .enumerate()
+            .map(|(r, (((ids, marks), mut cursor), &base))| {
+                let (mut id, mut repeats) = (base, 0);
+                for (i, (slot, &mark)) in ids.iter_mut().zip(marks).enumerate() {
+                    *slot = match mark {
+                        REJECT_ROW => 0,
+                        ACCEPT_ROW => 1,
+                        p => {
+                            let at = &mut cursor[p as usize];
+                            let first = firsts[p as usize].0[*at as usize];
+                            *at += 1;
+                            if first as usize == r * range_len + i {
+                                id += 1;
+                                id - 1
+                            } else {
+                                repeats += 1;
+                                REPEAT | first
+                            }
                         }
-                    }
-                };
-            }
-            repeats
-        })
-        .sum();
+                    };
+                }
+                repeats
+            })
+            .sum();
+        if repeats == 0 {
+            break (bases, next);
+        }
+        // A repeat's first occurrence is never a repeat itself. Each repeat is compared with
+        // it here, its own row read in order; a wrong match (two different rows whose hashes
+        // agree: about ten in the bench union's 24 M rows, a birthday bound) sends its
+        // partition through again, comparing rows, and then the read-back.
+        let wrong = std::sync::Mutex::new(Vec::new());
+        let resolved: Vec<u32> = ids
+            .par_iter()
+            .enumerate()
+            .map(|(t, &id)| {
+                if id & REPEAT == 0 {
+                    return id;
+                }
+                let first = (id & !REPEAT) as usize;
+                if !ids_equal(row(first), row(t)) {
+                    wrong.lock().expect("no panics while held").push(part_of[t] as usize);
+                }
+                ids[first]
+            })
+            .collect();
+        let mut wrong = wrong.into_inner().expect("no panics while held");
+        if wrong.is_empty() {
+            ids = resolved;
+            break (bases, next);
+        }
+        wrong.sort_unstable();
+        wrong.dedup();
+        let part_of = &part_of;
+        for p in wrong {
+            let by_range = (0..ranges).map(|r| {
+                let range = r * range_len..((r + 1) * range_len).min(count);
+                range.filter(move |&t| part_of[t] as usize == p).map(move |t| (t as u32, hash_ids(row(t))))
+            });
+            let size = part_of.iter().filter(|&&q| q as usize == p).count();
+            firsts[p] = first_occurrences(by_range, size, match_bits, |first, t| ids_equal(row(first), row(t)));
+        }
+    };
     drop(firsts);
     drop(part_of);
-    // A repeat's first occurrence is never a repeat itself.
-    if repeats > 0 {
-        ids = ids.par_iter().map(|&id| if id & REPEAT != 0 { ids[(id & !REPEAT) as usize] } else { id }).collect();
-    }
     // The distinct rows in id order, in place of the rows: each range moves its first
     // occurrences to the front of its own rows (in parallel), and the ranges' blocks then move
     // down into place. Row `t` lies at row `t + 2` of the buffer and its id is at most
@@ -501,6 +522,53 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
     // often far smaller than the product's layers).
     layer.shrink_to_fit();
     (ids, layer)
+}
+
+/// The partition step of [`intern_layer`]: for a partition's entries (a row's index and its
+/// hash), given range by range in row order, the first occurrence of each entry's row and how
+/// many first occurrences each range holds. `size` is the number of entries. Two entries are
+/// the same row when their hashes agree on the low `match_bits` bits (fewer when the local
+/// indices need more than 16 bits) and `same(first, t)` says so.
+///
+/// Open addressing on the low hash bits (the partition took the top ones); a slot holds the
+/// matched hash bits above the local index of a distinct row.
+fn first_occurrences<R: Iterator<Item = (u32, u64)>>(
+    by_range: impl Iterator<Item = R>,
+    size: usize,
+    match_bits: u32,
+    same: impl Fn(usize, usize) -> bool,
+) -> (Vec<u32>, Vec<u32>) {
+    // Local indices stay below 2^index_bits - 1, so no slot is all ones (EMPTY).
+    let index_bits = (usize::BITS - size.leading_zeros()).max(16);
+    let tag_mask = (1u64 << match_bits.min(64 - index_bits)) - 1;
+    const EMPTY: u64 = u64::MAX;
+    let mask = (2 * size).next_power_of_two().max(16) - 1;
+    let mut slots = vec![EMPTY; mask + 1];
+    let mut first_index: Vec<u32> = Vec::with_capacity(size);
+    let mut first_of: Vec<u32> = Vec::with_capacity(size);
+    let mut new_in_range = Vec::new();
+    for entries in by_range {
+        let before = first_index.len();
+        for (t, hash) in entries {
+            let tag = hash & tag_mask;
+            let mut i = hash as usize & mask;
+            first_of.push(loop {
+                let e = slots[i];
+                if e == EMPTY {
+                    slots[i] = (tag << index_bits) | first_index.len() as u64;
+                    first_index.push(t);
+                    break t;
+                }
+                let first = first_index[(e & ((1 << index_bits) - 1)) as usize];
+                if e >> index_bits == tag && same(first as usize, t as usize) {
+                    break first;
+                }
+                i = (i + 1) & mask;
+            });
+        }
+        new_in_range.push((first_index.len() - before) as u32);
+    }
+    (first_of, new_in_range)
 }
 
 /// Variable-length keys (sets of states, product tuples) of one layer, stored flat and looked
@@ -993,7 +1061,7 @@ pub(crate) fn from_strings(shape: &Shape, strings: &[Vec<Symbol>]) -> Dfa {
 
 #[cfg(test)]
 mod tests {
-    use super::{PackedCodes, RowTable, intern_layer};
+    use super::{MATCH_BITS, PackedCodes, RowTable, intern_layer_matching};
     use proptest::prelude::*;
 
     /// Rows of a layer drawn from a small pool, so that many repeat, with all-reject and
@@ -1037,11 +1105,14 @@ mod tests {
             // Placeholders that must not survive into the table.
             let mut layer = vec![u32::MAX; 2 * alphabet];
             layer.extend_from_slice(&rows);
-            for threads in [1, 2, 3] {
+            // Matching by 1 or 3 hash bits takes many different rows as equal at first, and
+            // every partition that did must be done again, comparing rows.
+            for (threads, match_bits) in [(1, MATCH_BITS), (2, MATCH_BITS), (3, MATCH_BITS), (1, 1), (2, 3)] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
-                let (ids, table) = pool.install(|| intern_layer(alphabet, layer.clone()));
-                assert_eq!(ids, expected, "alphabet {alphabet}, {count} rows, {threads} threads");
-                assert_eq!(table, expected_rows, "alphabet {alphabet}, {count} rows, {threads} threads");
+                let (ids, table) = pool.install(|| intern_layer_matching(alphabet, layer.clone(), match_bits));
+                let case = format!("alphabet {alphabet}, {count} rows, {threads} threads, {match_bits} bits");
+                assert_eq!(ids, expected, "{case}");
+                assert_eq!(table, expected_rows, "{case}");
             }
         }
     }
