@@ -300,27 +300,38 @@ const ROWS_PER_PARTITION: usize = 1 << 13;
 /// faster and the two-thread one 8%, intersections and differences no slower. A single table
 /// of the same kind for the whole layer, on one thread, made the union 14% slower.
 ///
-/// A repeated row is compared with its first occurrence, and both reads miss the cache (a
-/// partition's rows lie far apart): on the bench difference (24 M product rows, 13 M of them
-/// repeats) the partition step took 0.42 s against the union's 0.14 s. Measured and not kept
-/// (2026-11-24, alternating with this version, best of three each):
+/// Repeated rows are matched by their hashes first (up to [`MATCH_BITS`] bits) and compared
+/// with their first occurrences afterwards, in the pass that resolves repeats, which reads
+/// them in row order; a partition with a wrong match is done again, comparing rows. Comparing
+/// at every agreeing probe read two rows far apart, and both reads missed the cache: on the
+/// bench difference (24 M product rows, 13 M of them repeats) the partition step took 0.42 s
+/// against the union's 0.14 s. Phase timers, two alternating rounds, one thread
+/// (2026-11-24): the difference's interning 0.69–0.79 s → 0.56–0.57 s and the whole
+/// difference 2.04–2.12 s → 1.86–1.90 s; the union's interning 0.02–0.04 s slower (the
+/// check of its 0.37 M repeats), its total within the noise. (An earlier four-round
+/// comparison of whole runs had the union 2–13% slower, which the phase timers did not
+/// confirm: the machine was in a noisy phase.) Measured and not kept, alternating with the
+/// version before, best of three each:
 /// - comparing the matches in a separate pass with no branches, so that the reads overlap:
 ///   one-thread differences 1.96–2.06 s against 1.86–1.92 s (they overlap already);
-/// - matching by the 32-bit hash alone and comparing each repeat with its first occurrence
-///   where the repeats are read in row order: differences 12% faster, but a union's 24 M rows
-///   hold about ten pairs of different rows whose hashes agree within a partition (a
-///   birthday bound, not a weak hash), and redoing each such layer exactly (in one table, or
-///   all partitions again) made unions 4–21% slower. Redoing only the partitions that hold a
-///   wrong match (their entries found again from the partition marks), then the read-back:
-///   differences 10–22% faster on one thread and 3–16% on two, but unions still about 3%
-///   slower on one thread and 8% on two (medians of six alternating rounds), as the nine
-///   largest layers of the union each had a wrong match;
-/// - the same with up to 48 hash bits matched (an entry packs the row index and as many hash
-///   bits as fit in a `u64`), so that no partition of the bench operations was done again:
-///   differences about 7% faster on one thread and the same on two, unions 2–13% slower on
-///   one thread and about 3% on two, four alternating rounds; the unions' loss is not
-///   explained yet (branch `exp/intern-hash-match`).
-pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+/// - matching by the low 32 hash bits: a union's 24 M rows hold about ten pairs of different
+///   rows whose hashes agree there within a partition (a birthday bound, not a weak hash).
+///   Redoing each such layer exactly (in one table, or all partitions again) made unions
+///   4–21% slower; redoing only the partitions with a wrong match, unions 3% slower on one
+///   thread and 8% on two, as the nine largest layers of the union each had one. With the
+///   row index and 43 or more hash bits packed in each entry, no partition of the bench
+///   operations is done again.
+pub(crate) fn intern_layer(alphabet: usize, layer: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+    intern_layer_matching(alphabet, layer, MATCH_BITS)
+}
+
+/// Hash bits that must agree for two rows to be taken as equal until they are compared (see
+/// [`first_occurrences`]).
+const MATCH_BITS: u32 = 48;
+
+/// [`intern_layer`], matching rows by up to `match_bits` bits of their hashes until they are
+/// compared (tests use few, to exercise the partitions that must be done again).
+fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) -> (Vec<u32>, Vec<u32>) {
     use rayon::prelude::*;
     let reserved = 2 * alphabet;
     assert!(layer.len() >= reserved, "the layer starts with two placeholder rows");
@@ -332,26 +343,27 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
         return (ids, table.into_rows());
     }
     let parts = count.div_ceil(ROWS_PER_PARTITION).next_power_of_two().clamp(2, 1 << 14);
-    // The top bits of the hash choose the partition; the table inside uses the low 32.
+    // The top bits of the hash choose the partition; the table inside uses the low ones.
     let part_shift = 64 - parts.trailing_zeros();
     let threads = rayon::current_num_threads();
     let range_len = count.div_ceil(if threads == 1 { 1 } else { 4 * threads });
     let ranges = count.div_ceil(range_len);
-    // Entries of a partition list: the row's index and the low half of its hash. Rows are
-    // compared where they lie, only when their hashes agree.
-    const STRIDE: usize = 2;
+    // Entries of a partition list: the row's index in the low `index_bits` bits, and as many
+    // bits of its hash as fit above them (43 for a layer of 2 M rows).
+    let index_bits = usize::BITS - count.leading_zeros();
+    let hash_bits = u64::BITS - index_bits;
     // The partition of each row, or a marker for the reserved rows.
     const REJECT_ROW: u16 = u16::MAX;
     const ACCEPT_ROW: u16 = u16::MAX - 1;
     let mut part_of = vec![0u16; count];
     let rows = &layer[reserved..];
     let row = |t: usize| &rows[t * alphabet..(t + 1) * alphabet];
-    let lists: Vec<Vec<Vec<u32>>> = part_of
+    let lists: Vec<Vec<Vec<u64>>> = part_of
         .par_chunks_mut(range_len)
         .enumerate()
         .map(|(r, marks)| {
-            let expected = marks.len() / parts * STRIDE * 9 / 8 + STRIDE;
-            let mut lists: Vec<Vec<u32>> = (0..parts).map(|_| Vec::with_capacity(expected)).collect();
+            let expected = marks.len() / parts * 9 / 8 + 1;
+            let mut lists: Vec<Vec<u64>> = (0..parts).map(|_| Vec::with_capacity(expected)).collect();
             for (i, mark) in marks.iter_mut().enumerate() {
                 let t = r * range_len + i;
                 let x = row(t);
@@ -362,8 +374,7 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
                         let hash = hash_ids(x);
                         let p = (hash >> part_shift) as usize;
                         let list = &mut lists[p];
-                        list.push(t as u32);
-                        list.push(hash as u32);
+                        list.push((hash << index_bits) | t as u64);
                         p as u16
                     }
                 };
@@ -374,41 +385,16 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
     // Each partition meets its rows in row order (ranges in order, rows in order within a
     // range), so the first it sees of a row is the row's first occurrence. Per partition: the
     // first occurrence of each of its rows, in its order, and how many first occurrences
-    // each range holds.
-    let firsts: Vec<(Vec<u32>, Vec<u32>)> = (0..parts)
+    // each range holds. Rows whose hashes agree are taken to be equal here (comparing them
+    // would read two rows far apart); each such match is checked below, where the repeats
+    // are read in row order.
+    let mut firsts: Vec<(Vec<u32>, Vec<u32>)> = (0..parts)
         .into_par_iter()
         .map(|p| {
-            let size: usize = lists.iter().map(|l| l[p].len() / STRIDE).sum();
-            // Open addressing on the low hash bits (the partition took the top ones); a slot
-            // holds the hash above the local index of a distinct row, or EMPTY.
-            const EMPTY: u64 = u64::MAX;
-            let mask = (2 * size).next_power_of_two().max(16) - 1;
-            let mut slots = vec![EMPTY; mask + 1];
-            let mut first_index: Vec<u32> = Vec::with_capacity(size);
-            let mut first_of: Vec<u32> = Vec::with_capacity(size);
-            let mut new_in_range = Vec::with_capacity(ranges);
-            for l in &lists {
-                let before = first_index.len();
-                for entry_of in l[p].chunks_exact(STRIDE) {
-                    let (t, hash) = (entry_of[0], entry_of[1]);
-                    let mut i = hash as usize & mask;
-                    first_of.push(loop {
-                        let e = slots[i];
-                        if e == EMPTY {
-                            slots[i] = (u64::from(hash) << 32) | first_index.len() as u64;
-                            first_index.push(t);
-                            break t;
-                        }
-                        let first = first_index[e as u32 as usize];
-                        if (e >> 32) as u32 == hash && ids_equal(row(first as usize), row(t as usize)) {
-                            break first;
-                        }
-                        i = (i + 1) & mask;
-                    });
-                }
-                new_in_range.push((first_index.len() - before) as u32);
-            }
-            (first_of, new_in_range)
+            let size: usize = lists.iter().map(|l| l[p].len()).sum();
+            let by_range =
+                lists.iter().map(|l| l[p].iter().map(|&e| ((e & ((1 << index_bits) - 1)) as u32, e >> index_bits)));
+            first_occurrences(by_range, size, match_bits.min(hash_bits), |_, _| true)
         })
         .collect();
     // Where each range's entries start in each partition's list.
@@ -418,60 +404,97 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
         for l in &lists {
             entry_starts.push(at.clone());
             for (a, list) in at.iter_mut().zip(l) {
-                *a += (list.len() / STRIDE) as u32;
+                *a += list.len() as u32;
             }
         }
     }
     drop(lists);
-    // Ids in row order: each range's first occurrences follow those of the ranges before it.
-    let mut bases = Vec::with_capacity(ranges);
-    let mut next = 2u32;
-    for r in 0..ranges {
-        bases.push(next);
-        next += firsts.iter().map(|f| f.1[r]).sum::<u32>();
-    }
-    // Read back in row order: a row's entry in its partition's list is that partition's next
-    // one, so each range walks its rows with one cursor per partition (sequential streams, no
-    // scattered writes). A repeated row holds REPEAT | (its first occurrence) until it takes
-    // that row's id afterwards.
     const REPEAT: u32 = 1 << 31;
     debug_assert!(count <= REPEAT as usize, "row indices must leave the REPEAT bit free");
     let mut ids = vec![0u32; count];
-    let repeats: usize = ids
-        .par_chunks_mut(range_len)
-        .zip(part_of.par_chunks(range_len))
-        .zip(entry_starts.into_par_iter())
-        .zip(&bases)
-        .enumerate()
-        .map(|(r, (((ids, marks), mut cursor), &base))| {
-            let (mut id, mut repeats) = (base, 0);
-            for (i, (slot, &mark)) in ids.iter_mut().zip(marks).enumerate() {
-                *slot = match mark {
-                    REJECT_ROW => 0,
-                    ACCEPT_ROW => 1,
-                    p => {
-                        let at = &mut cursor[p as usize];
-                        let first = firsts[p as usize].0[*at as usize];
-                        *at += 1;
-                        if first as usize == r * range_len + i {
-                            id += 1;
-                            id - 1
-                        } else {
-                            repeats += 1;
-                            REPEAT | first
+    let (bases, next) = loop {
+        // Ids in row order: each range's first occurrences follow those of the ranges before.
+        let mut bases = Vec::with_capacity(ranges);
+        let mut next = 2u32;
+        for r in 0..ranges {
+            bases.push(next);
+            next += firsts.iter().map(|f| f.1[r]).sum::<u32>();
+        }
+        // Read back in row order: a row's entry in its partition's list is that partition's
+        // next one, so each range walks its rows with one cursor per partition (sequential
+        // streams, no scattered writes). A repeated row holds REPEAT | (its first occurrence)
+        // until it takes that row's id afterwards.
+        let repeats: usize = ids
+            .par_chunks_mut(range_len)
+            .zip(part_of.par_chunks(range_len))
+            .zip(entry_starts.clone().into_par_iter())
+            .zip(&bases)
+            .enumerate()
+            .map(|(r, (((ids, marks), mut cursor), &base))| {
+                let (mut id, mut repeats) = (base, 0);
+                for (i, (slot, &mark)) in ids.iter_mut().zip(marks).enumerate() {
+                    *slot = match mark {
+                        REJECT_ROW => 0,
+                        ACCEPT_ROW => 1,
+                        p => {
+                            let at = &mut cursor[p as usize];
+                            let first = firsts[p as usize].0[*at as usize];
+                            *at += 1;
+                            if first as usize == r * range_len + i {
+                                id += 1;
+                                id - 1
+                            } else {
+                                repeats += 1;
+                                REPEAT | first
+                            }
                         }
-                    }
-                };
-            }
-            repeats
-        })
-        .sum();
+                    };
+                }
+                repeats
+            })
+            .sum();
+        if repeats == 0 {
+            break (bases, next);
+        }
+        // A repeat's first occurrence is never a repeat itself. Each repeat is compared with
+        // it here, its own row read in order; a wrong match (two different rows whose matched
+        // hash bits agree: with 43 bits, about once in a hundred products the size of the
+        // bench union, a birthday bound) sends its partition through again, comparing rows,
+        // and then the read-back.
+        let wrong = std::sync::Mutex::new(Vec::new());
+        let resolved: Vec<u32> = ids
+            .par_iter()
+            .enumerate()
+            .map(|(t, &id)| {
+                if id & REPEAT == 0 {
+                    return id;
+                }
+                let first = (id & !REPEAT) as usize;
+                if !ids_equal(row(first), row(t)) {
+                    wrong.lock().expect("no panics while held").push(part_of[t] as usize);
+                }
+                ids[first]
+            })
+            .collect();
+        let mut wrong = wrong.into_inner().expect("no panics while held");
+        if wrong.is_empty() {
+            ids = resolved;
+            break (bases, next);
+        }
+        wrong.sort_unstable();
+        wrong.dedup();
+        let part_of = &part_of;
+        for p in wrong {
+            let by_range = (0..ranges).map(|r| {
+                let range = r * range_len..((r + 1) * range_len).min(count);
+                range.filter(move |&t| part_of[t] as usize == p).map(move |t| (t as u32, hash_ids(row(t))))
+            });
+            let size = part_of.iter().filter(|&&q| q as usize == p).count();
+            firsts[p] = first_occurrences(by_range, size, match_bits, |first, t| ids_equal(row(first), row(t)));
+        }
+    };
     drop(firsts);
     drop(part_of);
-    // A repeat's first occurrence is never a repeat itself.
-    if repeats > 0 {
-        ids = ids.par_iter().map(|&id| if id & REPEAT != 0 { ids[(id & !REPEAT) as usize] } else { id }).collect();
-    }
     // The distinct rows in id order, in place of the rows: each range moves its first
     // occurrences to the front of its own rows (in parallel), and the ranges' blocks then move
     // down into place. Row `t` lies at row `t + 2` of the buffer and its id is at most
@@ -505,6 +528,53 @@ pub(crate) fn intern_layer(alphabet: usize, mut layer: Vec<u32>) -> (Vec<u32>, V
     // often far smaller than the product's layers).
     layer.shrink_to_fit();
     (ids, layer)
+}
+
+/// The partition step of [`intern_layer`]: for a partition's entries (a row's index and its
+/// hash), given range by range in row order, the first occurrence of each entry's row and how
+/// many first occurrences each range holds. `size` is the number of entries. Two entries are
+/// the same row when their hashes agree on the low `match_bits` bits (fewer when the local
+/// indices need more than 16 bits) and `same(first, t)` says so.
+///
+/// Open addressing on the low hash bits (the partition took the top ones); a slot holds the
+/// matched hash bits above the local index of a distinct row.
+fn first_occurrences<R: Iterator<Item = (u32, u64)>>(
+    by_range: impl Iterator<Item = R>,
+    size: usize,
+    match_bits: u32,
+    same: impl Fn(usize, usize) -> bool,
+) -> (Vec<u32>, Vec<u32>) {
+    // Local indices stay below 2^index_bits - 1, so no slot is all ones (EMPTY).
+    let index_bits = (usize::BITS - size.leading_zeros()).max(16);
+    let tag_mask = (1u64 << match_bits.min(64 - index_bits)) - 1;
+    const EMPTY: u64 = u64::MAX;
+    let mask = (2 * size).next_power_of_two().max(16) - 1;
+    let mut slots = vec![EMPTY; mask + 1];
+    let mut first_index: Vec<u32> = Vec::with_capacity(size);
+    let mut first_of: Vec<u32> = Vec::with_capacity(size);
+    let mut new_in_range = Vec::new();
+    for entries in by_range {
+        let before = first_index.len();
+        for (t, hash) in entries {
+            let tag = hash & tag_mask;
+            let mut i = hash as usize & mask;
+            first_of.push(loop {
+                let e = slots[i];
+                if e == EMPTY {
+                    slots[i] = (tag << index_bits) | first_index.len() as u64;
+                    first_index.push(t);
+                    break t;
+                }
+                let first = first_index[(e & ((1 << index_bits) - 1)) as usize];
+                if e >> index_bits == tag && same(first as usize, t as usize) {
+                    break first;
+                }
+                i = (i + 1) & mask;
+            });
+        }
+        new_in_range.push((first_index.len() - before) as u32);
+    }
+    (first_of, new_in_range)
 }
 
 /// Variable-length keys (sets of states, product tuples) of one layer, stored flat and looked
@@ -997,7 +1067,7 @@ pub(crate) fn from_strings(shape: &Shape, strings: &[Vec<Symbol>]) -> Dfa {
 
 #[cfg(test)]
 mod tests {
-    use super::{PackedCodes, RowTable, intern_layer};
+    use super::{MATCH_BITS, PackedCodes, RowTable, intern_layer_matching};
     use proptest::prelude::*;
 
     /// Rows of a layer drawn from a small pool, so that many repeat, with all-reject and
@@ -1041,11 +1111,14 @@ mod tests {
             // Placeholders that must not survive into the table.
             let mut layer = vec![u32::MAX; 2 * alphabet];
             layer.extend_from_slice(&rows);
-            for threads in [1, 2, 3] {
+            // Matching by 1 or 3 hash bits takes many different rows as equal at first, and
+            // every partition that did must be done again, comparing rows.
+            for (threads, match_bits) in [(1, MATCH_BITS), (2, MATCH_BITS), (3, MATCH_BITS), (1, 1), (2, 3)] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
-                let (ids, table) = pool.install(|| intern_layer(alphabet, layer.clone()));
-                assert_eq!(ids, expected, "alphabet {alphabet}, {count} rows, {threads} threads");
-                assert_eq!(table, expected_rows, "alphabet {alphabet}, {count} rows, {threads} threads");
+                let (ids, table) = pool.install(|| intern_layer_matching(alphabet, layer.clone(), match_bits));
+                let case = format!("alphabet {alphabet}, {count} rows, {threads} threads, {match_bits} bits");
+                assert_eq!(ids, expected, "{case}");
+                assert_eq!(table, expected_rows, "{case}");
             }
         }
     }
