@@ -483,13 +483,21 @@ fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) 
         }
         wrong.sort_unstable();
         wrong.dedup();
-        let part_of = &part_of;
-        for p in wrong {
-            let by_range = (0..ranges).map(|r| {
-                let range = r * range_len..((r + 1) * range_len).min(count);
-                range.filter(move |&t| part_of[t] as usize == p).map(move |t| (t as u32, hash_ids(row(t))))
-            });
-            let size = part_of.iter().filter(|&&q| q as usize == p).count();
+        // The entries of those partitions, range by range, found again in one walk over the
+        // partition marks.
+        let mut redo_of = vec![usize::MAX; parts];
+        for (k, &p) in wrong.iter().enumerate() {
+            redo_of[p] = k;
+        }
+        let mut entries: Vec<Vec<Vec<(u32, u64)>>> = vec![vec![Vec::new(); ranges]; wrong.len()];
+        for (t, &mark) in part_of.iter().enumerate() {
+            if let Some(&k) = redo_of.get(mark as usize).filter(|&&k| k != usize::MAX) {
+                entries[k][t / range_len].push((t as u32, hash_ids(row(t))));
+            }
+        }
+        for (p, by_range) in wrong.into_iter().zip(entries) {
+            let size = by_range.iter().map(Vec::len).sum();
+            let by_range = by_range.into_iter().map(Vec::into_iter);
             firsts[p] = first_occurrences(by_range, size, match_bits, |first, t| ids_equal(row(first), row(t)));
         }
     };
