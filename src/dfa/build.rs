@@ -822,13 +822,13 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, mut layers: Vec<Vec<u32>
     for l in 0..n {
         let alphabet = shape.alphabet(l);
         let old = std::mem::take(&mut layers[l]);
-        // A deep layer was interned long before (and evicted): fetch it as a stream rather
-        // than by the random reads of the gather.
-        warm(&old);
         let old_next_len = if l + 1 < n { layers[l + 1].len() / shape.alphabet(l + 1) } else { 2 };
-        room(&mut rows, (order.len() + 2) * alphabet);
-        rows.extend(Layer::reserved_only(alphabet).next);
         if order.len() < PAR_ROWS || rayon::current_num_threads() == 1 {
+            // A deep layer was interned long before (and evicted): fetch it as a stream
+            // rather than by the random reads of the gather.
+            warm(&old);
+            room(&mut rows, (order.len() + 2) * alphabet);
+            rows.extend(Layer::reserved_only(alphabet).next);
             // One pass: number each child at its first appearance and write the renamed row.
             let mut new_of_old = vec![u32::MAX; old_next_len];
             new_of_old[0] = 0;
@@ -861,7 +861,10 @@ pub(crate) fn canonicalize(shape: &Shape, initial: u32, mut layers: Vec<Vec<u32>
         // then rename in place.
         use rayon::prelude::*;
         const UNIT: usize = 4096;
-        rows.resize((order.len() + 2) * alphabet, 0);
+        old.par_chunks(UNIT * alphabet).for_each(warm);
+        // Every slot is written below: only the growth is cleared (see `reuse_len`).
+        super::tuples::reuse_len(&mut rows, (order.len() + 2) * alphabet, 0);
+        rows[..2 * alphabet].copy_from_slice(&Layer::reserved_only(alphabet).next);
         let body = &mut rows[2 * alphabet..];
         body.par_chunks_mut(UNIT * alphabet).zip(order.par_chunks(UNIT)).for_each(|(into, states)| {
             for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {
