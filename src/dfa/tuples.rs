@@ -300,22 +300,22 @@ pub(crate) fn number_children<const K: usize>(
 
 /// Gives `buffer` length `len`, keeping its contents: for a buffer reused from layer to
 /// layer whose every slot the caller writes, only the growth is cleared, where `clear` and
-/// `resize` would clear it all on one thread. A buffer too small is replaced by a fresh one
-/// (zeroed by the allocator when `fill` is zero), as growing it would copy its stale contents.
+/// `resize` would clear it all on one thread. A buffer too small grows in place where the
+/// allocator can (remapping a large block); dropping it for a fresh zeroed one instead raised
+/// the fresh-process peaks of the bench intersection and difference by 15–20 MiB (freeing a
+/// large block raises glibc's threshold for mapping blocks of their own, and its heap then
+/// keeps more).
 ///
-/// Such one-thread passes (clearing the numbering's and `canonicalize`'s buffers, copying the
-/// distinct tuples into place, warming a layer) took 0.10–0.15 s of the 1.2 s two-thread bench
-/// union (2026-11-24, timers around each). Clearing only the growth and doing the copy and
-/// the warming on all threads: two-thread unions 1.11–1.20 s against 1.20–1.54 s, faster in
-/// each of four alternating rounds (best of three each); intersections, differences and
-/// one-thread runs unchanged within the noise.
+/// Timers around the one-thread passes of the two-thread bench union (2026-11-24): clearing
+/// the numbering's local ids, copying the distinct tuples into place, and clearing and
+/// warming `canonicalize`'s buffers took 0.064–0.077 s of its 1.2 s; clearing only the growth,
+/// and copying and warming on all threads, 0.043–0.046 s (the copy is bound by memory, not by
+/// the thread count). Whole two-thread unions: median 1.18 s against 1.21 s, six alternating
+/// rounds, best of three each; one-thread runs, intersections and differences unchanged
+/// within the noise.
 pub(crate) fn reuse_len<T: Clone>(buffer: &mut Vec<T>, len: usize, fill: T) {
-    if buffer.capacity() < len {
-        *buffer = vec![fill; len];
-    } else {
-        buffer.truncate(len);
-        buffer.resize(len, fill);
-    }
+    // `resize` truncates a longer buffer and fills only the slots past its length.
+    buffer.resize(len, fill);
 }
 
 /// Cuts `0..starts.len() - 1` (buckets) into at most `pieces` ranges of whole buckets with
