@@ -31,16 +31,21 @@
 //!    set equality is `==` and the derived `Hash` is a set hash.
 
 mod build;
+mod canonical;
 mod constraints;
 mod count;
 pub mod dfa1;
+mod explored;
 pub mod file;
+mod ids;
 mod image;
+mod intern;
 mod nary;
+mod packed;
 mod product;
 mod relation;
 mod reverse;
-mod tuples;
+mod unique;
 mod validate;
 
 pub use build::DfaBuilder;

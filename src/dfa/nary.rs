@@ -12,7 +12,9 @@
 //! 3. **Intern.** Bottom-up, each explored set's row is interned into the same shared tables,
 //!    and `canonicalize` keeps only what the result's initial state reaches.
 
-use super::build::{RowTable, ScatterIds, SliceTable, TUPLE, hash_ids, intern_explored};
+use super::explored::{TUPLE, intern_explored};
+use super::ids::{ScatterIds, hash_ids};
+use super::unique::{RowTable, SliceTable};
 use super::{Dfa, Shape};
 use rayon::prelude::*;
 

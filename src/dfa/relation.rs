@@ -7,7 +7,8 @@
 //! later) and of `δ(u, a)` over `(a, c) ∈ R_l` (the move is here). Unions are memoised node
 //! pairs, and an imager kept across calls reuses them for the next set.
 
-use super::build::{RowTable, canonicalize};
+use super::canonical::canonicalize;
+use super::unique::RowTable;
 use super::{Dfa, Symbol};
 
 impl Dfa {

@@ -18,7 +18,9 @@
 //! states of the same order (both remember a band of rows), so it is measured, not assumed;
 //! `benches/dfa_ops.rs` reports it on Breakthrough sets.
 
-use super::build::{RowTable, SliceTable, TUPLE, hash_ids, intern_explored};
+use super::explored::{TUPLE, intern_explored};
+use super::ids::hash_ids;
+use super::unique::{RowTable, SliceTable};
 use rayon::prelude::*;
 
 /// Subsets built per parallel work unit.

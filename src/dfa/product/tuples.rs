@@ -16,34 +16,12 @@
 //!    gathered in unit order, so its ids are read back as a sequential stream, one cursor per
 //!    bucket.
 //!
-//! Measured against the earlier single counting sort by first component (2026-11-24, the
-//! 6 M-state bench operands, in one process, best of three): the same time on one thread,
-//! and 10–18% less on two, where the scattered stores of the global sort competed for the
-//! memory both cores share.
-//!
-//! Measured and not adopted (2026-11-24, with the global sort): numbering tuples in order of
-//! first appearance (a bitmap of first positions, ranked) and interning rows with ids in
-//! order of their first tuple gives canonical ids with no [`super::build::canonicalize`]
-//! pass. Unions of the bench operands kept their time and fell from about 1,040 to 675 MB
-//! process peak, but intersections and differences, whose small results make the
-//! renumbering cheap, took 15–30% longer: the ranking cost about 10–15 ns per distinct tuple.
-//! Tried again on these buckets (each bucket ranks its tuples by first appearance, a first
-//! walk in unit order hands out indices to first appearances, a pass in bucket space turns
-//! ranks into indices, a second walk writes the codes): intersections took 40% longer and
-//! unions gained nothing, alternating with the version kept, best of three. A third time
-//! (2026-11-24, with no second walk: the read-back lists each batch's first appearances
-//! against a bitmap of a bit per tuple, the next layer's tuples are gathered in that order,
-//! and the backward pass maps the codes through it): unions 2.5% faster, intersections 8%
-//! and differences 6.5% slower, alternating in one process, best of three. The permutation
-//! is paid either way, and in first-appearance order the next expansion reads the first
-//! operand's rows at random rather than bucket by bucket.
+//! Measurements, and the alternatives tried, are in `docs/engine-notes.md`.
 
-use super::build::hash_ids;
+use crate::dfa::ids::{hash_ids, reuse_len};
 use rayon::prelude::*;
 
-/// Tuples per bucket aimed at: a bucket's table and ids stay in the L2 cache. `1 << 12` and
-/// `1 << 13` measured about the same; `1 << 15` and `1 << 16` (fewer, larger buckets) 4–14%
-/// slower on the one-thread bench union in two alternating rounds (2026-11-24).
+/// Tuples per bucket aimed at: a bucket's table and ids stay in the L2 cache.
 const TUPLES_PER_BUCKET: usize = 1 << 14;
 
 /// At most this many buckets, so that the streams that bucketing writes stay cache-resident,
@@ -101,15 +79,9 @@ pub(crate) struct UnitChildren<'a, const K: usize> {
 }
 
 impl<'a, const K: usize> UnitChildren<'a, K> {
-    /// `pending` lists the unit's pending tuples in the order of their marks in `codes`.
-    ///
-    /// This sort is about 8% of a one-thread bench union (0.17 s of busy time, 2026-11-24).
-    /// Measured and not kept (phase timers, three alternating rounds, one thread): counting
-    /// the buckets while expanding and reusing the units' buffers from layer to layer (no
-    /// count pass, no zeroed allocation) made the expansion 5–10% slower in every operation,
-    /// as each pending child then waits on its bucket's count; filing each pending child
-    /// straight into a vector of its bucket, with no sort at all, made two-thread expansions
-    /// of the union 0.36–0.40 s against 0.30 s.
+    /// `pending` lists the unit's pending tuples in the order of their marks in `codes`; a
+    /// counting sort by bucket (a separate count pass keeps each child from waiting on its
+    /// bucket's count).
     pub(crate) fn new(codes: &'a mut [u32], pending: Vec<[u32; K]>, bucketing: &Bucketing) -> UnitChildren<'a, K> {
         let buckets = bucketing.count;
         if buckets == 1 {
@@ -206,7 +178,7 @@ pub(crate) fn number_children<const K: usize>(
     // local[starts[b] + i]: the range-local index of bucket b's i-th tuple.
     let NumberScratch { local, ranges } = scratch;
     // Every slot is written by `number_range`: only the growth past the last layer's length
-    // is cleared (see `reuse_len`).
+    // is cleared.
     reuse_len(local, total, 0);
     let mut range_locals: Vec<&mut [u32]> = Vec::with_capacity(cuts.len() - 1);
     {
@@ -298,26 +270,6 @@ pub(crate) fn number_children<const K: usize>(
     }
 }
 
-/// Gives `buffer` length `len`, keeping its contents: for a buffer reused from layer to
-/// layer whose every slot the caller writes, only the growth is cleared, where `clear` and
-/// `resize` would clear it all on one thread. A buffer too small grows in place where the
-/// allocator can (remapping a large block); dropping it for a fresh zeroed one instead raised
-/// the fresh-process peaks of the bench intersection and difference by 15–20 MiB (freeing a
-/// large block raises glibc's threshold for mapping blocks of their own, and its heap then
-/// keeps more).
-///
-/// Timers around the one-thread passes of the two-thread bench union (2026-11-24): clearing
-/// the numbering's local ids, copying the distinct tuples into place, and clearing and
-/// warming `canonicalize`'s buffers took 0.064–0.077 s of its 1.2 s; clearing only the growth,
-/// and copying and warming on all threads, 0.043–0.046 s (the copy is bound by memory, not by
-/// the thread count). Whole two-thread unions: median 1.18 s against 1.21 s, six alternating
-/// rounds, best of three each; one-thread runs, intersections and differences unchanged
-/// within the noise.
-pub(crate) fn reuse_len<T: Clone>(buffer: &mut Vec<T>, len: usize, fill: T) {
-    // `resize` truncates a longer buffer and fills only the slots past its length.
-    buffer.resize(len, fill);
-}
-
 /// Cuts `0..starts.len() - 1` (buckets) into at most `pieces` ranges of whole buckets with
 /// about equal numbers of tuples; `starts` is the running total by bucket.
 fn balanced_cuts(starts: &[usize], pieces: usize) -> Vec<usize> {
@@ -338,13 +290,7 @@ fn balanced_cuts(starts: &[usize], pieces: usize) -> Vec<usize> {
 /// by index in `scratch.distinct`, in bucket order and by first appearance within a bucket.
 ///
 /// A bucket's tuples are read from the units in order and looked up in a table of at least
-/// 4/3 their number (linear probing), which stays in the L2 cache. Measured against sorting
-/// each bucket's tuples by first component and deduplicating them group by group with a
-/// direct-mapped stamp on the second component (2026-11-24, the 6 M-state bench operands,
-/// the two alternating in one process, best of six): the one-thread union's numbering took
-/// 0.53 s against 0.56 s and 0.57 against 0.62 s in two rounds, and intersections' 7% less,
-/// with no gather of the bucket's tuples and no sort. The stamp is as large as an operand
-/// layer, and its random reads had been a fifth of the numbering.
+/// 4/3 their number (linear probing), which stays in the L2 cache.
 fn number_range<const K: usize>(
     units: &[UnitChildren<'_, K>],
     starts: &[usize],

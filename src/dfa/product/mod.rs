@@ -19,11 +19,15 @@
 //! intermediate DFAs. While any later layer is mapped, an operand in its accept-all state does
 //! not accept everything any more, so accept shortcuts are only taken past the last mapped layer.
 
-use super::build::{canonicalize, intern_layer, warm};
-use super::tuples::{Bucketing, NumberScratch, UnitChildren, number_children};
+mod tuples;
+
+use super::canonical::canonicalize;
+use super::ids::warm;
+use super::intern::intern_layer;
 use super::{Dfa, Shape, StateId, Symbol};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
+use tuples::{Bucketing, NumberScratch, UnitChildren, number_children};
 
 /// Rewrite of one layer: keeps the strings with `from` at `layer` and rewrites that symbol
 /// to `to`. A list of changes applies at most one change per layer.
@@ -127,8 +131,7 @@ impl Terminal<2> for Minus {
 
 /// Tuples expanded as one group: the operand rows of the whole group are read first, in a
 /// pass with no branches, so that their cache misses overlap; the expansion then finds them
-/// in the L1 cache. (Prefetch instructions would need `unsafe`.) About 2% off the one-thread
-/// bench union's forward and backward passes, median of nine alternating runs (2026-11-24).
+/// in the L1 cache. (Prefetch instructions would need `unsafe`.)
 const GROUP: usize = 16;
 
 /// Tuples expanded per parallel work unit; below this a layer is done on one thread.
@@ -235,10 +238,8 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
     let mut result_next: Vec<u32> = Vec::new();
     for l in (0..n).rev() {
         let alphabet = shape.alphabet(l);
-        // The codes become the rows in place: each child tuple's index becomes its result id.
-        // (Doing this as `intern_layer` first reads each row measured 10–20% slower on the
-        // bench union and difference: the random reads of `result_next` then wait on the
-        // hashing instead of overlapping in a loop of their own.)
+        // The codes become the rows in place: each child tuple's index becomes its result id,
+        // in a loop of its own so that the random reads of `result_next` overlap.
         let mut rows = std::mem::take(&mut children[l]);
         let resolve = |codes: &mut [u32]| {
             for code in codes {
@@ -274,20 +275,8 @@ where
 ///
 /// Each layer's codes become its rows, then its table, then a layer of the result
 /// ([`canonicalize`] works in place too): one buffer where there were four, with neither the
-/// copies between them nor their fresh pages, which cost 2–12 µs each on this 2-core VM. On
-/// the 24 M-state bench union (2026-11-24, alternating builds, best of three) this took the
-/// one-thread time from 2.80 s to 2.32 s, and its peak above the resident inputs from 707 to
-/// 393 MiB (`examples/peak_memory`). Zeroed by the allocator (`calloc`): a block it maps
-/// fresh is first touched by the threads that expand into it, not cleared beforehand.
-///
-/// The result's own pages remain: a union of that size still faults in about 70 K pages
-/// (its 278 MiB result), 0.2–0.9 s of system time on this VM depending on the host. Linking
-/// mimalloc or jemalloc instead of the system allocator, or glibc tunables that keep freed
-/// memory, measured no better (2026-11-24); so did a capped process-wide cache of freed
-/// layer buffers handed to the next product's codes by best fit (unions no faster,
-/// differences 18–34% slower), and transparent huge pages for every large block
-/// (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`, which this VM's `madvise` setting honours):
-/// one-thread unions 2.15–2.38 s against 2.15–2.20 s without, three alternating rounds.
+/// copies between them nor their fresh pages. Zeroed by the allocator (`calloc`): a block it
+/// maps fresh is first touched by the threads that expand into it, not cleared beforehand.
 fn codes_buffer(len: usize, alphabet: usize) -> Vec<u32> {
     vec![0u32; 2 * alphabet + len]
 }

@@ -1,0 +1,185 @@
+//! Unique tables: one layer's states looked up by content, so that equal rows get one id (I5).
+//!
+//! [`RowTable`] holds rows of a fixed length (an alphabet's worth of child ids); [`SliceTable`]
+//! holds keys of any length (subsets of states, product tuples) under dense indices.
+
+use super::Layer;
+use super::ids::{hash_ids, ids_equal, push_ids};
+use hashbrown::HashTable;
+
+/// A hash-table entry of [`RowTable`] and [`SliceTable`]: the low 32 bits of the key's
+/// [`hash_ids`] above the key's id. Keeping the hash lets the table grow without hashing every
+/// key again (a fifth of an image's time went to that), and a probe rejects a different key
+/// without reading it.
+type Entry = u64;
+
+#[inline]
+fn entry(hash: u64, id: u32) -> Entry {
+    (hash << 32) | u64::from(id)
+}
+
+/// The hash the table files an entry under: its stored 32 bits in both halves (hashbrown takes
+/// the bucket from the low bits and the tag from the top seven). Sharding by the top bits of
+/// `hash_ids` (see [`super::intern::intern_layer`]) leaves these bits free.
+#[inline]
+fn entry_hash(e: Entry) -> u64 {
+    (e >> 32) | (e & 0xffff_ffff_0000_0000)
+}
+
+#[inline]
+fn table_hash(hash: u64) -> u64 {
+    entry_hash(entry(hash, 0))
+}
+
+#[inline]
+fn entry_matches(e: Entry, hash: u64) -> bool {
+    (e >> 32) == (hash & 0xffff_ffff)
+}
+
+/// Whether entry `e` of a table whose rows are `rows` (flat, `alphabet` ids each) is `row`,
+/// whose hash is `hash`.
+#[inline]
+fn holds(rows: &[u32], alphabet: usize, e: Entry, hash: u64, row: &[u32]) -> bool {
+    let id = e as u32 as usize;
+    entry_matches(e, hash) && ids_equal(&rows[id * alphabet..(id + 1) * alphabet], row)
+}
+
+/// The reserved id (0 or 1) of an all-reject or all-accept row (I4), or `None`.
+#[inline]
+pub(crate) fn reserved_id(row: &[u32]) -> Option<u32> {
+    let first = row[0];
+    (first < 2 && row.iter().all(|&x| x == first)).then_some(first)
+}
+
+/// A layer's unique table: rows of `alphabet` ids, stored flat, looked up by content.
+///
+/// Rows 0 and 1 are the reserved all-reject and all-accept rows (I3).
+pub(crate) struct RowTable {
+    alphabet: usize,
+    rows: Vec<u32>,
+    table: HashTable<Entry>,
+}
+
+impl RowTable {
+    pub(crate) fn new(alphabet: usize) -> RowTable {
+        let Layer { next, .. } = Layer::reserved_only(alphabet);
+        RowTable { alphabet, rows: next, table: HashTable::new() }
+    }
+
+    pub(crate) fn with_capacity(alphabet: usize, states: usize) -> RowTable {
+        let mut t = RowTable::new(alphabet);
+        t.rows.reserve(states * alphabet);
+        t.table.reserve(states, |&e| entry_hash(e));
+        t
+    }
+
+    /// The id of the state with this row, creating it if new. All-0 and all-1 rows are the
+    /// reserved ids (I4).
+    pub(crate) fn intern(&mut self, row: &[u32]) -> u32 {
+        self.intern_hashed(row, hash_ids(row))
+    }
+
+    /// [`RowTable::intern`] given `hash_ids(row)`.
+    pub(crate) fn intern_hashed(&mut self, row: &[u32], hash: u64) -> u32 {
+        debug_assert_eq!(row.len(), self.alphabet);
+        debug_assert_eq!(hash, hash_ids(row));
+        if let Some(id) = reserved_id(row) {
+            return id;
+        }
+        let (alphabet, rows) = (self.alphabet, &self.rows);
+        // One probe sequence for both the lookup and the insertion (most rows of a large
+        // product are new).
+        match self.table.entry(table_hash(hash), |&e| holds(rows, alphabet, e, hash, row), |&e| entry_hash(e)) {
+            hashbrown::hash_table::Entry::Occupied(found) => *found.get() as u32,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
+                push_ids(&mut self.rows, row);
+                slot.insert(entry(hash, id));
+                id
+            }
+        }
+    }
+
+    /// The id of the state with this row, if the table has it (all-0 and all-1 rows are the
+    /// reserved ids). Read-only, so many threads may look up at once.
+    pub(crate) fn lookup(&self, row: &[u32]) -> Option<u32> {
+        debug_assert_eq!(row.len(), self.alphabet);
+        if let Some(id) = reserved_id(row) {
+            return Some(id);
+        }
+        let hash = hash_ids(row);
+        self.table.find(table_hash(hash), |&e| holds(&self.rows, self.alphabet, e, hash, row)).map(|&e| e as u32)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.rows.len() / self.alphabet
+    }
+
+    /// A table holding the states of `layer` (a layer of a canonical DFA) under their own ids,
+    /// so that results can point into that DFA's structure directly.
+    pub(crate) fn from_layer(layer: &Layer) -> RowTable {
+        let a = layer.alphabet();
+        let mut t = RowTable::with_capacity(a, layer.len());
+        for s in 2..layer.len() {
+            let id = t.intern(&layer.raw()[s * a..(s + 1) * a]);
+            debug_assert_eq!(id as usize, s, "rows of a canonical layer are distinct (I5)");
+        }
+        t
+    }
+
+    pub(crate) fn rows(&self) -> &[u32] {
+        &self.rows
+    }
+
+    pub(crate) fn into_rows(self) -> Vec<u32> {
+        self.rows
+    }
+}
+
+/// Variable-length keys (sets of states, product tuples) of one layer, stored flat and looked
+/// up by content; each gets a dense index in insertion order.
+pub(crate) struct SliceTable {
+    members: Vec<u32>,
+    starts: Vec<usize>,
+    table: HashTable<Entry>,
+}
+
+impl SliceTable {
+    pub(crate) fn new() -> SliceTable {
+        SliceTable { members: Vec::new(), starts: vec![0], table: HashTable::new() }
+    }
+
+    pub(crate) fn get(&self, i: u32) -> &[u32] {
+        &self.members[self.starts[i as usize]..self.starts[i as usize + 1]]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Total length of the stored keys.
+    pub(crate) fn member_count(&self) -> usize {
+        self.members.len()
+    }
+
+    pub(crate) fn intern(&mut self, set: &[u32]) -> u32 {
+        self.intern_hashed(set, hash_ids(set))
+    }
+
+    /// [`SliceTable::intern`] given `hash_ids(set)`.
+    pub(crate) fn intern_hashed(&mut self, set: &[u32], hash: u64) -> u32 {
+        debug_assert_eq!(hash, hash_ids(set));
+        let (members, starts) = (&self.members, &self.starts);
+        let slice = |i: u32| &members[starts[i as usize]..starts[i as usize + 1]];
+        if let Some(&e) =
+            self.table.find(table_hash(hash), |&e| entry_matches(e, hash) && ids_equal(slice(e as u32), set))
+        {
+            return e as u32;
+        }
+        let i = self.len() as u32;
+        self.members.extend_from_slice(set);
+        self.starts.push(self.members.len());
+        self.table.insert_unique(table_hash(hash), entry(hash, i), |&e| entry_hash(e));
+        i
+    }
+}
