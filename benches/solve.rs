@@ -1,9 +1,10 @@
 //! End-to-end solves of small boards (full solves of large boards run through the CLI and
 //! write CSV into results/).
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use dfasolve::games::Mode;
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
-use dfasolve::solver::{Mode, Solver};
+use dfasolve::solver::Solver;
 use std::hint::black_box;
 
 fn solve(c: &mut Criterion) {

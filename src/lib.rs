@@ -7,24 +7,31 @@
 //! independent explicit oracle used to check the symbolic results.
 //!
 //! ## Module map
+//! Rooms import only downwards, in this order:
+//! * [`cli`]: the `dfasolve` command line (the binary is a thin wrapper).
+//! * [`solver`]: forward ply sets, retrograde analysis, meet in the middle, checkpoints.
+//! * [`games`]: the [`games::Game`] trait and registry, Nim, Breakthrough, Ostle; solutions,
+//!   their files and their re-check by the explicit rules.
+//! * [`plot`]: SVG charts of run records.
+//! * [`record`]: a run's step records and their CSV form.
+//! * [`vocabulary`]: sides, positions, plies, outcomes.
+//! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images;
+//!   moves listed state by state where a graph cannot describe them.
 //! * [`dfa`]: the set engine (invariants in its docs), constructors, set algebra, change,
 //!   counting, sampling, files.
-//! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images;
-//!   moves listed state by state where a graph cannot describe them ([`move_graph::Moves`]).
-//! * [`games`]: the [`games::Game`] trait, Nim and Breakthrough.
-//! * [`solver`]: forward/backward/meet-in-the-middle solving and per-ply statistics.
-//! * [`plot`]: SVG charts of run records.
-//! * [`cli`]: the `dfasolve` command line (the binary is a thin wrapper).
-//! * [`error`]: the library's error type.
+//! * [`atomic`], [`error`]: atomic file writes; the library's error type.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod atomic;
 pub mod cli;
 pub mod dfa;
 pub mod error;
 pub mod games;
 pub mod move_graph;
 pub mod plot;
+pub mod record;
 pub mod solver;
+pub mod vocabulary;
 
 pub use error::{Error, Result};

@@ -3,6 +3,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    init_tracing();
     let cli = dfasolve::cli::Cli::parse();
     match dfasolve::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -11,4 +12,24 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Timing lines of the solver's steps and images on stderr: `DFASOLVE_TRACE=1` turns on the
+/// step and image lines, `DFASOLVE_TRACE=layers` also one line per image layer, and
+/// `DFASOLVE_LOG` takes any `tracing` filter (e.g. `dfasolve::image=debug`).
+fn init_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter = match std::env::var("DFASOLVE_TRACE") {
+        Ok(level) if level == "layers" => EnvFilter::new("dfasolve=trace"),
+        Ok(_) => EnvFilter::new("dfasolve=debug"),
+        Err(_) => EnvFilter::try_from_env("DFASOLVE_LOG").unwrap_or_else(|_| EnvFilter::new("off")),
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .with_level(false)
+        .with_ansi(false)
+        .init();
 }

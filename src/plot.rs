@@ -2,11 +2,12 @@
 //! on a log scale, and positions per byte. Plain SVG text, no plotting dependency: the charts
 //! are simple line plots and the output should stay diff-friendly in `results/`.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::record::{CsvRow, read_csv};
 use std::fmt::Write;
 use std::path::Path;
 
-/// One line of a run record.
+/// One line of a run record, as the charts read it.
 struct Row {
     phase: String,
     step: f64,
@@ -17,34 +18,18 @@ struct Row {
     per_byte: Option<f64>,
 }
 
-fn parse(text: &str, path: &Path) -> Result<Vec<Row>> {
-    let bad = |line: usize, msg: &str| Error::Corrupt { path: path.to_path_buf(), what: format!("line {line}: {msg}") };
-    let mut lines = text.lines();
-    let header = lines.next().ok_or_else(|| bad(1, "empty file"))?;
-    if !header.starts_with("game,phase,step,side,set,positions,states,bytes,positions_per_byte") {
-        return Err(bad(1, "not a dfasolve run record (unexpected header)"));
-    }
-    let mut rows = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() < 9 {
-            return Err(bad(i + 2, "too few fields"));
+impl From<CsvRow> for Row {
+    fn from(r: CsvRow) -> Row {
+        Row {
+            phase: r.phase,
+            step: f64::from(r.step),
+            side: r.side,
+            set: r.set,
+            positions: r.positions.map(|p| p as f64),
+            states: r.states as f64,
+            per_byte: r.positions_per_byte.map(|p| p.0),
         }
-        let num = |s: &str| s.parse::<f64>().ok();
-        rows.push(Row {
-            phase: f[1].to_string(),
-            step: num(f[2]).ok_or_else(|| bad(i + 2, "bad step"))?,
-            side: f[3].to_string(),
-            set: f[4].to_string(),
-            positions: num(f[5]),
-            states: num(f[6]).ok_or_else(|| bad(i + 2, "bad state count"))?,
-            per_byte: num(f[8]),
-        });
     }
-    if rows.is_empty() {
-        return Err(bad(2, "no steps recorded"));
-    }
-    Ok(rows)
 }
 
 const COLORS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
@@ -117,10 +102,9 @@ fn panel(svg: &mut String, top: f64, title: &str, series: &[(String, Vec<(f64, f
 /// Draw the charts of the run record at `csv` into an SVG document.
 ///
 /// # Errors
-/// [`Error::Io`] or [`Error::Corrupt`] if the file is not a run record.
+/// [`crate::Error::Io`] or [`crate::Error::Corrupt`] if the file is not a run record.
 pub fn plot_record(csv: &Path, title: &str) -> Result<String> {
-    let text = std::fs::read_to_string(csv).map_err(|source| Error::Io { path: csv.to_path_buf(), source })?;
-    let rows = parse(&text, csv)?;
+    let rows: Vec<Row> = read_csv(csv)?.into_iter().map(Row::from).collect();
     let mut keys: Vec<String> = Vec::new();
     for r in &rows {
         let k = format!("{} {} {}", r.phase.to_lowercase(), r.set, r.side);

@@ -3,8 +3,8 @@
 use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::games::breakthrough::{Breakthrough, SquareOrder};
-use dfasolve::games::{Game, Outcome, Position, Side};
-use dfasolve::solver::{MirrorPolicy, Mode, Solver};
+use dfasolve::games::{Game, GameParams, Mode, Outcome, Ply, Position, Side};
+use dfasolve::solver::{MirrorPolicy, Solver};
 use std::collections::BTreeSet;
 
 fn check_vectors(width: usize, height: usize, file: &str) {
@@ -16,7 +16,7 @@ fn check_vectors(width: usize, height: usize, file: &str) {
     assert_eq!(plies.len() + 1, expected.len(), "number of plies");
     for (k, set) in plies.iter().enumerate() {
         // The player who just moved stands on its far row: the first player after odd plies.
-        let mover = Side::after(Side::First, k as u32).other();
+        let mover = Side::after(Side::First, Ply(k as u32)).other();
         let far_row = if mover == Side::First { height - 1 } else { 0 };
         let symbol = if mover == Side::First { 1 } else { 2 };
         let reached =
@@ -48,7 +48,7 @@ fn symbolic_moves_equal_explicit_moves() {
         let plies = solver.forward_plies(&game.initial(), None, Some(8)).unwrap();
         let mut rng = SplitMix64::new(42);
         for (k, ply) in plies.iter().enumerate() {
-            let side = Side::after(Side::First, k as u32);
+            let side = Side::after(Side::First, Ply(k as u32));
             let ongoing = ply.intersection(solver.ongoing(side));
             let Some(sampler) = ongoing.sampler() else {
                 continue;
@@ -192,8 +192,8 @@ fn column_order_reads_the_same_positions() {
     assert_eq!(by_rows.initial_value, by_columns.initial_value);
     // A column-order solution file names its order, so a reader rebuilds the same game.
     let params = columns.params();
-    assert_eq!(params["order"], "columns");
-    let rebuilt = dfasolve::games::from_params(&params).unwrap();
+    assert_eq!(params.to_json()["order"], "columns");
+    let rebuilt = GameParams::from_json(&params.to_json()).unwrap().build().unwrap();
     assert_eq!(rebuilt.render(&in_columns), text);
 }
 

@@ -171,10 +171,33 @@ proptest! {
         };
         let src = &sets[0];
         let fwd: Set = src.iter().flat_map(step).collect();
-        prop_assert_eq!(members(&g.forward(&dfa(&shape, src))), fwd);
+        prop_assert_eq!(members(&g.forward(&dfa(&shape, src))), fwd.clone());
+        // The stage-by-stage evaluation (one product per edge) agrees with the flattened one.
+        prop_assert_eq!(members(&g.forward_by_stages(&dfa(&shape, src))), fwd);
         let target = &sets[2];
         let bwd: Set = all_strings(&shape).into_iter().filter(|s| step(s).iter().any(|t| target.contains(t))).collect();
-        prop_assert_eq!(members(&g.backward(&dfa(&shape, target))), bwd);
+        prop_assert_eq!(members(&g.backward(&dfa(&shape, target))), bwd.clone());
+        prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), None)), bwd.clone());
+        let within = &sets[0];
+        let bwd_within: Set = bwd.intersection(within).cloned().collect();
+        prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), Some(&dfa(&shape, within)))), bwd_within.clone());
+        prop_assert_eq!(members(&g.backward_within(&dfa(&shape, target), &dfa(&shape, within))), bwd_within);
+        // The dot form names every node and draws every edge, a condition's solid.
+        let dot = g.to_dot();
+        let names_nodes = dot.starts_with("digraph moves {") && dot.contains("label=\"a\\n") && dot.contains("label=\"b\\n");
+        prop_assert!(names_nodes, "{}", dot);
+        prop_assert_eq!(dot.matches(" -> ").count(), 4);
+        prop_assert_eq!(dot.matches("style=solid").count(), 1);
+    }
+
+    #[test]
+    fn layer_in_matches_oracle(shape in shape_strategy(), layer_seed in any::<usize>(), mask in any::<u8>()) {
+        let layer = layer_seed % shape.len();
+        let symbols: Vec<Symbol> = (0..shape.alphabet(layer) as Symbol).filter(|c| mask & (1 << c) != 0).collect();
+        let expected: Set = all_strings(&shape).into_iter().filter(|s| symbols.contains(&s[layer])).collect();
+        let d = Dfa::layer_in(&shape, layer, &symbols);
+        prop_assert_eq!(d.validate(), Ok(()));
+        prop_assert_eq!(members(&d), expected);
     }
 
     #[test]

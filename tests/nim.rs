@@ -1,8 +1,9 @@
 //! Nim: per-ply counts against the vectors, every position against Bouton's XOR rule.
 use dfasolve::dfa::Dfa;
+use dfasolve::games::Mode;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::{Game, Outcome, Side};
-use dfasolve::solver::{Mode, Solver};
+use dfasolve::solver::Solver;
 
 #[test]
 fn per_ply_counts_match_vectors() {

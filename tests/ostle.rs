@@ -1,12 +1,13 @@
 //! Ostle: the rules on hand-made positions, symbolic moves against the explicit move
 //! generator, and the DFA solution against the explicit tables of small variants.
 use dfasolve::dfa::{Dfa, SplitMix64};
-use dfasolve::games::ostle::census::orbits;
+use dfasolve::games::Mode;
 use dfasolve::games::ostle::explicit::{self, Cell, Move, Value};
+use dfasolve::games::ostle::symmetry::orbits;
 use dfasolve::games::ostle::verify::check_tables;
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
 use dfasolve::games::{Game, Position, Side};
-use dfasolve::solver::{Mode, Solver};
+use dfasolve::solver::Solver;
 use std::collections::BTreeSet;
 
 fn variant(width: usize, height: usize, pieces: usize, lose_at: usize, rule: Rule) -> Variant {

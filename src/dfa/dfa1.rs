@@ -237,7 +237,7 @@ impl Dfa {
         if self.shape().is_empty() {
             return Err(Error::BadParameters("DFA1 files need at least one layer".into()));
         }
-        super::file::write_atomically(path, &to_dfa1(self))
+        crate::atomic::write_atomically(path, &to_dfa1(self))
     }
 
     /// Read a DFA1 file.

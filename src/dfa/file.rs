@@ -23,10 +23,11 @@
 //! renames it into place, so a crash never leaves a half-written file under the real name.
 
 use super::{Dfa, Layer, Shape, StateId};
+use crate::atomic::write_atomically_with;
 use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Magic bytes at the start of every bundle.
 pub const MAGIC: &[u8; 8] = b"DFASOLVE";
@@ -246,38 +247,6 @@ fn write_payload(w: &mut impl Write, meta: &str, entries: &[(&str, &Dfa)]) -> st
         w.write_all(name.as_bytes())?;
         encode_dfa(w, dfa)?;
     }
-    Ok(())
-}
-
-/// Write `bytes` to `path` so that readers see either the old file or the whole new one.
-///
-/// # Errors
-/// [`Error::Io`] naming the file that failed.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomically_with(path, |f| f.write_all(bytes))
-}
-
-/// [`write_atomically`] with the contents written by `fill`.
-fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<()> {
-    let io = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| Error::Io { path: p, source }
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-    if let Err(e) = fill(&mut f).and_then(|()| f.sync_all()) {
-        drop(f);
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(&tmp)(e));
-    }
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io(path))?;
     Ok(())
 }
 

@@ -41,6 +41,7 @@ mod ids;
 mod image;
 mod intern;
 mod nary;
+mod ops;
 mod packed;
 mod product;
 mod relation;
@@ -51,7 +52,8 @@ mod validate;
 pub use build::DfaBuilder;
 pub use count::{Members, Sampler, SplitMix64};
 pub use image::{Background, Move, MovePlan};
-pub use product::{Change, product_states_explored};
+pub use ops::Change;
+pub use product::product_states_explored;
 pub use relation::RelationImager;
 pub use validate::InvariantViolation;
 
@@ -63,7 +65,7 @@ pub(crate) fn process_status_kib(field: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Resident memory of this process now (VmRSS), in MiB, for `DFASOLVE_TRACE` lines; 0 where
+/// Resident memory of this process now (VmRSS), in MiB, for trace lines; 0 where
 /// the platform does not report it.
 pub(crate) fn resident_mib() -> u64 {
     process_status_kib("VmRSS").map_or(0, |kib| kib >> 10)

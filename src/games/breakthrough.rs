@@ -10,7 +10,7 @@
 //! or, with [`SquareOrder::Columns`], column by column (layer `c·H + r`); symbol 0 empty, 1 a
 //! first player's pawn, 2 a second player's pawn. See `games/breakthrough/README.md`.
 
-use super::{Game, Position, Side, SideMirror, Status};
+use super::{Game, GameParams, Position, Side, SideMirror, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -21,7 +21,8 @@ const EMPTY: Symbol = 0;
 ///
 /// Both orders make the 180° rotation that switches the side to move a plain reversal of the
 /// string, so [`SideMirror::RotateAndSwap`] serves both.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SquareOrder {
     /// Row by row from the first player's home row: the published encoding.
     #[default]
@@ -34,24 +35,14 @@ pub enum SquareOrder {
 }
 
 impl SquareOrder {
-    /// The order named `name` ([`SquareOrder::name`]).
-    ///
-    /// # Errors
-    /// [`Error::BadParameters`] for any other name.
-    pub fn parse(name: &str) -> Result<SquareOrder> {
-        match name {
-            "rows" => Ok(SquareOrder::Rows),
-            "columns" => Ok(SquareOrder::Columns),
-            other => Err(Error::BadParameters(format!("square order must be rows or columns, got {other:?}"))),
-        }
+    /// The name used on the command line and in solution files.
+    pub fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self).expect("no value is skipped").get_name().to_string()
     }
 
-    /// The name used on the command line and in solution files.
-    pub fn name(self) -> &'static str {
-        match self {
-            SquareOrder::Rows => "rows",
-            SquareOrder::Columns => "columns",
-        }
+    /// Whether this is the default (row) order, which solution files leave unnamed.
+    pub fn is_rows(&self) -> bool {
+        *self == SquareOrder::Rows
     }
 }
 
@@ -181,14 +172,8 @@ impl Game for Breakthrough {
         }
     }
 
-    fn params(&self) -> serde_json::Value {
-        let mut params = serde_json::json!({ "game": "breakthrough", "width": self.width, "height": self.height });
-        // Row order is the default and stays unnamed, so files written before the choice
-        // existed still match.
-        if self.order != SquareOrder::Rows {
-            params["order"] = self.order.name().into();
-        }
-        params
+    fn params(&self) -> GameParams {
+        GameParams::Breakthrough { width: self.width, height: self.height, order: self.order }
     }
 
     fn shape(&self) -> &Shape {

@@ -15,124 +15,43 @@
 //! images of each other says so with [`Game::side_mirror`]; the solver may then derive the
 //! second side's sets from the first side's (one [`Dfa::reverse`] and one relabelling each)
 //! instead of computing their images.
+//!
+//! Also here: the registry of games ([`GameParams`]), solved games and their files
+//! ([`solution`]), and the re-check of a saved solution by the explicit rules ([`check`]).
+//!
+//! # Adding a game
+//! A fourth game touches one enum and its own folder:
+//! 1. `src/games/<game>.rs` (or `src/games/<game>/`): a type implementing [`Game`], with the
+//!    symbolic rules (universe, terminal sets, a [`MoveGraph`]) and the explicit oracle
+//!    (moves, status, text form), and its parameters checked in its constructor.
+//! 2. One variant of [`GameParams`] holding those parameters (serde names the game in files)
+//!    and one arm of [`GameParams::build`]; the game's [`Game::params`] returns that variant.
+//! 3. `games/<game>/README.md` (rules as implemented, encoding) and `games/<game>/cases.toml`
+//!    (positions with known values, `params = { game = "<game>", ... }`), which
+//!    `tests/cases.rs` picks up by itself.
+//! 4. A subcommand in `src/cli/mod.rs` if it should be solved from the command line; files
+//!    written by any solve are read back by `query`, `check`, `stats` and `play` through
+//!    [`GameParams`] with no change.
 
 pub mod breakthrough;
+pub mod check;
 pub mod nim;
 pub mod ostle;
+pub mod solution;
 
 use crate::dfa::{Dfa, Shape, Symbol};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::move_graph::{ListedMoves, MoveGraph, Moves};
-use std::fmt;
-
-/// A player. `First` moves first from the initial position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-pub enum Side {
-    /// The player who moves first.
-    First,
-    /// The other player.
-    Second,
-}
-
-impl Side {
-    /// The other player.
-    pub fn other(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-
-    /// 0 for `First`, 1 for `Second` (for indexing per-side arrays).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Both sides, first first.
-    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
-
-    /// The side to move after `ply` plies from a position with `start` to move.
-    pub fn after(start: Side, ply: u32) -> Side {
-        if ply.is_multiple_of(2) { start } else { start.other() }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::First => "first",
-            Side::Second => "second",
-        })
-    }
-}
-
-/// A game state as the solver sees it: the side to move and the string.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Position {
-    /// Who moves.
-    pub side: Side,
-    /// One symbol per layer of the game's shape.
-    pub board: Vec<Symbol>,
-}
-
-/// The value of a position for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Outcome {
-    /// The player to move wins; `plies` until the game ends with best play, when known.
-    Win {
-        /// Plies to the end of the game (the winner's last move included), if known.
-        plies: Option<u32>,
-    },
-    /// The player to move loses.
-    Loss {
-        /// Plies to the end of the game (0: already lost), if known.
-        plies: Option<u32>,
-    },
-    /// Neither side can force a win.
-    Draw,
-}
-
-impl Outcome {
-    /// Win/loss/draw without the distance (for comparing solvers that do not all give it).
-    pub fn kind(self) -> &'static str {
-        match self {
-            Outcome::Win { .. } => "win",
-            Outcome::Loss { .. } => "loss",
-            Outcome::Draw => "draw",
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Outcome::Win { plies: Some(p) } => write!(f, "win in {p} {}", if *p == 1 { "ply" } else { "plies" }),
-            Outcome::Loss { plies: Some(p) } => write!(f, "loss in {p} {}", if *p == 1 { "ply" } else { "plies" }),
-            Outcome::Win { plies: None } => write!(f, "win"),
-            Outcome::Loss { plies: None } => write!(f, "loss"),
-            Outcome::Draw => write!(f, "draw"),
-        }
-    }
-}
-
-/// Whether the game is over for the player to move, by the explicit rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// The game goes on.
-    Ongoing,
-    /// The player to move has already lost (includes having no legal move).
-    Lost,
-    /// The player to move has already won.
-    Won,
-}
+pub use crate::vocabulary::{Outcome, Ply, Position, Side, Status, move_rank};
+pub use solution::{Mode, Solution, ValueClass};
 
 /// Everything the solver and the checks need to know about a game.
 pub trait Game: Sync {
     /// A short identifier with parameters, e.g. `breakthrough 4x4`.
     fn name(&self) -> String;
 
-    /// Parameters as JSON (stored in solution files so `query` can rebuild the game).
-    fn params(&self) -> serde_json::Value;
+    /// The game and its parameters (stored in solution files so `query` can rebuild it).
+    fn params(&self) -> GameParams;
 
     /// The shape of every position string.
     fn shape(&self) -> &Shape;
@@ -247,44 +166,65 @@ impl SideMirror {
     }
 }
 
-/// Rebuild a game from the parameters stored in a solution file ([`Game::params`]).
-///
-/// # Errors
-/// [`crate::Error::UnknownGame`] or [`crate::Error::BadParameters`].
-pub fn from_params(params: &serde_json::Value) -> Result<Box<dyn Game>> {
-    let get = |k: &str| {
-        params[k]
-            .as_u64()
-            .map(|v| v as usize)
-            .ok_or_else(|| crate::Error::BadParameters(format!("parameter {k:?} missing")))
-    };
-    match params["game"].as_str() {
-        Some("nim") => Ok(Box::new(nim::Nim::new(get("heaps")?, get("tokens")?)?)),
-        Some("breakthrough") => {
-            let order = match params["order"].as_str() {
-                None => breakthrough::SquareOrder::Rows,
-                Some(name) => breakthrough::SquareOrder::parse(name)?,
-            };
-            Ok(Box::new(breakthrough::Breakthrough::with_order(get("width")?, get("height")?, order)?))
-        }
-        Some("ostle") => Ok(Box::new(ostle::Ostle::new(ostle::Variant {
-            width: get("width")?,
-            height: get("height")?,
-            pieces: get("pieces")?,
-            lose_at: get("lose_at")?,
-            rule: ostle::Rule::parse(params["rule"].as_str().unwrap_or("?"))?,
-        })?)),
-        other => Err(crate::Error::UnknownGame(other.unwrap_or("?").to_string())),
-    }
+/// A game and its parameters. In files it is a JSON object tagged by `"game"`, e.g.
+/// `{"game":"nim","heaps":4,"tokens":7}`; Breakthrough's default row order is left out, so
+/// files written before the order could be chosen still match.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum GameParams {
+    /// Nim: `heaps` heaps of `tokens` tokens.
+    Nim {
+        /// Number of heaps.
+        heaps: usize,
+        /// Tokens per heap at the start.
+        tokens: usize,
+    },
+    /// Breakthrough on a `width` x `height` board.
+    Breakthrough {
+        /// Files.
+        width: usize,
+        /// Ranks.
+        height: usize,
+        /// The order squares are read in.
+        #[serde(default, skip_serializing_if = "breakthrough::SquareOrder::is_rows")]
+        order: breakthrough::SquareOrder,
+    },
+    /// An Ostle variant.
+    Ostle(ostle::Variant),
 }
 
-/// Order outcomes of the positions a move leads to (values for the opponent), best move for
-/// the mover first: opponent loses soonest, then draws, then opponent wins latest.
-pub fn move_rank(after: Option<Outcome>) -> (u8, i64) {
-    match after {
-        Some(Outcome::Loss { plies }) => (0, plies.map_or(0, i64::from)),
-        Some(Outcome::Draw) => (1, 0),
-        Some(Outcome::Win { plies }) => (2, -plies.map_or(0, i64::from)),
-        None => (3, 0),
+impl GameParams {
+    /// The game these parameters describe.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] if the game does not accept them.
+    pub fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(match self {
+            GameParams::Nim { heaps, tokens } => Box::new(nim::Nim::new(*heaps, *tokens)?),
+            GameParams::Breakthrough { width, height, order } => {
+                Box::new(breakthrough::Breakthrough::with_order(*width, *height, *order)?)
+            }
+            GameParams::Ostle(variant) => Box::new(ostle::Ostle::new(variant.clone())?),
+        })
+    }
+
+    /// The JSON form stored in files (keys in sorted order, as every file has had them).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("game parameters are plain JSON")
+    }
+
+    /// Read the JSON form stored in files.
+    ///
+    /// # Errors
+    /// [`Error::UnknownGame`] for a game this build does not know, [`Error::BadParameters`]
+    /// for parameters of the wrong form.
+    pub fn from_json(value: &serde_json::Value) -> Result<GameParams> {
+        const KNOWN: [&str; 3] = ["nim", "breakthrough", "ostle"];
+        match value.get("game").and_then(|g| g.as_str()) {
+            Some(name) if !KNOWN.contains(&name) => return Err(Error::UnknownGame(name.to_string())),
+            None => return Err(Error::UnknownGame("?".into())),
+            Some(_) => {}
+        }
+        serde_json::from_value(value.clone()).map_err(|e| Error::BadParameters(e.to_string()))
     }
 }

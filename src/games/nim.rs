@@ -3,7 +3,7 @@
 //!
 //! Encoding: one layer per heap, symbol = heap size `0..=M`. See `games/nim/README.md`.
 
-use super::{Game, Position, Side, Status};
+use super::{Game, GameParams, Outcome, Position, Side, Solution, Status};
 use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -64,8 +64,8 @@ impl Game for Nim {
         format!("nim {}x{}", self.heaps, self.tokens)
     }
 
-    fn params(&self) -> serde_json::Value {
-        serde_json::json!({ "game": "nim", "heaps": self.heaps, "tokens": self.tokens })
+    fn params(&self) -> GameParams {
+        GameParams::Nim { heaps: self.heaps, tokens: self.tokens }
     }
 
     fn shape(&self) -> &Shape {
@@ -165,5 +165,66 @@ impl Game for Nim {
             Some(i) => format!("take {} from heap {}", from.board[i] - to.board[i], i + 1),
             None => "pass".into(),
         }
+    }
+}
+
+/// What the check of a Nim solution against Bouton's rule found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct XorCheck {
+    /// One line for the report.
+    pub summary: String,
+    /// Positions whose heap sizes XOR to 0 (the losses for the player to move).
+    pub losing: u128,
+    /// DFA states of that set.
+    pub losing_states: usize,
+    /// All positions.
+    pub positions: u128,
+}
+
+impl Nim {
+    /// Compare the solved losing and winning sets with the XOR-zero set of Bouton's rule, for
+    /// both sides to move: a loss exactly when the XOR is 0, and every position decided for
+    /// some side (a meet-in-the-middle solve covers what the start reaches with each side to
+    /// move, and must agree with XOR exactly there).
+    ///
+    /// # Errors
+    /// [`Error::Verification`] naming a position where they disagree, or one left undecided.
+    pub fn check_xor(&self, solution: &Solution) -> Result<XorCheck> {
+        let xor0 = self.xor_zero();
+        let all = Dfa::accept_all(self.shape());
+        let mut covered_any = Dfa::reject_all(self.shape());
+        for side in Side::BOTH {
+            let union_of = |pred: &dyn Fn(Outcome) -> bool| {
+                let sets: Vec<&Dfa> =
+                    solution.classes.iter().filter(|c| c.side == side && pred(c.outcome)).map(|c| &c.set).collect();
+                Dfa::union_all(self.shape(), &sets)
+            };
+            let losing = union_of(&|o| matches!(o, Outcome::Loss { .. }));
+            let winning = union_of(&|o| matches!(o, Outcome::Win { .. }));
+            let wrong = losing.difference(&xor0).union(&winning.intersection(&xor0));
+            if let Some(board) = wrong.iter().next() {
+                let example = self.render(&Position { side, board });
+                return Err(Error::Verification(format!(
+                    "Nim solution disagrees with the XOR rule ({side} to move) at {example}"
+                )));
+            }
+            covered_any = covered_any.union(&losing.union(&winning));
+        }
+        if covered_any != all {
+            let missing = all
+                .difference(&covered_any)
+                .iter()
+                .next()
+                .map(|b| self.render(&Position { side: Side::First, board: b }));
+            return Err(Error::Verification(format!(
+                "the solution leaves positions undecided for both sides, e.g. {missing:?}"
+            )));
+        }
+        Ok(XorCheck {
+            summary: "every position agrees with Bouton's rule (loss iff XOR = 0)".into(),
+            losing: xor0.count(),
+            losing_states: xor0.nontrivial_state_count(),
+            positions: all.count(),
+        })
     }
 }

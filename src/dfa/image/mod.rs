@@ -217,9 +217,9 @@ impl Dfa {
             } else {
                 merge(vec![run(0..count)]);
             }
-            if std::env::var_os("DFASOLVE_TRACE_LAYERS").is_some() {
+            if tracing::enabled!(target: "dfasolve::image::layers", tracing::Level::TRACE) {
                 let total: usize = (0..next.len() as u32).map(|t| next.get(t).len()).sum();
-                eprintln!(
+                tracing::trace!(target: "dfasolve::image::layers",
                     "  layer {l}: {} keys, {:.1} u32 per key, {} MiB resident",
                     next.len(),
                     total as f64 / next.len().max(1) as f64,
@@ -230,11 +230,11 @@ impl Dfa {
             current = next;
         }
 
-        let trace = std::env::var_os("DFASOLVE_TRACE").is_some();
+        let trace = tracing::enabled!(target: "dfasolve::image", tracing::Level::DEBUG);
         if trace {
             let explored: usize = children.iter().map(PackedCodes::len).sum();
             let packed: usize = children.iter().map(PackedCodes::bytes).sum();
-            eprintln!(
+            tracing::debug!(target: "dfasolve::image",
                 "image_union: S {} states, within {:?}, {} moves, {} child codes ({} MiB packed) in {:.1} s, {} MiB resident",
                 self.nontrivial_state_count(),
                 within.map(|w| w.nontrivial_state_count()),
@@ -253,7 +253,7 @@ impl Dfa {
         };
         let result = intern_packed(shape, tables, children);
         if trace {
-            eprintln!(
+            tracing::debug!(target: "dfasolve::image",
                 "image_union: result {} states at {:.1} s, {} MiB resident",
                 result.nontrivial_state_count(),
                 started.elapsed().as_secs_f64(),

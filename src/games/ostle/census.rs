@@ -1,206 +1,136 @@
-//! Counting Ostle sets the way the published explicit solutions count: up to the board's
-//! symmetries (Burnside's lemma), per hole class and piece counts, checkmates, non-trivial
-//! states, and breadth-first levels from the start.
-//!
-//! Every set counted here is closed under the symmetries (the rules commute with them), so
-//! the number of orbits is `(1/|G|) Σ_g |Fix(g) ∩ S|`. `|Fix(g) ∩ S|` is counted by a
-//! memoised walk through `S`'s DFA that only follows strings equal to their own image under
-//! `g` (see [`count_fixed`]); the division must be exact, which is checked.
+//! The published counts of a solved Ostle variant, the way the explicit solutions of the 5x5
+//! game count (SPEC §4): values of all states and of the non-trivial ones, positions by hole
+//! class and pieces, checkmate positions, non-trivial states, and breadth-first levels from
+//! the start; each raw and up to the board's symmetries.
 
-use super::{BANNED, EMPTY, HOLE, MINE, Ostle, SYMBOLS, THEIRS, Variant};
-use crate::dfa::{Background, Dfa, Move, StateId, Symbol};
-use crate::error::{Error, Result};
-use hashbrown::HashMap;
+use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
+use super::{Ostle, Variant};
+use crate::dfa::Dfa;
+use crate::error::Result;
+use crate::games::{Game, Solution};
+use crate::move_graph::Moves;
+use crate::vocabulary::{Outcome, Side};
 
-/// A board symmetry acting on strings: square `i` goes to `perm[i]`, symbol `c` becomes
-/// `sigma[c]` (marker directions turn with the board).
-#[derive(Clone, Debug)]
-pub struct Symmetry {
-    /// Square permutation.
-    pub perm: Vec<usize>,
-    /// Symbol map.
-    pub sigma: Vec<Symbol>,
+/// One line of a count table: raw strings and orbits under the board symmetries.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Count {
+    /// What is counted.
+    pub what: String,
+    /// Strings of the set.
+    pub raw: u128,
+    /// Orbits under the board's symmetries.
+    pub up_to_symmetry: u128,
 }
 
-impl Variant {
-    /// The board symmetries acting on DFA strings, identity first.
-    pub fn string_symmetries(&self) -> Vec<Symmetry> {
-        self.symmetries_with_dirs()
-            .into_iter()
-            .map(|(perm, dirs)| {
-                let sigma = (0..SYMBOLS as Symbol)
-                    .map(|c| match c {
-                        5..=8 => BANNED[dirs[(c - 5) as usize] as usize],
-                        c => c,
-                    })
-                    .collect();
-                Symmetry { perm, sigma }
-            })
-            .collect()
-    }
+fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
+    let (raw, up_to_symmetry) = orbits(v, set)?;
+    Ok(Count { what: what.into(), raw, up_to_symmetry })
 }
 
-impl Symmetry {
-    /// The image of a string.
-    pub fn apply(&self, x: &[Symbol]) -> Vec<Symbol> {
-        let mut out = vec![0; x.len()];
-        for (i, &c) in x.iter().enumerate() {
-            out[self.perm[i]] = self.sigma[c as usize];
-        }
-        out
-    }
+/// The published counts of a solved variant.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Census {
+    /// Values of all states (plies to the end).
+    pub values: Vec<Count>,
+    /// Values of the non-trivial states, published convention (`d = plies - 1`).
+    pub nontrivial_values: Vec<Count>,
+    /// Positions by hole class and (mover, opponent) pieces.
+    pub positions_by_hole_and_pieces: Vec<Count>,
+    /// Positions where the mover can take the opponent down to the losing count.
+    pub checkmate_positions: Count,
+    /// Possibly reachable states of non-checkmate positions.
+    pub nontrivial_states: Count,
+    /// Breadth-first levels from the start.
+    pub distances_from_start: Vec<Count>,
 }
 
-/// Number of members `x` of `set` with `g(x) = x`.
-///
-/// Walks the DFA layer by layer; the memo key is the layer, the DFA state and the symbols
-/// already read that a later layer must agree with (for a left-right mirror of a row-major
-/// board that is at most a row, so the walk is polynomial).
-pub fn count_fixed(set: &Dfa, g: &Symmetry) -> u128 {
-    let n = set.shape().len();
-    let mut pinv = vec![0; n];
-    for (i, &p) in g.perm.iter().enumerate() {
-        pinv[p] = i;
-    }
-    // live[i]: earlier layers whose symbol a layer at or after i depends on.
-    let live: Vec<Vec<usize>> = (0..=n).map(|i| (0..i).filter(|&j| g.perm[j] >= i || pinv[j] >= i).collect()).collect();
-    let mut walk = FixedWalk { set, g, pinv, live, memo: HashMap::new(), x: vec![0; n] };
-    walk.count(0, set.initial())
+/// The sets of a solve the census reads: the universe and lost terminal states with the
+/// first side (the mover) to move, and the mover's moves.
+pub struct SolvedSets<'a> {
+    /// Every state with the mover to move.
+    pub universe: &'a Dfa,
+    /// States already lost for the mover.
+    pub lost_terminal: &'a Dfa,
+    /// The mover's moves as the solver applies them.
+    pub moves: &'a Moves,
 }
 
-/// The memoised walk of [`count_fixed`].
-struct FixedWalk<'a> {
-    set: &'a Dfa,
-    g: &'a Symmetry,
-    pinv: Vec<usize>,
-    live: Vec<Vec<usize>>,
-    memo: HashMap<(usize, u32, Vec<Symbol>), u128>,
-    /// The symbols read so far.
-    x: Vec<Symbol>,
-}
-
-impl FixedWalk<'_> {
-    /// Fixed members with the prefix `x[..i]`, from state `q` of layer `i`.
-    fn count(&mut self, i: usize, q: StateId) -> u128 {
-        if q == StateId::REJECT {
-            return 0;
-        }
-        if i == self.x.len() {
-            return u128::from(q == StateId::ACCEPT);
-        }
-        let key = (i, q.0, self.live[i].iter().map(|&j| self.x[j]).collect::<Vec<_>>());
-        if let Some(&c) = self.memo.get(&key) {
-            return c;
-        }
-        let (perm, sigma) = (&self.g.perm, &self.g.sigma);
-        let mut total = 0;
-        for c in 0..self.set.shape().alphabet(i) as Symbol {
-            // x[perm[i]] must be sigma(x[i]); x[i] must be sigma(x[pinv[i]]).
-            let image_ok = match perm[i].cmp(&i) {
-                std::cmp::Ordering::Less => self.x[perm[i]] == sigma[c as usize],
-                std::cmp::Ordering::Equal => sigma[c as usize] == c,
-                std::cmp::Ordering::Greater => true,
-            };
-            let pinv = self.pinv[i];
-            if !image_ok || (pinv < i && sigma[self.x[pinv] as usize] != c) {
-                continue;
-            }
-            self.x[i] = c;
-            let next = self.set.layers()[i].next(q, c);
-            total += self.count(i + 1, next);
-        }
-        self.memo.insert(key, total);
-        total
-    }
-}
-
-/// Raw count and count up to the board's symmetries of a symmetric set.
+/// The counts of a solved variant, from its solution and the sets that solved it.
 ///
 /// # Errors
-/// [`Error::Verification`] if Burnside's sum is not divisible by the group order (the set is
-/// not closed under the symmetries).
-pub fn orbits(v: &Variant, set: &Dfa) -> Result<(u128, u128)> {
-    let gs = v.string_symmetries();
-    let raw = set.count();
-    let sum: u128 = raw + gs[1..].iter().map(|g| count_fixed(set, g)).sum::<u128>();
-    let order = gs.len() as u128;
-    if !sum.is_multiple_of(order) {
-        return Err(Error::Verification(format!(
-            "Burnside sum {sum} is not a multiple of {order}: the set is not closed under the board symmetries"
-        )));
+/// [`crate::Error::Verification`] if an orbit count does not divide exactly.
+pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>) -> Result<Census> {
+    let v = game.variant().clone();
+    let mut values = Vec::new();
+    let mut classes: Vec<_> = solution.classes.iter().filter(|c| c.side == Side::First).collect();
+    classes.sort_by_key(|c| match c.outcome {
+        Outcome::Win { plies } => (0, plies.unwrap_or(0)),
+        Outcome::Loss { plies } => (1, plies.unwrap_or(0)),
+        Outcome::Draw => (2, 0),
+    });
+    for c in &classes {
+        values.push(count(&v, c.outcome.to_string(), &c.set)?);
     }
-    Ok((raw, sum / order))
-}
-
-/// The orbit of one string under the board symmetries, as a set.
-pub fn orbit_set(v: &Variant, game: &Ostle, x: &[Symbol]) -> Dfa {
-    let images: Vec<Vec<Symbol>> = v.string_symmetries().iter().map(|g| g.apply(x)).collect();
-    Dfa::from_strings(crate::games::Game::shape(game), &images)
-}
-
-/// The symbol map that erases the forbidden-move marker (a banned piece is a piece, a square
-/// banned to the hole is empty).
-fn erase_marker() -> Vec<Symbol> {
-    (0..SYMBOLS as Symbol)
-        .map(|c| match c {
-            super::HOLE_BANNED => EMPTY,
-            5..=8 => MINE,
-            c => c,
-        })
-        .collect()
-}
-
-/// The boards of a set of states: the forbidden move erased.
-pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
-    let n = game.variant.squares();
-    let erase = erase_marker();
-    let keep = Move { pre: None, changes: &[], post: None };
-    set.image_union_over(&[keep], None, &Background::forward(crate::games::Game::shape(game), &vec![erase; n]))
-}
-
-/// The states whose board (forbidden move erased) is in `boards`.
-pub fn states_of_boards(game: &Ostle, boards: &Dfa) -> Dfa {
-    let n = game.variant.squares();
-    let erase = erase_marker();
-    boards.preimage_symbols(&vec![Some(erase); n])
-}
-
-/// The square classes of the hole up to symmetry: (name of the smallest square, squares).
-pub fn hole_classes(v: &Variant) -> Vec<(String, Vec<usize>)> {
-    let syms = v.symmetries();
-    let mut seen = vec![false; v.squares()];
-    let mut out = Vec::new();
-    // Name classes by their square nearest a1 in the published style (a1, a2, b2, ...).
-    let mut order: Vec<usize> = (0..v.squares()).collect();
-    order.sort_by_key(|&s| (s % v.width + s / v.width, s % v.width));
-    for s in order {
-        if seen[s] {
+    let mut by_hole = Vec::new();
+    for (name, squares) in hole_classes(&v) {
+        for mine in (v.lose_at + 1..=v.pieces).rev() {
+            for theirs in (v.lose_at + 1..=v.pieces).rev() {
+                let set = boards_with(game, &squares, mine, theirs);
+                by_hole.push(count(&v, format!("hole {name}, {mine} v {theirs}"), &set)?);
+            }
+        }
+    }
+    // Checkmate: the opponent has T+1 pieces and some move leaves them with T.
+    let ongoing = game.ongoing_boards();
+    let checkmate = sets.moves.backward_within(sets.lost_terminal, &ongoing);
+    let checkmate_positions = count(&v, "checkmate positions", &checkmate)?;
+    // Non-trivial: possibly reachable states of non-checkmate positions.
+    // The universe is the possibly reachable states plus the start; the start counts only if
+    // some move leads to it (one backward image of a single state).
+    let mut reachable = sets.universe.clone();
+    let start = Dfa::from_string(game.shape(), &game.initial().board);
+    if sets.moves.backward_within(&start, &ongoing).is_empty() {
+        reachable = reachable.difference(&start);
+    }
+    let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First));
+    let checkmate_states = states_of_boards(game, &checkmate);
+    let nontrivial = reachable.difference(&terminal).difference(&checkmate_states);
+    let nontrivial_states = count(&v, "non-trivial states", &nontrivial)?;
+    // Breadth-first levels from the orbit of the start, forbidden moves not excluded; the
+    // levels are closed under symmetry, so their orbits are the published levels.
+    let mut levels = Vec::new();
+    let mut seen = orbit_set(&v, game, &game.initial().board);
+    let mut frontier = seen.clone();
+    let mut k = 0;
+    while !frontier.is_empty() {
+        levels.push(count(&v, format!("level {k}"), &frontier)?);
+        let expand = boards_of(game, &frontier.difference(&terminal)).intersection(&ongoing);
+        // Moves that end the game are not expanded: their results are not levels.
+        let next = sets.moves.forward(&expand).difference(&terminal).difference(&seen);
+        seen = seen.union(&next);
+        frontier = next;
+        k += 1;
+    }
+    // The published histogram: non-trivial states by d = plies - 1 (d even: the mover wins).
+    let mut nontrivial_values = Vec::new();
+    for c in &classes {
+        let set = c.set.intersection(&nontrivial);
+        if set.is_empty() {
             continue;
         }
-        let mut class: Vec<usize> = syms.iter().map(|p| p[s]).collect();
-        class.sort_unstable();
-        class.dedup();
-        for &c in &class {
-            seen[c] = true;
-        }
-        let name_square = class.iter().copied().min_by_key(|&c| (c % v.width, c / v.width)).unwrap_or(s);
-        out.push((v.square_name(name_square), class));
+        let what = match c.outcome {
+            Outcome::Win { plies: Some(p) } | Outcome::Loss { plies: Some(p) } => format!("d = {}", p - 1),
+            o => o.to_string(),
+        };
+        nontrivial_values.push(count(&v, what, &set)?);
     }
-    out
-}
-
-/// The boards (no marker) with the hole on one of `squares`, `mine` mover's pieces and
-/// `theirs` of the opponent.
-pub fn boards_with(game: &Ostle, squares: &[usize], mine: usize, theirs: usize) -> Dfa {
-    let s = crate::games::Game::shape(game);
-    let n = game.variant.squares();
-    Dfa::conjunction(
-        s,
-        &[
-            game.boards(0, 0),
-            Dfa::from_allowed(s, |l, c| c != HOLE || squares.contains(&l)),
-            Dfa::count_between(s, 0..n, |c| c == MINE, mine, mine),
-            Dfa::count_between(s, 0..n, |c| c == THEIRS, theirs, theirs),
-        ],
-    )
+    nontrivial_values.sort_by_key(|c| c.what.trim_start_matches("d = ").parse::<u32>().unwrap_or(u32::MAX));
+    Ok(Census {
+        values,
+        nontrivial_values,
+        positions_by_hole_and_pieces: by_hole,
+        checkmate_positions,
+        nontrivial_states,
+        distances_from_start: levels,
+    })
 }

@@ -2,8 +2,8 @@
 
 use super::explicit::{self, Tables, Value};
 use crate::error::{Error, Result};
+use crate::games::Solution;
 use crate::games::{Outcome, Position, Side};
-use crate::solver::Solution;
 
 /// The solver's outcome for an explicit value.
 pub fn outcome_of(v: Value) -> Outcome {

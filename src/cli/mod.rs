@@ -1,0 +1,254 @@
+//! The `dfasolve` command line: clap definitions (their doc comments are the `--help` text),
+//! the dispatch of each subcommand, and the printing of what it found. The work itself is
+//! done by the library ([`crate::solver`], [`crate::games`]).
+
+mod files;
+mod ostle;
+mod report;
+mod solve;
+
+use crate::atomic::write_atomically;
+use crate::games::Mode;
+use crate::games::breakthrough::{Breakthrough, SquareOrder};
+use crate::games::nim::Nim;
+use crate::solver::{MirrorPolicy, Solver};
+use crate::vocabulary::{Outcome, Side};
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub use ostle::{OstleArgs, VerifyOstleArgs};
+pub use report::SolveReport;
+pub use solve::{solve, solve_with};
+
+/// Strongly solve board games with sets of positions stored as minimal layered DFAs.
+#[derive(Parser, Debug)]
+#[command(name = "dfasolve", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve Breakthrough of one board size: winner, per-ply table, compression.
+    Breakthrough {
+        /// Board width (columns), 1..=16.
+        #[arg(long, default_value_t = 4)]
+        width: usize,
+        /// Board height (rows), 4..=16.
+        #[arg(long, default_value_t = 4)]
+        height: usize,
+        /// Solve every position by retrograde analysis to the fixpoint (exact distances),
+        /// instead of meet in the middle over the positions reachable from the start.
+        #[arg(long)]
+        strong: bool,
+        /// Backward plies solved before going forward (meet in the middle).
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// When the retrograde pass takes the second player's sets from the first player's by
+        /// rotating the board and swapping colours, instead of computing their images: never,
+        /// in the large iterations (less memory), or always.
+        #[arg(long, value_enum, default_value_t = MirrorPolicy::Large)]
+        side_mirror: MirrorPolicy,
+        /// The order squares are read into the DFA strings: row by row (the published
+        /// encoding) or column by column.
+        #[arg(long, value_enum, default_value_t = SquareOrder::Rows)]
+        order: SquareOrder,
+        /// Output, progress and checkpoint options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Solve Nim and check every position against Bouton's XOR rule.
+    Nim {
+        /// Number of heaps, 1..=64.
+        #[arg(long, default_value_t = 4)]
+        heaps: usize,
+        /// Tokens each heap starts with, 1..=255.
+        #[arg(long, default_value_t = 7)]
+        tokens: usize,
+        /// Retrograde over every position to the fixpoint, with exact distances (slow for big
+        /// heaps: the sets of "wins in exactly d plies" are far larger than the XOR set).
+        /// Default: forward ply sets from the start, then values backed up through them;
+        /// every position is reachable in Nim, so this still decides every position.
+        #[arg(long)]
+        strong: bool,
+        /// Output, progress and checkpoint options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Strongly solve Ostle(WxH, K, T) (default: the standard 5x5 game) and report the
+    /// published counts: values, positions by hole class and pieces, checkmates, non-trivial
+    /// states, distances from the start, raw and up to the board's symmetries.
+    Ostle {
+        /// The variant.
+        #[command(flatten)]
+        variant: OstleArgs,
+        /// Output, progress and checkpoint options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Check a DFA solution against an independent explicit solver, entry by entry.
+    Verify {
+        /// Which game.
+        #[command(subcommand)]
+        game: VerifyCommand,
+    },
+    /// Value and best moves of one position in a saved solution.
+    Query {
+        /// A solution file written by a solve command.
+        solution: PathBuf,
+        /// The position in the game's text form (e.g. breakthrough: "xxxx/xxxx/..../..../oooo/oooo first").
+        #[arg(num_args = 1.., required = true)]
+        position: Vec<String>,
+    },
+    /// Play against the perfect player at the terminal: you move, it answers with a best move.
+    Play {
+        /// A solution file.
+        solution: PathBuf,
+        /// Which side you play.
+        #[arg(long, value_enum, default_value_t = Side::First)]
+        side: Side,
+        /// Start from this position instead of the game's start (text form, as for query).
+        #[arg(long)]
+        from: Option<String>,
+    },
+    /// Sizes and compression of every set in a saved file.
+    Stats {
+        /// A file written by dfasolve (solution or checkpoint).
+        file: PathBuf,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw SVG charts (positions, DFA states, positions per byte per step) from a run record
+    /// written with `--csv`.
+    Plot {
+        /// The CSV run record.
+        csv: PathBuf,
+        /// The SVG file to write (default: the CSV's name with .svg).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write one set of a dfasolve file as a DFA1 exchange file (canonical numbering, SHA-256).
+    Export(ExportArgs),
+    /// Read a DFA1 exchange file (any valid one) into a one-set dfasolve file named "imported".
+    Import {
+        /// The DFA1 file.
+        dfa1: PathBuf,
+        /// The dfasolve file to write.
+        out: PathBuf,
+    },
+    /// Re-check a saved solution against the explicit rules only (no DFA moves): a won position
+    /// has a move into a lost one, a lost position only moves into won ones.
+    Check {
+        /// A solution file.
+        solution: PathBuf,
+        /// Positions checked per value class (sampled uniformly with a fixed seed); classes this
+        /// small or smaller are checked member by member.
+        #[arg(long, default_value_t = 2000)]
+        sample: usize,
+        /// Seed of the sample.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Games `verify` knows.
+#[derive(Subcommand, Debug)]
+pub enum VerifyCommand {
+    /// Build the explicit tables of an Ostle variant (plain board code, retrograde) and check
+    /// every entry by membership in the DFA solution's value class.
+    Ostle {
+        /// The variant and where to write the tables.
+        #[command(flatten)]
+        args: VerifyOstleArgs,
+        /// Output, progress and checkpoint options of the DFA solve.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+}
+
+/// Export one set of a dfasolve file in the DFA1 exchange format of the C++ dfa-games solver.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// A file written by dfasolve (solution or checkpoint).
+    pub file: PathBuf,
+    /// The name of the set inside it (see `dfasolve stats FILE`).
+    pub set: String,
+    /// The DFA1 file to write.
+    pub out: PathBuf,
+}
+
+/// Options shared by the solve commands.
+#[derive(Args, Debug, Clone)]
+pub struct RunOptions {
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress lines (also the default when stderr is not a terminal).
+    #[arg(long)]
+    pub quiet: bool,
+    /// Where to save the solution (default: `solutions/GAME-MODE.dfas`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Do not save the solution.
+    #[arg(long)]
+    pub no_save: bool,
+    /// Also write the per-step record as CSV to this file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Save every finished ply/iteration in this directory and reuse the ones already there,
+    /// so an interrupted run continues where it stopped.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue an interrupted run from its default checkpoint directory
+    /// (`checkpoints/GAME-MODE/`).
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Run one parsed command line.
+///
+/// # Errors
+/// Any failure, as a message for the user.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Breakthrough { width, height, strong, depth, side_mirror, order, run } => {
+            let game = Breakthrough::with_order(width, height, order)?;
+            let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
+            let started = Instant::now();
+            let mut solver = Solver::new(&game);
+            solver.set_mirror_policy(side_mirror);
+            let report = solve_with(&mut solver, &game, mode, &run, started)?;
+            let winner = match report.solution.initial_value {
+                Outcome::Win { .. } => "first player (P1)",
+                Outcome::Loss { .. } => "second player (P2)",
+                Outcome::Draw => "nobody (draw)",
+            };
+            report::finish(&report, &run, &[("winner", serde_json::json!(winner))], |out| {
+                out.push_str(&format!("{}: the {winner} wins ({})\n", report.name, report.solution.initial_value));
+            })
+        }
+        Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
+        Command::Ostle { variant, run } => ostle::run_ostle(&variant, &run),
+        Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
+        Command::Query { solution, position } => files::query(&solution, &position.join(" ")),
+        Command::Stats { file, json } => files::stats(&file, json),
+        Command::Play { solution, side, from } => files::play(&solution, side, from.as_deref()),
+        Command::Check { solution, sample, seed } => files::check(&solution, sample, seed),
+        Command::Plot { csv, out } => {
+            let out = out.unwrap_or_else(|| csv.with_extension("svg"));
+            let title = csv.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let svg = crate::plot::plot_record(&csv, &title)?;
+            write_atomically(&out, svg.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
+            println!("wrote {}", out.display());
+            Ok(())
+        }
+        Command::Export(args) => files::export(&args),
+        Command::Import { dfa1, out } => files::import(&dfa1, &out),
+    }
+}

@@ -1,0 +1,149 @@
+//! Printing a finished solve: the headline, the per-step table and the totals, or one JSON
+//! object; and the progress line of each step.
+
+use super::RunOptions;
+use crate::games::Solution;
+use crate::record::{StepRecord, peak_rss_bytes};
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// A finished solve with its timing.
+pub struct SolveReport {
+    /// The game's name.
+    pub name: String,
+    /// The solution.
+    pub solution: Solution,
+    /// Wall time of the solve in seconds.
+    pub wall_s: f64,
+    /// Where it was saved.
+    pub saved: Option<PathBuf>,
+}
+
+/// `n` with thousands separators (`> u128` when not known).
+pub(super) fn human(n: Option<u128>) -> String {
+    match n {
+        None => "> u128".into(),
+        Some(n) => {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, ch) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(ch);
+            }
+            out
+        }
+    }
+}
+
+/// The progress line of one step.
+pub(super) fn progress_line(r: &StepRecord) -> String {
+    format!(
+        "[{:>8.2}s] {:>8} {:>4} {:>6} {:>9}: {:>22} positions, {:>10} states, rss {:>6} MiB",
+        r.elapsed_s,
+        format!("{:?}", r.phase).to_lowercase(),
+        r.step,
+        r.side.to_string(),
+        r.set,
+        human(r.positions),
+        r.states,
+        r.peak_rss_bytes.unwrap_or(0) >> 20
+    )
+}
+
+/// Totals over the value classes of a solution.
+struct Totals {
+    positions: Option<u128>,
+    bytes: usize,
+    largest_states: usize,
+    largest_bytes: usize,
+}
+
+fn totals(report: &SolveReport) -> Totals {
+    let mut t = Totals { positions: Some(0), bytes: 0, largest_states: 0, largest_bytes: 0 };
+    for c in &report.solution.classes {
+        let n = c.set.checked_count();
+        t.positions = t.positions.and_then(|p| n.and_then(|n| p.checked_add(n)));
+        t.bytes += c.set.disk_bytes();
+    }
+    for r in &report.solution.records {
+        if r.states > t.largest_states {
+            t.largest_states = r.states;
+            t.largest_bytes = r.bytes;
+        }
+    }
+    t
+}
+
+/// Print `report`: one JSON object with `extra` fields, or `headline` and the tables.
+pub(super) fn finish(
+    report: &SolveReport,
+    run: &RunOptions,
+    extra: &[(&str, serde_json::Value)],
+    headline: impl FnOnce(&mut String),
+) -> Result<()> {
+    let t = totals(report);
+    let peak = peak_rss_bytes();
+    let ppb = t.positions.map(|p| p as f64 / t.bytes.max(1) as f64);
+    if run.json {
+        let mut obj = serde_json::json!({
+            "game": report.name,
+            "params": report.solution.params,
+            "mode": report.solution.mode,
+            "initial_value": report.solution.initial_value.to_string(),
+            "longest_win": report.solution.longest_win(),
+            "wall_s": report.wall_s,
+            "peak_rss_bytes": peak,
+            "largest_dfa": { "states": t.largest_states, "bytes": t.largest_bytes },
+            "positions_solved": t.positions,
+            "solution_bytes": t.bytes,
+            "positions_per_byte": ppb,
+            "solution_file": report.saved,
+            "steps": report.solution.records,
+        });
+        for (k, v) in extra {
+            obj[*k] = v.clone();
+        }
+        println!("{obj}");
+        return Ok(());
+    }
+    let mut out = String::new();
+    headline(&mut out);
+    out.push_str(&format!(
+        "{:>8} {:>5} {:>6} {:>9} {:>24} {:>11} {:>12} {:>10} {:>9}\n",
+        "phase", "step", "side", "set", "positions", "states", "bytes", "pos/byte", "time s"
+    ));
+    for r in &report.solution.records {
+        out.push_str(&format!(
+            "{:>8} {:>5} {:>6} {:>9} {:>24} {:>11} {:>12} {:>10} {:>9.2}\n",
+            format!("{:?}", r.phase).to_lowercase(),
+            r.step,
+            r.side.to_string(),
+            r.set,
+            human(r.positions),
+            r.states,
+            r.bytes,
+            r.positions_per_byte.map_or("-".into(), |p| format!("{p:.1}")),
+            r.elapsed_s
+        ));
+    }
+    out.push_str(&format!(
+        "total: {:.2} s wall, peak memory {} MiB, largest DFA {} states ({} bytes), {} positions solved in {} bytes ({} positions/byte)\n",
+        report.wall_s,
+        peak.unwrap_or(0) >> 20,
+        t.largest_states,
+        t.largest_bytes,
+        human(t.positions),
+        t.bytes,
+        ppb.map_or("-".into(), |p| format!("{p:.1}")),
+    ));
+    if let Some(longest) = report.solution.longest_win() {
+        out.push_str(&format!("longest forced win: {longest} plies\n"));
+    }
+    if let Some(path) = &report.saved {
+        out.push_str(&format!("solution saved to {}\n", path.display()));
+    }
+    print!("{out}");
+    Ok(())
+}

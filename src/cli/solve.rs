@@ -1,0 +1,134 @@
+//! Running a solve from the command line: progress lines, the growing CSV record,
+//! checkpoints, saving the solution; and `dfasolve nim`, which checks what it solved.
+
+use super::RunOptions;
+use super::report::{SolveReport, finish, progress_line};
+use crate::dfa::Dfa;
+use crate::games::nim::Nim;
+use crate::games::{Game, Mode};
+use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
+use crate::solver::Solver;
+use anyhow::{Context, Result};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn mode_tag(mode: Mode) -> String {
+    match mode {
+        Mode::Strong => "strong".into(),
+        Mode::MeetInTheMiddle { depth } => format!("mitm{depth}"),
+    }
+}
+
+fn file_stem(game: &dyn Game) -> String {
+    game.name().replace(' ', "-")
+}
+
+/// Solve `game` by `mode` with the shared run options (progress, checkpoints, saving).
+///
+/// # Errors
+/// Solver and file errors.
+pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
+    let started = Instant::now();
+    solve_with(&mut Solver::new(game), game, mode, run, started)
+}
+
+/// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards);
+/// `started` is when the solver's construction began.
+///
+/// # Errors
+/// Solver and file errors.
+pub fn solve_with<'g>(
+    solver: &mut Solver<'g>,
+    game: &'g dyn Game,
+    mode: Mode,
+    run: &RunOptions,
+    started: Instant,
+) -> Result<SolveReport> {
+    let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
+    // Long runs: progress lines on a terminal, and the CSV record grows step by step (a
+    // `.partial` file next to the final one) so an interrupted run still shows how far it got.
+    let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
+    if let Some(p) = &partial {
+        let _ = std::fs::remove_file(p);
+    }
+    let name = game.name();
+    solver.on_step(move |r: &StepRecord| {
+        if show {
+            eprintln!("{}", progress_line(r));
+        }
+        if let (Some(p), Ok(line)) = (&partial, csv_line(&name, r)) {
+            use std::io::Write;
+            let new = !p.exists();
+            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(p) {
+                let _ = write!(f, "{}{line}", if new { CSV_HEADER } else { "" });
+            }
+        }
+    });
+    let checkpoint = match (&run.checkpoint, run.resume) {
+        (Some(d), _) => Some(d.clone()),
+        (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
+        (None, false) => None,
+    };
+    if let Some(dir) = checkpoint {
+        solver.checkpoint_into(dir);
+    }
+    let solution = solver.solve(mode).with_context(|| format!("solving {}", game.name()))?;
+    let wall_s = started.elapsed().as_secs_f64();
+    let saved = if run.no_save {
+        None
+    } else {
+        let path = run
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))));
+        solution.save(&path).with_context(|| format!("saving the solution to {}", path.display()))?;
+        Some(path)
+    };
+    if let Some(csv) = &run.csv {
+        let _ = std::fs::remove_file(csv.with_extension("partial.csv"));
+        write_csv(csv, &game.name(), &solution.records).with_context(|| format!("writing {}", csv.display()))?;
+    }
+    Ok(SolveReport { name: game.name(), solution, wall_s, saved })
+}
+
+/// `dfasolve nim`: solve, check every position against Bouton's rule, report the reachable
+/// positions per ply.
+pub(super) fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> {
+    let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: 0 } };
+    let report = solve(game, mode, run)?;
+    let check = game.check_xor(&report.solution)?;
+    // Without backward plies nothing is decided before going forward (the lost terminal
+    // position has no moves), so the solve's forward records are the reachable sets; the
+    // strong mode has none and goes forward here.
+    let recorded: Option<Vec<u128>> = report
+        .solution
+        .records
+        .iter()
+        .filter(|r| r.phase == Phase::Forward && r.set == "reachable")
+        .map(|r| r.positions)
+        .collect();
+    let forward = match recorded {
+        Some(counts) if !strong && !counts.is_empty() => counts,
+        _ => {
+            let mut solver = Solver::new(game);
+            let plies = solver.forward_plies(&game.initial(), None, None)?;
+            plies.iter().map(Dfa::count).collect::<Vec<u128>>()
+        }
+    };
+    let extra = [
+        ("xor_check", serde_json::json!(check.summary)),
+        ("losing_positions", serde_json::json!(check.losing)),
+        ("losing_dfa_states", serde_json::json!(check.losing_states)),
+        ("positions", serde_json::json!(check.positions)),
+        ("per_ply_reachable", serde_json::json!(forward)),
+    ];
+    finish(&report, run, &extra, |out| {
+        out.push_str(&format!("{}: first player {}\n", game.name(), report.solution.initial_value));
+        out.push_str(&format!(
+            "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
+            check.summary, check.losing, check.positions, check.losing_states
+        ));
+        out.push_str(&format!("per-ply reachable: {forward:?}\n"));
+    })
+}

@@ -1,0 +1,116 @@
+//! Re-checking a saved solution with the explicit rules alone: every value class, or a
+//! uniform sample of each, is held against the values its positions' moves lead to.
+
+use super::{Game, Solution};
+use crate::dfa::SplitMix64;
+use crate::error::{Error, Result};
+use crate::vocabulary::{Outcome, Position, Side, Status};
+
+/// What was checked of one value class.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClassChecked {
+    /// Side to move.
+    pub side: Side,
+    /// The class's value.
+    pub outcome: Outcome,
+    /// Positions checked.
+    pub checked: u128,
+    /// Whether that is every position of the class (otherwise a uniform sample).
+    pub all: bool,
+}
+
+/// Check `solution` of `game`: each value class whole if it has at most `sample` positions,
+/// otherwise `sample` positions drawn uniformly with `seed`.
+///
+/// # Errors
+/// [`Error::Verification`] at the first position whose claimed value the rules contradict,
+/// naming it, the claim and the values its moves lead to.
+pub fn check_solution(game: &dyn Game, solution: &Solution, sample: usize, seed: u64) -> Result<Vec<ClassChecked>> {
+    let mut rng = SplitMix64::new(seed);
+    let mut report = Vec::with_capacity(solution.classes.len());
+    for class in &solution.classes {
+        let count = class.set.checked_count();
+        let all = count.is_some_and(|n| n <= sample as u128);
+        let members: Vec<Vec<u8>> = if all {
+            class.set.to_strings()
+        } else {
+            let sampler = class.set.sampler().ok_or_else(|| {
+                Error::Verification("a value class is too large to sample (its count overflows u128)".into())
+            })?;
+            (0..sample).map(|_| sampler.sample(&mut rng)).collect()
+        };
+        for board in members {
+            let pos = Position { side: class.side, board };
+            check_position(game, solution, &pos, class.outcome)?;
+        }
+        let checked = count.map_or(sample as u128, |n| n.min(sample as u128));
+        report.push(ClassChecked { side: class.side, outcome: class.outcome, checked, all });
+    }
+    Ok(report)
+}
+
+/// One position against the explicit rules: terminal status, and the values its moves lead to.
+///
+/// # Errors
+/// [`Error::Verification`] if the rules contradict `claimed`.
+pub fn check_position(game: &dyn Game, solution: &Solution, pos: &Position, claimed: Outcome) -> Result<()> {
+    let fail = |why: String| Error::Verification(format!("at {} (claimed {claimed}): {why}", game.render(pos)));
+    match game.explicit_status(pos) {
+        Status::Lost => {
+            return match claimed {
+                Outcome::Loss { plies: Some(0) | None } => Ok(()),
+                _ => Err(fail("the rules say the game is already lost".into())),
+            };
+        }
+        Status::Won => {
+            return match claimed {
+                Outcome::Win { plies: Some(0) | None } => Ok(()),
+                _ => Err(fail("the rules say the game is already won".into())),
+            };
+        }
+        Status::Ongoing => {}
+    }
+    // A win needs one covered move into a loss (a meet-in-the-middle solution need not cover
+    // every other move); a loss or a draw needs the values of all its moves.
+    let all_after: Vec<Option<Outcome>> = game.explicit_moves(pos).iter().map(|q| solution.value(q)).collect();
+    if !matches!(claimed, Outcome::Win { .. }) && all_after.iter().any(Option::is_none) {
+        return Err(fail("a move leads outside the solution".into()));
+    }
+    let after: Vec<Outcome> = all_after.into_iter().flatten().collect();
+    match claimed {
+        Outcome::Win { plies } => {
+            let ok = after.iter().any(|v| match (v, plies) {
+                (Outcome::Loss { plies: Some(q) }, Some(p)) => q + 1 == p,
+                (Outcome::Loss { .. }, None) => true,
+                _ => false,
+            });
+            let no_faster =
+                plies.is_none_or(|p| !after.iter().any(|v| matches!(v, Outcome::Loss { plies: Some(q) } if q + 1 < p)));
+            if !ok || !no_faster {
+                return Err(fail(format!("no move into a loss of the right length (moves lead to {after:?})")));
+            }
+        }
+        Outcome::Loss { plies } => {
+            let all_win = after.iter().all(|v| matches!(v, Outcome::Win { .. }));
+            let longest = after
+                .iter()
+                .filter_map(|v| if let Outcome::Win { plies: Some(q) } = v { Some(q + 1) } else { None })
+                .max();
+            if !all_win || (plies.is_some() && longest != plies) {
+                return Err(fail(format!(
+                    "not every move leads into a win of the right length (moves lead to {after:?})"
+                )));
+            }
+        }
+        Outcome::Draw => {
+            let escape = after.iter().any(|v| matches!(v, Outcome::Loss { .. }));
+            let held = after.iter().any(|v| matches!(v, Outcome::Draw));
+            if escape || !held {
+                return Err(fail(format!(
+                    "a draw must have a drawing move and no winning one (moves lead to {after:?})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}

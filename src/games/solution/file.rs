@@ -1,0 +1,129 @@
+//! Solution files: a checksummed bundle ([`crate::dfa::file`]) holding one DFA per value class,
+//! with metadata naming the game, the mode and each class's side and value.
+//!
+//! The metadata is the JSON form of [`Meta`], keys in sorted order, for example
+//! `{"classes":[{"outcome":{"win":1},"side":"First"}],"initial_value":{"loss":null},
+//! "kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":2}},"mover_relative":false,
+//! "params":{"game":"nim","heaps":2,"tokens":3}}`. An outcome is `{"win": plies}`,
+//! `{"loss": plies}` (plies `null` when not known) or `"draw"`.
+
+use super::{Mode, Solution, ValueClass};
+use crate::dfa::Dfa;
+use crate::dfa::file::{Bundle, save_entries};
+use crate::error::{Error, Result};
+use crate::games::{Game, GameParams};
+use crate::vocabulary::{Outcome, Side};
+use std::path::Path;
+
+/// The `kind` of a solution file's metadata.
+const KIND: &str = "dfasolve-solution";
+
+/// The metadata of a solution file.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Meta {
+    kind: String,
+    params: serde_json::Value,
+    mode: Mode,
+    initial_value: StoredOutcome,
+    classes: Vec<StoredClass>,
+    #[serde(default)]
+    mover_relative: bool,
+}
+
+/// A value class's description: its set is the bundle entry at the same index.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredClass {
+    side: Side,
+    outcome: StoredOutcome,
+}
+
+/// An [`Outcome`] as stored.
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StoredOutcome {
+    Win(Option<u32>),
+    Loss(Option<u32>),
+    Draw,
+}
+
+impl From<Outcome> for StoredOutcome {
+    fn from(o: Outcome) -> StoredOutcome {
+        match o {
+            Outcome::Win { plies } => StoredOutcome::Win(plies),
+            Outcome::Loss { plies } => StoredOutcome::Loss(plies),
+            Outcome::Draw => StoredOutcome::Draw,
+        }
+    }
+}
+
+impl From<StoredOutcome> for Outcome {
+    fn from(o: StoredOutcome) -> Outcome {
+        match o {
+            StoredOutcome::Win(plies) => Outcome::Win { plies },
+            StoredOutcome::Loss(plies) => Outcome::Loss { plies },
+            StoredOutcome::Draw => Outcome::Draw,
+        }
+    }
+}
+
+impl Solution {
+    /// Save as a bundle: metadata JSON plus one DFA per value class.
+    ///
+    /// # Errors
+    /// [`Error::Io`] if the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let meta = Meta {
+            kind: KIND.into(),
+            params: self.params.to_json(),
+            mode: self.mode,
+            initial_value: self.initial_value.into(),
+            classes: self.classes.iter().map(|c| StoredClass { side: c.side, outcome: c.outcome.into() }).collect(),
+            mover_relative: self.mover_relative,
+        };
+        // Through a JSON value, whose keys are sorted: the bytes every file has had.
+        let meta = serde_json::to_value(&meta).expect("solution metadata is plain JSON").to_string();
+        let names: Vec<String> = self.classes.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
+        let entries: Vec<(&str, &Dfa)> =
+            names.iter().map(String::as_str).zip(self.classes.iter().map(|c| &c.set)).collect();
+        save_entries(path, &meta, &entries)
+    }
+
+    /// Load a solution saved by [`Solution::save`], with the game it solves (rebuilt from its
+    /// parameters). Records are not stored.
+    ///
+    /// # Errors
+    /// File errors; [`Error::Corrupt`] if the bundle is not a solution or a stored set does not
+    /// fit the game; the game's errors for parameters it does not accept.
+    pub fn load(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
+        let bundle = Bundle::load(path)?;
+        let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
+        let meta: serde_json::Value =
+            serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON".into()))?;
+        if meta["kind"] != KIND {
+            return Err(corrupt("not a solution file (a bundle of another kind)".into()));
+        }
+        let meta: Meta = serde_json::from_value(meta).map_err(|e| corrupt(format!("bad metadata: {e}")))?;
+        if meta.classes.len() != bundle.entries.len() {
+            return Err(corrupt("value classes do not match the stored sets".into()));
+        }
+        let params = GameParams::from_json(&meta.params)?;
+        let game = params.build()?;
+        let mut classes = Vec::with_capacity(meta.classes.len());
+        for (desc, (_, set)) in meta.classes.into_iter().zip(bundle.entries) {
+            if set.shape() != game.shape() {
+                return Err(corrupt(format!("a stored set does not have the shape of {}", game.name())));
+            }
+            classes.push(ValueClass { side: desc.side, outcome: desc.outcome.into(), set });
+        }
+        let solution = Solution {
+            params,
+            mode: meta.mode,
+            initial: game.initial(),
+            initial_value: meta.initial_value.into(),
+            classes,
+            records: Vec::new(),
+            mover_relative: meta.mover_relative,
+        };
+        Ok((game, solution))
+    }
+}

@@ -1,0 +1,74 @@
+//! A solved game: value classes that partition the solved positions, how they were solved,
+//! and the run's record. Saved and loaded by [`file`].
+
+mod file;
+
+use super::GameParams;
+use crate::dfa::Dfa;
+use crate::record::StepRecord;
+use crate::vocabulary::{Outcome, Position, Side};
+
+/// How a game was solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Retrograde over the whole universe to the fixpoint: every position, exact distances.
+    Strong,
+    /// Retrograde `depth` plies, then forward ply sets pruned by it, then backup: every
+    /// position reachable from the start (win/loss, no distances).
+    MeetInTheMiddle {
+        /// Backward iterations before going forward.
+        depth: u32,
+    },
+}
+
+/// One value class of a solution: the positions with `side` to move whose value is `outcome`.
+#[derive(Clone, Debug)]
+pub struct ValueClass {
+    /// Side to move.
+    pub side: Side,
+    /// The value for the side to move.
+    pub outcome: Outcome,
+    /// The positions.
+    pub set: Dfa,
+}
+
+/// A solved game: value classes that partition the solved positions, and the run's record.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The game and its parameters.
+    pub params: GameParams,
+    /// How it was solved.
+    pub mode: Mode,
+    /// The game's start.
+    pub initial: Position,
+    /// Value of the start for the first player to move.
+    pub initial_value: Outcome,
+    /// Disjoint value classes.
+    pub classes: Vec<ValueClass>,
+    /// What each step computed.
+    pub records: Vec<StepRecord>,
+    /// Positions are written from the mover's view: the classes are stored for the first
+    /// side only and answer for both ([`super::Game::mover_relative`]).
+    pub mover_relative: bool,
+}
+
+impl Solution {
+    /// The value of `pos`, or `None` if the solution does not cover it (e.g. unreachable in a
+    /// meet-in-the-middle solve).
+    pub fn value(&self, pos: &Position) -> Option<Outcome> {
+        let side = if self.mover_relative { Side::First } else { pos.side };
+        self.classes.iter().find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
+    }
+
+    /// Longest forced win in plies (strong solves), if any win is known.
+    pub fn longest_win(&self) -> Option<u32> {
+        self.classes
+            .iter()
+            .filter_map(|c| match c.outcome {
+                Outcome::Win { plies } if !c.set.is_empty() => plies,
+                _ => None,
+            })
+            .max()
+    }
+}

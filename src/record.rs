@@ -1,0 +1,277 @@
+//! A run's record: one [`StepRecord`] per set a solve computes, with its size and the cost so
+//! far, kept by a [`Recorder`], and written to (and read back from) CSV.
+//!
+//! The CSV has one header line and one line per step:
+//! `game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes`
+//! (phase `Forward`, `Backward` or `Backup`; side `first` or `second`; empty fields for
+//! counts that are not known; seconds and positions per byte with three decimals).
+
+use crate::atomic::write_atomically;
+use crate::dfa::{Dfa, DfaStats};
+use crate::error::{Error, Result};
+use crate::vocabulary::Side;
+use std::path::Path;
+use std::time::Instant;
+
+/// Which phase a [`StepRecord`] belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Forward ply sets from the initial position.
+    Forward,
+    /// Retrograde iterations from the terminal positions.
+    Backward,
+    /// Values backed up through the forward ply sets.
+    Backup,
+}
+
+/// One line of a run's record: a set computed at one step, with its size and the cost so far.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StepRecord {
+    /// Phase of the run.
+    pub phase: Phase,
+    /// Ply (forward, backup) or iteration (backward).
+    pub step: u32,
+    /// Side to move in the set.
+    pub side: Side,
+    /// Which set: `reachable`, `win`, `loss`, `new_win`, `new_loss`.
+    pub set: &'static str,
+    /// Members of the set, exact (`None` above `u128::MAX`).
+    pub positions: Option<u128>,
+    /// Non-reserved DFA states.
+    pub states: usize,
+    /// Bytes of the compact on-disk layout.
+    pub bytes: usize,
+    /// Positions per byte.
+    pub positions_per_byte: Option<f64>,
+    /// Seconds since the solver started.
+    pub elapsed_s: f64,
+    /// Peak resident memory of the process so far, in bytes (Linux only).
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Peak resident set size of this process (VmHWM), if the platform reports it.
+pub fn peak_rss_bytes() -> Option<u64> {
+    crate::dfa::process_status_kib("VmHWM").map(|kib| kib * 1024)
+}
+
+/// A callback that sees every step record as it is made.
+pub type Progress<'a> = Box<dyn FnMut(&StepRecord) + Send + 'a>;
+
+/// Keeps the records of one run: measures each set once (it is only borrowed, never copied),
+/// stamps it with the time since the run started and the peak memory, and shows it to the
+/// progress callback.
+pub struct Recorder<'a> {
+    started: Instant,
+    records: Vec<StepRecord>,
+    /// Behind a lock so that a solver can be shared by the threads of one step.
+    progress: std::sync::Mutex<Option<Progress<'a>>>,
+}
+
+impl<'a> Recorder<'a> {
+    /// A recorder whose clock started at `started`.
+    pub fn new(started: Instant) -> Recorder<'a> {
+        Recorder { started, records: Vec::new(), progress: std::sync::Mutex::new(None) }
+    }
+
+    /// Call `f` with every record from now on.
+    pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + Send + 'a) {
+        *self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Box::new(f));
+    }
+
+    /// Record `set`, computed at `step` of `phase` with `side` to move, under the name `name`.
+    pub fn record(&mut self, phase: Phase, step: u32, side: Side, name: &'static str, set: &Dfa) {
+        let DfaStats { states, disk_bytes, positions, positions_per_byte, .. } = set.stats();
+        let r = StepRecord {
+            phase,
+            step,
+            side,
+            set: name,
+            positions,
+            states,
+            bytes: disk_bytes,
+            positions_per_byte,
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            peak_rss_bytes: peak_rss_bytes(),
+        };
+        if let Some(f) = self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
+            f(&r);
+        }
+        self.records.push(r);
+    }
+
+    /// The records so far.
+    pub fn records(&self) -> &[StepRecord] {
+        &self.records
+    }
+}
+
+/// A number written with three decimals (read back as any number).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Fixed3(pub f64);
+
+impl serde::Serialize for Fixed3 {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("{:.3}", self.0))
+    }
+}
+
+/// One line of the CSV form of a run record.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CsvRow {
+    /// The game's name.
+    pub game: String,
+    /// `Forward`, `Backward` or `Backup`.
+    pub phase: String,
+    /// Ply or iteration.
+    pub step: u32,
+    /// `first` or `second`.
+    pub side: String,
+    /// Which set.
+    pub set: String,
+    /// Members of the set (empty above `u128::MAX`).
+    pub positions: Option<u128>,
+    /// DFA states.
+    pub states: usize,
+    /// Bytes of the compact layout.
+    pub bytes: usize,
+    /// Positions per byte.
+    pub positions_per_byte: Option<Fixed3>,
+    /// Seconds since the run started.
+    pub elapsed_s: Fixed3,
+    /// Peak resident memory so far.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+impl CsvRow {
+    /// The CSV line of `record` in a run of `game`.
+    pub fn new(game: &str, record: &StepRecord) -> CsvRow {
+        CsvRow {
+            game: game.to_string(),
+            phase: format!("{:?}", record.phase),
+            step: record.step,
+            side: record.side.to_string(),
+            set: record.set.to_string(),
+            positions: record.positions,
+            states: record.states,
+            bytes: record.bytes,
+            positions_per_byte: record.positions_per_byte.map(Fixed3),
+            elapsed_s: Fixed3(record.elapsed_s),
+            peak_rss_bytes: record.peak_rss_bytes,
+        }
+    }
+}
+
+/// The CSV text of `records` of a run of `game`, header included.
+pub fn csv_text(game: &str, records: &[StepRecord]) -> Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in records {
+        w.serialize(CsvRow::new(game, r)).map_err(|e| Error::BadParameters(format!("run record: {e}")))?;
+    }
+    let bytes = w.into_inner().map_err(|e| Error::BadParameters(format!("run record: {e}")))?;
+    Ok(String::from_utf8(bytes).expect("the CSV writer writes the UTF-8 it is given"))
+}
+
+/// The CSV line of one record, without the header (for a record that grows as a run goes).
+pub fn csv_line(game: &str, record: &StepRecord) -> Result<String> {
+    let text = csv_text(game, std::slice::from_ref(record))?;
+    Ok(text.split_once('\n').map_or(String::new(), |(_, line)| line.to_string()))
+}
+
+/// The CSV header line.
+pub const CSV_HEADER: &str =
+    "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
+
+/// Write the record of a run of `game` to `path`, atomically.
+///
+/// # Errors
+/// [`Error::Io`] if the file cannot be written.
+pub fn write_csv(path: &Path, game: &str, records: &[StepRecord]) -> Result<()> {
+    let text = if records.is_empty() { CSV_HEADER.to_string() } else { csv_text(game, records)? };
+    write_atomically(path, text.as_bytes())
+}
+
+/// Read a run record written by [`write_csv`].
+///
+/// # Errors
+/// [`Error::Io`] if it cannot be read, [`Error::Corrupt`] naming the line of anything that is
+/// not a run record.
+pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let bad = |line: u64, msg: String| Error::Corrupt { path: path.to_path_buf(), what: format!("line {line}: {msg}") };
+    if text.is_empty() {
+        return Err(bad(1, "empty file".into()));
+    }
+    if !text.starts_with("game,phase,step,side,set,positions,states,bytes,positions_per_byte") {
+        return Err(bad(1, "not a dfasolve run record (unexpected header)".into()));
+    }
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    for row in reader.deserialize::<CsvRow>() {
+        let row = row.map_err(|e| {
+            let line = e.position().map_or(0, csv::Position::line);
+            bad(line, e.to_string())
+        })?;
+        rows.push(row);
+    }
+    if rows.is_empty() {
+        return Err(bad(2, "no steps recorded".into()));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(phase: Phase, positions: Option<u128>, per_byte: Option<f64>) -> StepRecord {
+        StepRecord {
+            phase,
+            step: 3,
+            side: Side::Second,
+            set: "new_win",
+            positions,
+            states: 17,
+            bytes: 80,
+            positions_per_byte: per_byte,
+            elapsed_s: 1.23456,
+            peak_rss_bytes: Some(4096),
+        }
+    }
+
+    /// The CSV is exactly the format the committed records use, and reads back.
+    #[test]
+    fn csv_round_trips_in_the_committed_format() {
+        let records = [record(Phase::Backward, Some(u128::MAX), Some(0.5)), record(Phase::Forward, None, None)];
+        let text = csv_text("nim 3x7", &records).expect("written");
+        assert_eq!(
+            text,
+            format!(
+                "{CSV_HEADER}nim 3x7,Backward,3,second,new_win,{},17,80,0.500,1.235,4096\n\
+                 nim 3x7,Forward,3,second,new_win,,17,80,,1.235,4096\n",
+                u128::MAX
+            )
+        );
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().join("run.csv");
+        write_csv(&path, "nim 3x7", &records).expect("written");
+        let rows = read_csv(&path).expect("read back");
+        assert_eq!(rows.len(), 2);
+        assert_eq!((rows[0].positions, rows[0].positions_per_byte), (Some(u128::MAX), Some(Fixed3(0.5))));
+        assert_eq!((rows[1].positions, rows[1].elapsed_s), (None, Fixed3(1.235)));
+        assert_eq!((rows[1].phase.as_str(), rows[1].side.as_str(), rows[1].step), ("Forward", "second", 3));
+        assert_eq!(csv_line("g", &records[1]).expect("line"), "g,Forward,3,second,new_win,,17,80,,1.235,4096\n");
+    }
+
+    #[test]
+    fn read_csv_names_the_bad_line() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().join("run.csv");
+        std::fs::write(&path, format!("{CSV_HEADER}g,Forward,x,first,reachable,1,2,3,,0.1,\n")).expect("written");
+        let err = read_csv(&path).expect_err("a step that is not a number");
+        assert!(err.to_string().contains("line 2"), "{err}");
+        std::fs::write(&path, "a,b\n1,2\n").expect("written");
+        assert!(read_csv(&path).expect_err("foreign").to_string().contains("not a dfasolve run record"));
+    }
+}

@@ -1,0 +1,105 @@
+//! Meet in the middle: a shallow retrograde pass, forward ply sets pruned by it, and values
+//! backed up through the plies from the last to the first. See the formulas in the module
+//! docs of [`super`].
+
+use super::{Solver, retrograde};
+use crate::dfa::Dfa;
+use crate::error::{Error, Result};
+use crate::games::ValueClass;
+use crate::record::Phase;
+use crate::vocabulary::{Outcome, Ply, Position, Side};
+
+impl Solver<'_> {
+    /// Value every position reachable from `initial`: retrograde `depth` plies, then forward
+    /// plies pruned by it, then backup. Positions the retrograde pass decided keep their exact
+    /// distance; the rest are known as win or loss.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for a game with draws; checkpoint I/O.
+    pub(super) fn meet_in_the_middle(&mut self, initial: &Position, depth: u32) -> Result<Vec<ValueClass>> {
+        if self.game.has_draws() {
+            return Err(Error::BadParameters(format!("{} can be drawn: use the strong mode", self.game.name())));
+        }
+        let r = self.retrograde(Some(depth))?;
+        // With mover-relative strings the first side's sets stand for whoever moves.
+        let shared = self.game.mover_relative();
+        let slot = |side: Side| if shared { 0 } else { side.index() };
+        let decided = [r.win[0].union(&r.loss[0]), r.win[slot(Side::Second)].union(&r.loss[slot(Side::Second)])];
+        let plies = self.forward_plies(initial, Some(&decided), None)?;
+        // Every position of ply k + 1 is valued before ply k: each ply's successors lie
+        // in the next ply. So ply k only values the positions no later ply has seen,
+        // a win when it has a move into any known loss of the opponent. A position
+        // recurs in many plies (Nim: in nearly all of them), and the known losses grow
+        // towards the simple final set.
+        let mut win_all = [r.win[0].clone(), r.win[1].clone()];
+        let mut loss_all = [r.loss[0].clone(), r.loss[1].clone()];
+        // Ply k's positions that the later plies have not valued.
+        let unvalued = |k: usize, ongoing: &[Dfa; 2], win_all: &[Dfa; 2], loss_all: &[Dfa; 2]| {
+            let i = slot(Side::after(initial.side, Ply(k as u32)));
+            plies[k].intersection(&ongoing[i]).difference(&decided[i]).difference(&win_all[i]).difference(&loss_all[i])
+        };
+        // Each ply is a chain (its positions to value, their preimage, the running
+        // unions the next ply reads). The other thread meanwhile prepares the next
+        // ply's positions from the values known so far and records the previous ply.
+        // Ply j's values, read off the running sets once all of ply j is valued.
+        let ply_values = |j: usize, win_all: &[Dfa; 2]| {
+            let win = plies[j].intersection(&win_all[slot(Side::after(initial.side, Ply(j as u32)))]);
+            let lose = plies[j].difference(&win);
+            (j, win, lose)
+        };
+        let mut prepared = plies.len().checked_sub(1).map(|k| unvalued(k, &self.ongoing, &win_all, &loss_all));
+        let mut previous_new: Option<(usize, Dfa)> = None;
+        let mut to_record: Option<usize> = None;
+        for k in (0..plies.len()).rev() {
+            let side = Side::after(initial.side, Ply(k as u32));
+            let (i, o) = (slot(side), slot(side.other()));
+            let prepared_k = prepared.take().expect("prepared during the previous ply");
+            let (moves, ongoing, win_ref, loss_ref) = (&self.moves[i], &self.ongoing, &win_all, &loss_all);
+            let previous = &previous_new;
+            let chain = || {
+                // The previous ply's positions were valued after this one was prepared.
+                let new = match previous {
+                    Some((j, n)) if *j == i => prepared_k.difference(n),
+                    _ => prepared_k,
+                };
+                let win_new = moves.backward_within(&loss_ref[o], &new);
+                let lose_new = new.difference(&win_new);
+                (new, win_new, lose_new)
+            };
+            let other = || {
+                let values = to_record.map(|j| ply_values(j, win_ref));
+                let next = k.checked_sub(1).map(|k| unvalued(k, ongoing, win_ref, loss_ref));
+                (values, next)
+            };
+            let ((new, win_new, lose_new), (values, next)) = rayon::join(chain, other);
+            if let Some(v) = values {
+                self.record_ply_values(Side::after(initial.side, Ply(v.0 as u32)), v);
+            }
+            let (w, l) = rayon::join(|| win_all[i].union(&win_new), || loss_all[i].union(&lose_new));
+            (win_all[i], loss_all[i]) = (w, l);
+            previous_new = Some((i, new));
+            to_record = Some(k);
+            prepared = next;
+        }
+        if let Some(j) = to_record {
+            let v = ply_values(j, &win_all);
+            self.record_ply_values(Side::after(initial.side, Ply(j as u32)), v);
+        }
+        // Positions decided by the retrograde pass keep their exact distance; the
+        // reachable rest is known as win/loss only.
+        let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
+        for &s in self.sides() {
+            let i = s.index();
+            let (w, l) = (win_all[i].difference(&decided[i]), loss_all[i].difference(&decided[i]));
+            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: w });
+            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set: l });
+        }
+        Ok(classes)
+    }
+
+    /// Record a backed-up ply's win and loss sets (`(ply, win, loss)`).
+    fn record_ply_values(&mut self, side: Side, (ply, win, lose): (usize, Dfa, Dfa)) {
+        self.recorder.record(Phase::Backup, ply as u32, side, "win", &win);
+        self.recorder.record(Phase::Backup, ply as u32, side, "loss", &lose);
+    }
+}

@@ -1,0 +1,231 @@
+//! Solving with sets: forward ply sets, backward retrograde analysis, meet in the middle.
+//!
+//! Notation (SPEC §3), with one set per side to move `s`:
+//! * `U_s` the universe, `T_s` the terminal positions (lost or won by rule, or no legal move),
+//!   `N_s = U_s \ T_s` the positions where play goes on.
+//! * **Retrograde** ([`Solver::retrograde`]): `L_0 = lost terminals`, `W_0 = won terminals`, and
+//!   `W_{n+1} = W_n ∪ (N_s ∩ back_s(L_n^opp \ L_{n-1}^opp))` (only the newest losses can give
+//!   new wins), `L_{n+1} = L_n ∪ (C \ back_s(U_opp \ W_n^opp))` where
+//!   `C = N_s ∩ back_s(W_n^opp \ W_{n-1}^opp) \ (W ∪ L)` are the undecided positions with a move
+//!   into a newly won position (a position all of whose moves go into `W_n` has one into the
+//!   newest part, or it was decided earlier). The fixpoint is reached when an iteration adds
+//!   nothing; what is left undecided is a draw. `W_n \ W_{n-1}` wins in exactly `n` plies.
+//! * **Forward** ([`Solver::forward_plies`]): `F_0 = {initial}`, `F_{k+1} = forward_s(F_k ∩ N_s \ D)` where
+//!   `D` are positions already decided by a (possibly shallow) retrograde pass.
+//! * **Meet in the middle** ([`Mode::MeetInTheMiddle`], games without draws): from the last ply back to ply 0,
+//!   with running sets `KW_s ⊇ W_d`, `KL_s ⊇ L_d` of the positions valued so far:
+//!   `New_k = F_k ∩ N_s \ D \ KW_s \ KL_s` (not seen by a later ply),
+//!   `KW_s ∪= New_k ∩ back_s(KL_opp)`, `KL_s ∪= New_k \ back_s(KL_opp)`, and
+//!   `Win_k = F_k ∩ KW_s`, `Lose_k = F_k \ Win_k`. Every move of a `p ∈ New_k` lands in
+//!   `F_{k+1}`, all of whose positions are valued by then, so a move into `KL_opp` is a move
+//!   into a loss, and this is exact; a position met in many plies is valued once.
+//!
+//! Finished plies and iterations can be kept on disk ([`Solver::checkpoint_into`]) so that a run resumes
+//! where it stopped; the second side's sets can be mirror images of the first side's
+//! ([`MirrorPolicy`]).
+
+mod checkpoint;
+mod forward;
+mod meet;
+mod mirror;
+mod retrograde;
+
+pub use mirror::MirrorPolicy;
+pub use retrograde::Retrograde;
+
+use crate::dfa::Dfa;
+use crate::error::{Error, Result};
+use crate::games::{Game, Mode, Solution, ValueClass};
+use crate::move_graph::Moves;
+use crate::record::{Recorder, StepRecord};
+use crate::vocabulary::{Outcome, Position, Side};
+use checkpoint::Checkpoints;
+use mirror::Mirror;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Evaluate `expr` (a set), and emit a debug event with how long it took and its size.
+macro_rules! timed {
+    ($name:expr, $e:expr) => {{
+        let t = std::time::Instant::now();
+        let v = $e;
+        tracing::debug!(target: "dfasolve::solver", "{:>12}: {:8.3} s, {} states", $name, t.elapsed().as_secs_f64(), v.nontrivial_state_count());
+        v
+    }};
+}
+pub(crate) use timed;
+
+/// Solves one game; holds its move graphs and terminal sets.
+pub struct Solver<'g> {
+    game: &'g dyn Game,
+    moves: [Moves; 2],
+    universe: [Dfa; 2],
+    lost: [Dfa; 2],
+    won: [Dfa; 2],
+    ongoing: [Dfa; 2],
+    recorder: Recorder<'g>,
+    checkpoints: Checkpoints,
+    mirror: Mirror,
+}
+
+impl<'g> Solver<'g> {
+    /// Prepare the move graphs and terminal sets of `game`.
+    pub fn new(game: &'g dyn Game) -> Solver<'g> {
+        let started = Instant::now();
+        let shared = game.mover_relative();
+        let moves =
+            [game.solver_moves(Side::First), game.solver_moves(if shared { Side::First } else { Side::Second })];
+        let first_universe = timed!("universe", game.universe(Side::First));
+        let universe = [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
+        // With mover-relative strings both sides are the same computation: do it once. (The
+        // side mirror is left to the retrograde pass and its policy: these sets are cheap.)
+        let per_side = |f: &dyn Fn(Side) -> Dfa| {
+            let first = f(Side::First);
+            let second = if shared { first.clone() } else { f(Side::Second) };
+            [first, second]
+        };
+        // Lost by rule, or not over by rule but without a legal move. A position the rules
+        // already decide is terminal whatever its moves would be.
+        let lost = per_side(&|s| {
+            let u = &universe[s.index()];
+            let by_rule = game.lost_terminal(s).intersection(u);
+            let stuck = match game.stuck(s) {
+                Some(stuck) => stuck.intersection(u),
+                None => {
+                    let has_move =
+                        timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], u));
+                    u.difference(&has_move)
+                }
+            };
+            by_rule.union(&stuck.difference(&game.won_terminal(s)))
+        });
+        let won = per_side(&|s| game.won_terminal(s).intersection(&universe[s.index()]).difference(&lost[s.index()]));
+        let ongoing = per_side(&|s| universe[s.index()].difference(&lost[s.index()]).difference(&won[s.index()]));
+        Solver {
+            game,
+            moves,
+            universe,
+            lost,
+            won,
+            ongoing,
+            recorder: Recorder::new(started),
+            checkpoints: Checkpoints::none(),
+            mirror: Mirror::new(if shared { None } else { game.side_mirror() }),
+        }
+    }
+
+    /// How many ids (subsets and child codes, 4 bytes each) the side mirror of a set may hold:
+    /// `per_state` per state of the set plus `base`. Past that it gives up and the iteration
+    /// computes the second side's images, and sets as large or larger are not mirrored again
+    /// in this solve. Default: 32 per state plus 16M.
+    pub fn set_mirror_budget(&mut self, per_state: usize, base: usize) {
+        self.mirror.budget = (per_state, base);
+    }
+
+    /// When the retrograde pass uses the game's side mirror (default [`MirrorPolicy::Large`]).
+    pub fn set_mirror_policy(&mut self, policy: MirrorPolicy) {
+        self.mirror.policy = policy;
+    }
+
+    /// Call `f` with every step record as it is produced (progress display).
+    pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + Send + 'g) {
+        self.recorder.on_step(f);
+    }
+
+    /// Save every finished step under `dir` and reuse steps already saved there (resume).
+    pub fn checkpoint_into(&mut self, dir: PathBuf) {
+        self.checkpoints = Checkpoints::new(dir, self.game.params());
+    }
+
+    /// The records of all steps so far.
+    pub fn records(&self) -> &[StepRecord] {
+        self.recorder.records()
+    }
+
+    /// Positions where `side` is to move and play goes on.
+    pub fn ongoing(&self, side: Side) -> &Dfa {
+        &self.ongoing[side.index()]
+    }
+
+    /// Terminal positions lost for the side to move (by rule or without a legal move).
+    pub fn lost_terminal(&self, side: Side) -> &Dfa {
+        &self.lost[side.index()]
+    }
+
+    /// The universe with `side` to move.
+    pub fn universe(&self, side: Side) -> &Dfa {
+        &self.universe[side.index()]
+    }
+
+    /// The moves of `side` as the solver applies them.
+    pub fn moves(&self, side: Side) -> &Moves {
+        &self.moves[side.index()]
+    }
+
+    /// Positions reachable in one move of `side` from `set` (`set` should be ongoing).
+    pub fn forward(&self, side: Side, set: &Dfa) -> Dfa {
+        self.moves[side.index()].forward(set)
+    }
+
+    /// Positions with `side` to move with some move into `set`.
+    pub fn backward(&self, side: Side, set: &Dfa) -> Dfa {
+        self.moves[side.index()].backward(set)
+    }
+
+    /// Positions of `within` with `side` to move and some move into `set` (cheaper than
+    /// [`Solver::backward`] and an intersection: work outside `within` is never done).
+    pub fn backward_within(&self, side: Side, set: &Dfa, within: &Dfa) -> Dfa {
+        self.moves[side.index()].backward_within(set, within)
+    }
+
+    /// The sides whose sets the solver computes (one when strings are mover-relative).
+    fn sides(&self) -> &'static [Side] {
+        if self.game.mover_relative() { &[Side::First] } else { &Side::BOTH }
+    }
+
+    /// Solve by `mode`.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for meet in the middle on a game with draws; checkpoint I/O.
+    pub fn solve(&mut self, mode: Mode) -> Result<Solution> {
+        let initial = self.game.initial();
+        let classes = match mode {
+            Mode::Strong => self.solve_strong()?,
+            Mode::MeetInTheMiddle { depth } => self.meet_in_the_middle(&initial, depth)?,
+        };
+        self.finish(mode, initial, classes)
+    }
+
+    /// Retrograde to the fixpoint: exact distances, and draws where nothing was decided.
+    fn solve_strong(&mut self) -> Result<Vec<ValueClass>> {
+        let r = self.retrograde(None)?;
+        let mut draw_classes = Vec::new();
+        for &s in self.sides() {
+            let i = s.index();
+            let draws = self.universe[i].difference(&r.win[i]).difference(&r.loss[i]);
+            if !draws.is_empty() {
+                draw_classes.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
+            }
+        }
+        let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
+        classes.extend(draw_classes);
+        Ok(classes)
+    }
+
+    fn finish(&mut self, mode: Mode, initial: Position, classes: Vec<ValueClass>) -> Result<Solution> {
+        let mut solution = Solution {
+            params: self.game.params(),
+            mode,
+            initial: initial.clone(),
+            initial_value: Outcome::Draw,
+            classes,
+            records: Vec::new(),
+            mover_relative: self.game.mover_relative(),
+        };
+        solution.initial_value = solution
+            .value(&initial)
+            .ok_or_else(|| Error::Verification("the initial position is not in any value class".into()))?;
+        solution.records = self.recorder.records().to_vec();
+        Ok(solution)
+    }
+}

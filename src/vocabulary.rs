@@ -1,0 +1,131 @@
+//! The vocabulary of play shared by the games, the solutions and the solver: who moves
+//! ([`Side`]), what stands on the board ([`Position`]), how many moves have been made
+//! ([`Ply`]), and what a position is worth ([`Outcome`], [`Status`]).
+
+use crate::dfa::Symbol;
+use std::fmt;
+
+/// A player. `First` moves first from the initial position.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize, clap::ValueEnum,
+)]
+pub enum Side {
+    /// The player who moves first.
+    First,
+    /// The other player.
+    Second,
+}
+
+impl Side {
+    /// The other player.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// 0 for `First`, 1 for `Second` (for indexing per-side arrays).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Both sides, first first.
+    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
+
+    /// The side to move after `ply` plies from a position with `start` to move.
+    pub fn after(start: Side, ply: Ply) -> Side {
+        if ply.0.is_multiple_of(2) { start } else { start.other() }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::First => "first",
+            Side::Second => "second",
+        })
+    }
+}
+
+/// A game state as the solver sees it: the side to move and the string.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    /// Who moves.
+    pub side: Side,
+    /// One symbol per layer of the game's shape.
+    pub board: Vec<Symbol>,
+}
+
+/// The value of a position for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Outcome {
+    /// The player to move wins; `plies` until the game ends with best play, when known.
+    Win {
+        /// Plies to the end of the game (the winner's last move included), if known.
+        plies: Option<u32>,
+    },
+    /// The player to move loses.
+    Loss {
+        /// Plies to the end of the game (0: already lost), if known.
+        plies: Option<u32>,
+    },
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Outcome {
+    /// Win/loss/draw without the distance (for comparing solvers that do not all give it).
+    pub fn kind(self) -> &'static str {
+        match self {
+            Outcome::Win { .. } => "win",
+            Outcome::Loss { .. } => "loss",
+            Outcome::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { plies: Some(p) } => write!(f, "win in {p} {}", if *p == 1 { "ply" } else { "plies" }),
+            Outcome::Loss { plies: Some(p) } => write!(f, "loss in {p} {}", if *p == 1 { "ply" } else { "plies" }),
+            Outcome::Win { plies: None } => write!(f, "win"),
+            Outcome::Loss { plies: None } => write!(f, "loss"),
+            Outcome::Draw => write!(f, "draw"),
+        }
+    }
+}
+
+/// Whether the game is over for the player to move, by the explicit rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The game goes on.
+    Ongoing,
+    /// The player to move has already lost (includes having no legal move).
+    Lost,
+    /// The player to move has already won.
+    Won,
+}
+
+/// A number of half-moves: a ply of a forward search, or a distance to the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Ply(pub u32);
+
+impl fmt::Display for Ply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Order outcomes of the positions a move leads to (values for the opponent), best move for
+/// the mover first: opponent loses soonest, then draws, then opponent wins latest.
+pub fn move_rank(after: Option<Outcome>) -> (u8, i64) {
+    match after {
+        Some(Outcome::Loss { plies }) => (0, plies.map_or(0, i64::from)),
+        Some(Outcome::Draw) => (1, 0),
+        Some(Outcome::Win { plies }) => (2, -plies.map_or(0, i64::from)),
+        None => (3, 0),
+    }
+}
