@@ -48,6 +48,9 @@ pub struct StepRecord {
     pub elapsed_s: f64,
     /// Peak resident memory of the process so far, in bytes (Linux only).
     pub peak_rss_bytes: Option<u64>,
+    /// The class of positions being solved, in a solve by classes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// Peak resident set size of this process (VmHWM), if the platform reports it.
@@ -64,6 +67,7 @@ pub type Progress<'a> = Box<dyn FnMut(&StepRecord) + Send + 'a>;
 pub struct Recorder<'a> {
     started: Instant,
     records: Vec<StepRecord>,
+    class: Option<String>,
     /// Behind a lock so that a solver can be shared by the threads of one step.
     progress: std::sync::Mutex<Option<Progress<'a>>>,
 }
@@ -71,12 +75,17 @@ pub struct Recorder<'a> {
 impl<'a> Recorder<'a> {
     /// A recorder whose clock started at `started`.
     pub fn new(started: Instant) -> Recorder<'a> {
-        Recorder { started, records: Vec::new(), progress: std::sync::Mutex::new(None) }
+        Recorder { started, records: Vec::new(), class: None, progress: std::sync::Mutex::new(None) }
     }
 
     /// Call `f` with every record from now on.
     pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + Send + 'a) {
         *self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Box::new(f));
+    }
+
+    /// Label the records from now on with the class of positions being solved.
+    pub fn set_class(&mut self, class: Option<String>) {
+        self.class = class;
     }
 
     /// Record `set`, computed at `step` of `phase` with `side` to move, under the name `name`.
@@ -93,6 +102,7 @@ impl<'a> Recorder<'a> {
             positions_per_byte,
             elapsed_s: self.started.elapsed().as_secs_f64(),
             peak_rss_bytes: peak_rss_bytes(),
+            class: self.class.clone(),
         };
         if let Some(f) = self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
             f(&r);
@@ -237,6 +247,7 @@ mod tests {
             positions_per_byte: per_byte,
             elapsed_s: 1.23456,
             peak_rss_bytes: Some(4096),
+            class: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! All integration tests, one binary (faster to link).
 mod breakthrough;
 mod cases;
+mod classes;
 mod cli;
 mod dfa1;
 mod dfa_props;

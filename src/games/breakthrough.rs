@@ -10,7 +10,7 @@
 //! or, with [`SquareOrder::Columns`], column by column (layer `c·H + r`); symbol 0 empty, 1 a
 //! first player's pawn, 2 a second player's pawn. See `games/breakthrough/README.md`.
 
-use super::{Game, GameParams, Position, Side, SideMirror, Status};
+use super::{Game, GameParams, Position, PositionClass, Side, SideMirror, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -202,6 +202,27 @@ impl Game for Breakthrough {
             2 * self.width,
         ));
         counts.difference(&self.pawn_on_row(side, self.goal_row(side)))
+    }
+
+    /// The pawns on the board, `(first, second)`: a move keeps them or captures one, so a
+    /// class `(a, b)` leads only to `(a, b)`, `(a - 1, b)` and `(a, b - 1)`. Named `AvB`.
+    fn classes(&self) -> Vec<PositionClass> {
+        let most = 2 * self.width;
+        let mut counts: Vec<(usize, usize)> = (0..=most).flat_map(|a| (0..=most).map(move |b| (a, b))).collect();
+        counts.sort_by_key(|&(a, b)| (a + b, a));
+        let index = |a: usize, b: usize| counts.iter().position(|&c| c == (a, b));
+        counts
+            .iter()
+            .map(|&(a, b)| PositionClass {
+                name: format!("{a}v{b}"),
+                set: self.pawns_between(Side::First, a, a).intersection(&self.pawns_between(Side::Second, b, b)),
+                successors: [a.checked_sub(1).map(|a| (a, b)), b.checked_sub(1).map(|b| (a, b))]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(a, b)| index(a, b))
+                    .collect(),
+            })
+            .collect()
     }
 
     /// Rotating the board by 180° and swapping the colours turns a position with the first

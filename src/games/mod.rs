@@ -35,6 +35,7 @@
 
 pub mod breakthrough;
 pub mod check;
+pub mod class;
 pub mod nim;
 pub mod ostle;
 pub mod solution;
@@ -43,6 +44,7 @@ use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::{ListedMoves, MoveGraph, Moves};
 pub use crate::vocabulary::{Outcome, Ply, Position, Side, Status, move_rank};
+pub use class::PositionClass;
 pub use solution::{Mode, Solution, ValueClass};
 
 /// Everything the solver and the checks need to know about a game.
@@ -113,6 +115,15 @@ pub trait Game: Sync {
     /// `MirrorPolicy`).
     fn side_mirror(&self) -> Option<SideMirror> {
         None
+    }
+
+    /// The classes of the game's positions (SPEC §3.1), lowest first: a partition of every
+    /// position (with either side to move) such that every move stays in its class or goes
+    /// to one of the class's successors, which come earlier in the list. The solver can then
+    /// solve one class at a time from the lowest up ([`PositionClass`]). Empty (the default):
+    /// the game is only solved whole.
+    fn classes(&self) -> Vec<PositionClass> {
+        Vec::new()
     }
 
     // ---- the explicit oracle: plain board code, independent of the symbolic rules ----

@@ -3,7 +3,7 @@
 //!
 //! Encoding: one layer per heap, symbol = heap size `0..=M`. See `games/nim/README.md`.
 
-use super::{Game, GameParams, Outcome, Position, Side, Solution, Status};
+use super::{Game, GameParams, Outcome, Position, PositionClass, Side, Solution, Status};
 use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -57,6 +57,25 @@ impl Nim {
         }
         b.finish(below[0])
     }
+
+    /// Positions with exactly `total` tokens left (a DFA whose state is the sum so far).
+    pub fn tokens_left(&self, total: usize) -> Dfa {
+        let mut b = DfaBuilder::new(&self.shape);
+        // below[k] = state after reading the heaps so far with k tokens in them.
+        let mut below: Vec<StateId> =
+            (0..=total).map(|k| if k == total { StateId::ACCEPT } else { StateId::REJECT }).collect();
+        for l in (0..self.heaps).rev() {
+            below = (0..=total)
+                .map(|k| {
+                    let row: Vec<StateId> = (0..=self.tokens)
+                        .map(|h| if k + h <= total { below[k + h] } else { StateId::REJECT })
+                        .collect();
+                    b.add(l, &row)
+                })
+                .collect();
+        }
+        b.finish(below[0])
+    }
 }
 
 impl Game for Nim {
@@ -66,6 +85,13 @@ impl Game for Nim {
 
     fn params(&self) -> GameParams {
         GameParams::Nim { heaps: self.heaps, tokens: self.tokens }
+    }
+
+    /// The tokens left: every move takes some, so each class's moves all lead to lower ones.
+    fn classes(&self) -> Vec<PositionClass> {
+        (0..=self.heaps * self.tokens)
+            .map(|t| PositionClass { name: format!("{t}"), set: self.tokens_left(t), successors: (0..t).collect() })
+            .collect()
     }
 
     fn shape(&self) -> &Shape {

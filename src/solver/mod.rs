@@ -25,6 +25,7 @@
 //! ([`MirrorPolicy`]).
 
 mod checkpoint;
+mod classes;
 mod forward;
 mod meet;
 mod mirror;

@@ -40,7 +40,7 @@ pub mod symmetry;
 mod variant;
 pub mod verify;
 
-use super::{Game, GameParams, Position, Side, Status};
+use super::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::{ListedMoves, MoveGraph};
@@ -230,6 +230,33 @@ impl Game for Ostle {
     /// forbidden move never leaves it without one. (Tests compare with the explicit rules.)
     fn stuck(&self, _side: Side) -> Option<Dfa> {
         Some(Dfa::reject_all(&self.shape))
+    }
+
+    /// The pieces on the board, `{p, q}` whoever moves (strings are from the mover's view): a
+    /// move removes at most one piece, so `{p, q}` leads only to itself, `{p - 1, q}` and
+    /// `{p, q - 1}`. Named `PvQ` with `P ≥ Q`.
+    fn classes(&self) -> Vec<PositionClass> {
+        let (lo, hi) = (self.variant.lose_at, self.variant.pieces);
+        let mut pairs: Vec<(usize, usize)> = (lo..=hi).flat_map(|p| (lo..=p).map(move |q| (p, q))).collect();
+        pairs.sort_by_key(|&(p, q)| (p + q, p));
+        let n = self.variant.squares();
+        let (s, mover) = (&self.shape, Self::mover_symbols());
+        let mine = |k: usize| Dfa::count_between(s, 0..n, |c| mover.contains(&c), k, k);
+        let theirs = |k: usize| Dfa::count_between(s, 0..n, |c| c == THEIRS, k, k);
+        let index = |p: usize, q: usize| pairs.iter().position(|&c| c == (p.max(q), p.min(q)));
+        pairs
+            .iter()
+            .map(|&(p, q)| {
+                let set = mine(p).intersection(&theirs(q));
+                let set = if p == q { set } else { set.union(&mine(q).intersection(&theirs(p))) };
+                let successors = [(p.wrapping_sub(1), q), (p, q.wrapping_sub(1))]
+                    .into_iter()
+                    .filter(|&(a, b)| a >= lo && a <= hi && b >= lo && b <= hi)
+                    .filter_map(|(a, b)| index(a, b))
+                    .collect();
+                PositionClass { name: format!("{p}v{q}"), set, successors }
+            })
+            .collect()
     }
 
     fn has_draws(&self) -> bool {

@@ -1,0 +1,241 @@
+//! Solving by classes (SPEC §3.1): the game's classes of positions are solved from the lowest
+//! up, each by a retrograde pass over its own positions only, in which the moves into lower
+//! classes read those classes' final values.
+//!
+//! For a class `K` with lower values `LW_d`, `LL_d` (won, lost in exactly `d` plies, over the
+//! classes one move can reach), iteration `n` of the pass is the whole-universe iteration
+//! (module docs of [`super`]) with the opponent's newest sets taken over `K` and the lower
+//! classes together:
+//! * new wins: undecided positions of `K` with a move into `L_n^opp(K) ∪ LL_n^opp`;
+//! * new losses: undecided positions of `K` with a move into `W_n^opp(K) ∪ LW_n^opp` and none
+//!   outside the wins known so far, `W^opp(K) ∪ LW_{≤n}^opp`.
+//!
+//! A win in `d` through a lower class is found in iteration `d`, so distances stay exact. The
+//! pass ends when an iteration adds nothing to `K` and no lower value has a larger distance;
+//! what is left undecided in `K` is a draw.
+
+use super::{Solver, retrograde, timed};
+use crate::dfa::{Dfa, Shape};
+use crate::error::{Error, Result};
+use crate::games::{Mode, PositionClass, Solution, ValueClass};
+use crate::record::Phase;
+use crate::vocabulary::Outcome;
+
+/// The final values of the lower classes one move can reach, by side to move and distance.
+struct LowerValues {
+    /// `win[s][d]`: won in exactly `d` plies with `s` to move.
+    win: [Vec<Dfa>; 2],
+    /// `loss[s][d]`: lost in exactly `d` plies.
+    loss: [Vec<Dfa>; 2],
+}
+
+impl LowerValues {
+    /// The union, per side and distance, of `values` (strong values: every win and loss has
+    /// its distance).
+    fn new(shape: &Shape, values: &[&ValueClass]) -> Result<LowerValues> {
+        let mut parts: [[Vec<Vec<&Dfa>>; 2]; 2] = Default::default();
+        for v in values {
+            let (kind, plies) = match v.outcome {
+                Outcome::Win { plies: Some(d) } => (0, d as usize),
+                Outcome::Loss { plies: Some(d) } => (1, d as usize),
+                Outcome::Draw => continue,
+                o => return Err(Error::Mismatch(format!("a lower class's value {o} has no exact distance"))),
+            };
+            let by_distance = &mut parts[kind][v.side.index()];
+            if by_distance.len() <= plies {
+                by_distance.resize_with(plies + 1, Vec::new);
+            }
+            by_distance[plies].push(&v.set);
+        }
+        let unite = |by_distance: &Vec<Vec<&Dfa>>| -> Vec<Dfa> {
+            by_distance.iter().map(|sets| Dfa::union_all(shape, sets)).collect()
+        };
+        let [wins, losses] = &parts;
+        Ok(LowerValues { win: [unite(&wins[0]), unite(&wins[1])], loss: [unite(&losses[0]), unite(&losses[1])] })
+    }
+
+    /// The largest distance of any lower value (`None` if there are none).
+    fn max_distance(&self) -> Option<usize> {
+        self.win.iter().chain(&self.loss).filter_map(|v| v.len().checked_sub(1)).max()
+    }
+
+    fn at<'a>(sets: &'a [Dfa], d: usize, empty: &'a Dfa) -> &'a Dfa {
+        sets.get(d).unwrap_or(empty)
+    }
+}
+
+impl Solver<'_> {
+    /// Solve every class of the game from the lowest up and put their values together: the
+    /// same value classes as [`Mode::Strong`] over the whole universe, one entry per class and
+    /// value.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] if the game declares no classes.
+    pub fn solve_by_classes(&mut self) -> Result<Solution> {
+        let classes = self.game.classes();
+        if classes.is_empty() {
+            return Err(Error::BadParameters(format!("{} declares no classes", self.game.name())));
+        }
+        crate::games::class::check_order(&classes);
+        // Which later class last needs each class's values, so that they leave memory then.
+        let mut last_use: Vec<usize> = (0..classes.len()).collect();
+        for (k, c) in classes.iter().enumerate() {
+            for &s in &c.successors {
+                last_use[s] = last_use[s].max(k);
+            }
+        }
+        let mut values: Vec<Option<Vec<ValueClass>>> = vec![None; classes.len()];
+        let mut done: Vec<ValueClass> = Vec::new();
+        for (k, class) in classes.iter().enumerate() {
+            let lower: Vec<&ValueClass> = class
+                .successors
+                .iter()
+                .flat_map(|&s| values[s].as_deref().expect("lower classes are solved first"))
+                .collect();
+            let solved = self.solve_class(class, &classes, &lower)?;
+            values[k] = Some(solved);
+            for s in class.successors.iter().copied().chain([k]) {
+                if last_use[s] == k
+                    && let Some(v) = values[s].take()
+                {
+                    done.extend(v);
+                }
+            }
+        }
+        done.extend(values.into_iter().flatten().flatten());
+        let initial = self.game.initial();
+        self.finish(Mode::Strong, initial, done)
+    }
+
+    /// Solve one class given the final values of the lower classes one move can reach
+    /// (`lower`: the value classes of `class.successors`, from [`Solver::solve_class`] or
+    /// their files). Returns the class's value classes, exact distances and draws.
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] if a lower value has no exact distance; checkpoint I/O.
+    pub fn solve_class(
+        &mut self,
+        class: &PositionClass,
+        classes: &[PositionClass],
+        lower: &[&ValueClass],
+    ) -> Result<Vec<ValueClass>> {
+        let shape = self.game.shape().clone();
+        let empty = Dfa::reject_all(&shape);
+        let sides = self.sides();
+        let shared = self.game.mover_relative();
+        let lower = LowerValues::new(&shape, lower)?;
+        let last_lower = lower.max_distance();
+        let within = |sets: &[Dfa; 2]| [0, 1].map(|i| sets[i].intersection(&class.set));
+        let universe = within(&self.universe);
+        let (won, lost) = (within(&self.won), within(&self.lost));
+        let mut undecided = [0, 1].map(|i| within(&self.ongoing)[i].difference(&won[i]).difference(&lost[i]));
+        // Where one move from the class can lead: the class and its successors.
+        let reach_set = class.successors.iter().fold(class.set.clone(), |acc, &s| acc.union(&classes[s].set));
+        let reach = [0, 1].map(|i| self.universe[i].intersection(&reach_set));
+        drop(reach_set);
+        self.recorder.set_class(Some(class.name.clone()));
+        for &s in sides {
+            self.recorder.record(Phase::Backward, 0, s, "universe", &universe[s.index()]);
+            self.recorder.record(Phase::Backward, 0, s, "loss", &lost[s.index()]);
+        }
+        let mut win = won.clone();
+        let mut loss = lost.clone();
+        let mut new_win: [Vec<Dfa>; 2] = [vec![won[0].clone()], vec![won[1].clone()]];
+        let mut new_loss: [Vec<Dfa>; 2] = [vec![lost[0].clone()], vec![lost[1].clone()]];
+        // The lower wins of distance up to the current iteration, by side.
+        let mut lower_won_so_far = [empty.clone(), empty.clone()];
+        let mut n = 0usize;
+        loop {
+            for i in 0..2 {
+                let newest = LowerValues::at(&lower.win[i], n, &empty);
+                if !newest.is_empty() {
+                    lower_won_so_far[i] = lower_won_so_far[i].union(newest);
+                }
+            }
+            let mut dw = [empty.clone(), empty.clone()];
+            let mut dl = [empty.clone(), empty.clone()];
+            for &s in sides {
+                let i = s.index();
+                let o = if shared { i } else { s.other().index() };
+                let moves = &self.moves[i];
+                let newest_loss = new_loss[o][n].union(LowerValues::at(&lower.loss[o], n, &empty));
+                dw[i] = timed!("new wins", moves.backward_within(&newest_loss, &undecided[i]));
+                let newest_win = new_win[o][n].union(LowerValues::at(&lower.win[o], n, &empty));
+                if newest_win.is_empty() {
+                    continue;
+                }
+                let open = undecided[i].difference(&dw[i]);
+                let open = if self.game.has_draws() {
+                    timed!("candidates", moves.backward_within(&newest_win, &open))
+                } else {
+                    open
+                };
+                if !open.is_empty() {
+                    let escape = timed!("escape", reach[o].difference(&win[o]).difference(&lower_won_so_far[o]));
+                    dl[i] = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
+                }
+            }
+            n += 1;
+            let mut changed = false;
+            for &s in sides {
+                let i = s.index();
+                changed |= !dw[i].is_empty() || !dl[i].is_empty();
+                win[i] = win[i].union(&dw[i]);
+                loss[i] = loss[i].union(&dl[i]);
+                undecided[i] = undecided[i].difference(&dw[i]).difference(&dl[i]);
+                self.recorder.record(Phase::Backward, n as u32, s, "new_win", &dw[i]);
+                self.recorder.record(Phase::Backward, n as u32, s, "new_loss", &dl[i]);
+            }
+            let [dw0, dw1] = dw;
+            let [dl0, dl1] = dl;
+            new_win[0].push(dw0);
+            new_win[1].push(dw1);
+            new_loss[0].push(dl0);
+            new_loss[1].push(dl1);
+            // Iteration n used the distance-(n - 1) sets; nothing new can come after the last
+            // lower distance once an iteration has added nothing.
+            if !changed && last_lower.is_none_or(|d| n > d) {
+                break;
+            }
+        }
+        self.recorder.set_class(None);
+        let mut values = retrograde::exact_classes(new_win, new_loss, sides);
+        for &s in sides {
+            let i = s.index();
+            let draws = universe[i].difference(&win[i]).difference(&loss[i]);
+            if !draws.is_empty() {
+                values.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
+            }
+        }
+        Ok(values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfa::Shape;
+    use crate::vocabulary::Side;
+
+    #[test]
+    fn lower_values_unite_by_side_and_distance() {
+        let shape = Shape::uniform(2, 3);
+        let one = |s: &[u8]| Dfa::from_strings(&shape, &[s.to_vec()]);
+        let v = |side, outcome, s: &[u8]| ValueClass { side, outcome, set: one(s) };
+        let classes = [
+            v(Side::First, Outcome::Win { plies: Some(1) }, &[0, 1]),
+            v(Side::First, Outcome::Win { plies: Some(1) }, &[1, 1]),
+            v(Side::Second, Outcome::Loss { plies: Some(0) }, &[2, 2]),
+            v(Side::First, Outcome::Draw, &[0, 0]),
+        ];
+        let refs: Vec<&ValueClass> = classes.iter().collect();
+        let lower = LowerValues::new(&shape, &refs).expect("exact values");
+        assert_eq!(lower.win[0].len(), 2);
+        assert_eq!(lower.win[0][1].count(), 2);
+        assert!(lower.win[0][0].is_empty());
+        assert_eq!(lower.loss[1][0], one(&[2, 2]));
+        assert_eq!(lower.max_distance(), Some(1));
+        let unknown = [v(Side::First, Outcome::Win { plies: None }, &[0, 1])];
+        assert!(LowerValues::new(&shape, &unknown.iter().collect::<Vec<_>>()).is_err());
+    }
+}
