@@ -146,10 +146,10 @@ impl Solver<'_> {
         let mut lower_won_so_far = [empty.clone(), empty.clone()];
         let mut n = 0usize;
         loop {
-            for i in 0..2 {
-                let newest = LowerValues::at(&lower.win[i], n, &empty);
+            for (so_far, wins) in lower_won_so_far.iter_mut().zip(&lower.win) {
+                let newest = LowerValues::at(wins, n, &empty);
                 if !newest.is_empty() {
-                    lower_won_so_far[i] = lower_won_so_far[i].union(newest);
+                    *so_far = so_far.union(newest);
                 }
             }
             let mut dw = [empty.clone(), empty.clone()];
