@@ -58,7 +58,7 @@ pub struct Position {
 }
 
 /// The value of a position for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// The player to move wins; `plies` until the game ends with best play, when known.
     Win {

@@ -40,7 +40,7 @@ fn check(game: &dyn Game) {
         assert_eq!(total, universe.count());
     }
     let whole = Solver::new(game).solve(Mode::Strong).unwrap();
-    let by_classes = Solver::new(game).solve_by_classes().unwrap();
+    let by_classes = Solver::new(game).solve_by_classes(None).unwrap();
     assert_eq!(by_classes.initial_value, whole.initial_value, "{}", game.name());
     let (a, b) = (by_value(game, &whole), by_value(game, &by_classes));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{}: the same values", game.name());

@@ -214,3 +214,50 @@ fn ostle_solve_census_query_check_and_verify() {
     assert_clean_error(&dfasolve(&["query", f, "bbb/.o./ww"]), "ranks");
     assert_clean_error(&dfasolve(&["query", f, "bbb/.o./www a2U"]), "a2u");
 }
+
+#[test]
+fn classes_as_jobs_give_the_whole_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("classes");
+    let ds = d.to_str().unwrap();
+    let game = ["nim", "--heaps", "3", "--tokens", "2"];
+    let list = dfasolve(&[&game[..], &["--list-classes"]].concat());
+    assert!(list.status.success());
+    let names: Vec<String> =
+        String::from_utf8_lossy(&list.stdout).lines().map(|l| l.split('\t').next().unwrap().to_string()).collect();
+    assert_eq!(names, (0..=6).map(|t| t.to_string()).collect::<Vec<_>>(), "classes lowest first");
+    // A class whose lower classes are not solved yet is refused, naming the missing file.
+    assert_clean_error(
+        &dfasolve(&[&game[..], &["--by-classes", ds, "--class", "3", "--quiet"]].concat()),
+        "class-0.dfas",
+    );
+    assert_clean_error(&dfasolve(&[&game[..], &["--by-classes", ds, "--class", "7", "--quiet"]].concat()), "no class");
+    // One job per class, lowest first (a shell loop), then the directory is the solution.
+    for name in &names {
+        let out = dfasolve(&[&game[..], &["--by-classes", ds, "--class", name, "--quiet"]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let query = dfasolve(&["query", ds, "1,2,3 first"]);
+    let whole = dir.path().join("whole.dfas");
+    assert!(
+        dfasolve(&[&game[..], &["--strong", "--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success()
+    );
+    let query_whole = dfasolve(&["query", whole.to_str().unwrap(), "1,2,3 first"]);
+    assert_eq!(String::from_utf8_lossy(&query.stdout), String::from_utf8_lossy(&query_whole.stdout));
+    let check = dfasolve(&["check", ds]);
+    assert!(String::from_utf8_lossy(&check.stdout).contains("check passed"));
+    assert!(dfasolve(&["stats", ds]).status.success());
+    // A class file of another game is refused.
+    let other = dir.path().join("other");
+    let os = other.to_str().unwrap();
+    assert!(
+        dfasolve(&["nim", "--heaps", "2", "--tokens", "2", "--by-classes", os, "--quiet", "--no-save"])
+            .status
+            .success()
+    );
+    std::fs::copy(other.join("class-0.dfas"), d.join("class-0.dfas")).unwrap();
+    assert_clean_error(
+        &dfasolve(&[&game[..], &["--by-classes", ds, "--class", "1", "--quiet"]].concat()),
+        "holds a class of",
+    );
+}

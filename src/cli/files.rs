@@ -107,8 +107,7 @@ pub(super) fn play(path: &Path, human: Side, from: Option<&str>) -> Result<()> {
 
 /// `dfasolve stats`: sizes and compression of every set in a file.
 pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
-    let bundle = Bundle::load(path).with_context(|| format!("loading {}", path.display()))?;
-    let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let (bundle, file_bytes) = if path.is_dir() { class_files(path)? } else { one_file(path)? };
     let rows: Vec<serde_json::Value> = bundle
         .entries
         .iter()
@@ -206,4 +205,36 @@ pub(super) fn import(dfa1: &Path, out: &Path) -> Result<()> {
     Bundle { meta, entries: vec![("imported".into(), dfa)] }
         .save(out)
         .with_context(|| format!("writing {}", out.display()))
+}
+
+/// A file's bundle and its size in bytes.
+fn one_file(path: &Path) -> Result<(Bundle, u64)> {
+    let bundle = Bundle::load(path).with_context(|| format!("loading {}", path.display()))?;
+    Ok((bundle, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)))
+}
+
+/// The sets of every class file in `dir` as one bundle (each set named `CLASS: set`), and
+/// their bytes together.
+fn class_files(dir: &Path) -> Result<(Bundle, u64)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".dfas"))
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("{}: no class files (class-*.dfas) here", dir.display());
+    }
+    let mut all = Bundle { meta: String::new(), entries: Vec::new() };
+    let mut bytes = 0;
+    for file in files {
+        let (bundle, size) = one_file(&file)?;
+        let class = file.file_stem().and_then(|s| s.to_str()).unwrap_or("?").trim_start_matches("class-").to_string();
+        all.entries.extend(bundle.entries.into_iter().map(|(name, d)| (format!("{class}: {name}"), d)));
+        all.meta = bundle.meta;
+        bytes += size;
+    }
+    Ok((all, bytes))
 }

@@ -209,6 +209,19 @@ pub struct RunOptions {
     /// (`checkpoints/GAME-MODE/`).
     #[arg(long)]
     pub resume: bool,
+    /// Solve by classes of positions (a strong solve, one class at a time from the lowest up),
+    /// saving each class's values in this directory as `class-NAME.dfas` and reusing those
+    /// already there. `query`, `check` and `stats` read the directory as a solution.
+    #[arg(long, value_name = "DIR")]
+    pub by_classes: Option<PathBuf>,
+    /// With `--by-classes`: solve only this class, reading the lower classes it needs from
+    /// their files in the directory (one job of a job array; see the README).
+    #[arg(long, value_name = "NAME", requires = "by_classes")]
+    pub class: Option<String>,
+    /// List the game's classes, lowest first, one per line with the classes its moves can
+    /// reach, and stop.
+    #[arg(long)]
+    pub list_classes: bool,
 }
 
 /// Run one parsed command line.
@@ -216,6 +229,9 @@ pub struct RunOptions {
 /// # Errors
 /// Any failure, as a message for the user.
 pub fn run(cli: Cli) -> Result<()> {
+    if let Some(outcome) = class_jobs(&cli.command) {
+        return outcome;
+    }
     match cli.command {
         Command::Breakthrough { width, height, strong, depth, side_mirror, order, run } => {
             let game = Breakthrough::with_order(width, height, order)?;
@@ -251,4 +267,31 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Export(args) => files::export(&args),
         Command::Import { dfa1, out } => files::import(&dfa1, &out),
     }
+}
+
+/// `--list-classes`, and `--by-classes DIR --class NAME` (one class as one job), for the
+/// solve commands; `None` for everything else.
+fn class_jobs(command: &Command) -> Option<Result<()>> {
+    let (game, run): (Result<Box<dyn crate::games::Game>>, &RunOptions) = match command {
+        Command::Breakthrough { width, height, order, run, .. } => {
+            (Breakthrough::with_order(*width, *height, *order).map(|g| Box::new(g) as _).map_err(Into::into), run)
+        }
+        Command::Nim { heaps, tokens, run, .. } => {
+            (Nim::new(*heaps, *tokens).map(|g| Box::new(g) as _).map_err(Into::into), run)
+        }
+        Command::Ostle { variant, run } => (variant.game().map(|g| Box::new(g) as _), run),
+        _ => return None,
+    };
+    if !run.list_classes && run.class.is_none() {
+        return None;
+    }
+    let game = match game {
+        Ok(g) => g,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(match (&run.by_classes, &run.class) {
+        _ if run.list_classes => solve::list_classes(game.as_ref()),
+        (Some(dir), Some(name)) => solve::solve_one_class(game.as_ref(), dir, name, run),
+        _ => Err(anyhow::anyhow!("--class needs --by-classes DIR (where the lower classes' files are)")),
+    })
 }

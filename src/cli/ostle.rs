@@ -50,6 +50,13 @@ impl OstleArgs {
     }
 }
 
+impl OstleArgs {
+    /// The game these arguments describe.
+    pub(super) fn game(&self) -> Result<Ostle> {
+        symbolic_game(&self.variant()?)
+    }
+}
+
 fn symbolic_game(v: &Variant) -> Result<Ostle> {
     Ok(Ostle::new(v.clone())?)
 }

@@ -24,6 +24,66 @@ fn file_stem(game: &dyn Game) -> String {
     game.name().replace(' ', "-")
 }
 
+/// The classes of `game`, one line each: name, then `<-` and the classes one move can reach.
+pub(super) fn list_classes(game: &dyn Game) -> Result<()> {
+    let classes = game.classes();
+    if classes.is_empty() {
+        anyhow::bail!("{} declares no classes", game.name());
+    }
+    for c in &classes {
+        let reach: Vec<&str> = c.successors.iter().map(|&s| classes[s].name.as_str()).collect();
+        println!("{}\t<- {}", c.name, reach.join(" "));
+    }
+    Ok(())
+}
+
+/// `--by-classes DIR --class NAME`: solve one class from the files of the lower ones and
+/// report its values.
+pub(super) fn solve_one_class(game: &dyn Game, dir: &std::path::Path, name: &str, run: &RunOptions) -> Result<()> {
+    let started = Instant::now();
+    let mut solver = Solver::new(game);
+    let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
+    solver.on_step(move |r: &StepRecord| {
+        if show {
+            eprintln!("{}", progress_line(r));
+        }
+    });
+    let class =
+        solver.solve_one_class(dir, name).with_context(|| format!("solving class {name} of {}", game.name()))?;
+    let wall_s = started.elapsed().as_secs_f64();
+    let rows: Vec<serde_json::Value> = class
+        .values
+        .iter()
+        .map(|v| {
+            let s = v.set.stats();
+            serde_json::json!({ "side": v.side, "value": v.outcome.to_string(), "positions": s.positions.map(|p| p.to_string()),
+                "states": s.states, "bytes": s.disk_bytes })
+        })
+        .collect();
+    let peak = crate::record::peak_rss_bytes();
+    if run.json {
+        println!(
+            "{}",
+            serde_json::json!({ "game": game.name(), "class": name, "values": rows, "wall_s": wall_s,
+                "peak_rss_bytes": peak, "file": crate::games::solution::ClassValues::path(dir, name) })
+        );
+        return Ok(());
+    }
+    println!("{}: class {name} solved in {wall_s:.2} s, peak memory {} MiB", game.name(), peak.unwrap_or(0) >> 20);
+    for v in &class.values {
+        let s = v.set.stats();
+        println!(
+            "{:>6} to move {:>16}: {:>24} positions, {:>10} states",
+            v.side.to_string(),
+            v.outcome.to_string(),
+            super::report::human(s.positions),
+            s.states
+        );
+    }
+    println!("saved to {}", crate::games::solution::ClassValues::path(dir, name).display());
+    Ok(())
+}
+
 /// Solve `game` by `mode` with the shared run options (progress, checkpoints, saving).
 ///
 /// # Errors
@@ -45,6 +105,8 @@ pub fn solve_with<'g>(
     run: &RunOptions,
     started: Instant,
 ) -> Result<SolveReport> {
+    // A solve by classes is a strong solve.
+    let mode = if run.by_classes.is_some() { Mode::Strong } else { mode };
     let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
     // Long runs: progress lines on a terminal, and the CSV record grows step by step (a
     // `.partial` file next to the final one) so an interrupted run still shows how far it got.
@@ -73,7 +135,11 @@ pub fn solve_with<'g>(
     if let Some(dir) = checkpoint {
         solver.checkpoint_into(dir);
     }
-    let solution = solver.solve(mode).with_context(|| format!("solving {}", game.name()))?;
+    let solution = match &run.by_classes {
+        Some(dir) => solver.solve_by_classes(Some(dir)),
+        None => solver.solve(mode),
+    }
+    .with_context(|| format!("solving {}", game.name()))?;
     let wall_s = started.elapsed().as_secs_f64();
     let saved = if run.no_save {
         None

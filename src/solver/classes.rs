@@ -17,9 +17,11 @@
 use super::{Solver, retrograde, timed};
 use crate::dfa::{Dfa, Shape};
 use crate::error::{Error, Result};
+use crate::games::solution::ClassValues;
 use crate::games::{Mode, PositionClass, Solution, ValueClass};
 use crate::record::Phase;
 use crate::vocabulary::Outcome;
+use std::path::Path;
 
 /// The final values of the lower classes one move can reach, by side to move and distance.
 struct LowerValues {
@@ -67,16 +69,15 @@ impl LowerValues {
 impl Solver<'_> {
     /// Solve every class of the game from the lowest up and put their values together: the
     /// same value classes as [`Mode::Strong`] over the whole universe, one entry per class and
-    /// value.
+    /// value. With `dir`, each class's values are saved there as a class file
+    /// ([`ClassValues`]) as soon as it is solved, and a class whose file is already there is
+    /// read instead of solved (so a stopped run loses at most the class under way).
     ///
     /// # Errors
-    /// [`Error::BadParameters`] if the game declares no classes.
-    pub fn solve_by_classes(&mut self) -> Result<Solution> {
-        let classes = self.game.classes();
-        if classes.is_empty() {
-            return Err(Error::BadParameters(format!("{} declares no classes", self.game.name())));
-        }
-        crate::games::class::check_order(&classes);
+    /// [`Error::BadParameters`] if the game declares no classes; class files of another game
+    /// or corrupt; file errors.
+    pub fn solve_by_classes(&mut self, dir: Option<&Path>) -> Result<Solution> {
+        let classes = self.declared_classes()?;
         // Which later class last needs each class's values, so that they leave memory then.
         let mut last_use: Vec<usize> = (0..classes.len()).collect();
         for (k, c) in classes.iter().enumerate() {
@@ -87,13 +88,19 @@ impl Solver<'_> {
         let mut values: Vec<Option<Vec<ValueClass>>> = vec![None; classes.len()];
         let mut done: Vec<ValueClass> = Vec::new();
         for (k, class) in classes.iter().enumerate() {
-            let lower: Vec<&ValueClass> = class
-                .successors
-                .iter()
-                .flat_map(|&s| values[s].as_deref().expect("lower classes are solved first"))
-                .collect();
-            let solved = self.solve_class(class, &classes, &lower)?;
-            values[k] = Some(solved);
+            let stored = dir.map(|d| ClassValues::path(d, &class.name)).filter(|p| p.exists());
+            values[k] = Some(match stored {
+                Some(path) => ClassValues::load(&path, Some(&self.game.params()), Some(&class.name))?.values,
+                None => {
+                    let lower: Vec<&ValueClass> = class
+                        .successors
+                        .iter()
+                        .flat_map(|&s| values[s].as_deref().expect("lower classes are solved first"))
+                        .collect();
+                    let solved = self.solve_class(class, &classes, &lower)?;
+                    self.save_class(dir, class, solved)?
+                }
+            });
             for s in class.successors.iter().copied().chain([k]) {
                 if last_use[s] == k
                     && let Some(v) = values[s].take()
@@ -105,6 +112,75 @@ impl Solver<'_> {
         done.extend(values.into_iter().flatten().flatten());
         let initial = self.game.initial();
         self.finish(Mode::Strong, initial, done)
+    }
+
+    /// Solve the one class named `name`, reading the values of the lower classes it needs
+    /// from their class files in `dir`, and save its own there: one job of a job array.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for a class the game does not have; [`Error::Mismatch`] naming a
+    /// lower class whose file is missing, or is of another game or class; corrupt files.
+    pub fn solve_one_class(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
+        let classes = self.declared_classes()?;
+        let Some(class) = classes.iter().find(|c| c.name == name) else {
+            let names: Vec<&str> = classes.iter().map(|c| c.name.as_str()).collect();
+            return Err(Error::BadParameters(format!(
+                "{} has no class {name:?} (its classes, lowest first: {})",
+                self.game.name(),
+                names.join(" ")
+            )));
+        };
+        let mut lower = Vec::new();
+        for &s in &class.successors {
+            let path = ClassValues::path(dir, &classes[s].name);
+            if !path.exists() {
+                return Err(Error::Mismatch(format!(
+                    "class {name} needs the values of class {}, and {} does not exist: solve that class first",
+                    classes[s].name,
+                    path.display()
+                )));
+            }
+            lower.extend(ClassValues::load(&path, Some(&self.game.params()), Some(&classes[s].name))?.values);
+        }
+        let solved = self.solve_class(class, &classes, &lower.iter().collect::<Vec<_>>())?;
+        drop(lower);
+        let values = self.save_class(Some(dir), class, solved)?;
+        Ok(ClassValues {
+            params: self.game.params(),
+            class: name.to_string(),
+            values,
+            mover_relative: self.game.mover_relative(),
+        })
+    }
+
+    /// The game's classes, checked to be listed lowest first.
+    fn declared_classes(&self) -> Result<Vec<PositionClass>> {
+        let classes = self.game.classes();
+        if classes.is_empty() {
+            return Err(Error::BadParameters(format!("{} declares no classes", self.game.name())));
+        }
+        crate::games::class::check_order(&classes);
+        Ok(classes)
+    }
+
+    /// Save a solved class's values under `dir` (if any) and hand them back.
+    fn save_class(
+        &self,
+        dir: Option<&Path>,
+        class: &PositionClass,
+        values: Vec<ValueClass>,
+    ) -> Result<Vec<ValueClass>> {
+        let Some(dir) = dir else {
+            return Ok(values);
+        };
+        let file = ClassValues {
+            params: self.game.params(),
+            class: class.name.clone(),
+            values,
+            mover_relative: self.game.mover_relative(),
+        };
+        file.save(&ClassValues::path(dir, &class.name))?;
+        Ok(file.values)
     }
 
     /// Solve one class given the final values of the lower classes one move can reach

@@ -95,6 +95,14 @@ impl Solution {
     /// File errors; [`Error::Corrupt`] if the bundle is not a solution or a stored set does not
     /// fit the game; the game's errors for parameters it does not accept.
     pub fn load(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
+        if path.is_dir() {
+            return super::classes::load_classes(path);
+        }
+        Self::load_file(path)
+    }
+
+    /// Load one solution file.
+    pub(super) fn load_file(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
         let meta: serde_json::Value =

@@ -1,7 +1,10 @@
 //! A solved game: value classes that partition the solved positions, how they were solved,
 //! and the run's record. Saved and loaded by [`file`].
 
+mod classes;
 mod file;
+
+pub use classes::ClassValues;
 
 use super::GameParams;
 use crate::dfa::Dfa;

@@ -1,0 +1,147 @@
+//! Class files: the values of one class of positions of a solve by classes (SPEC §3.1), and
+//! a solution made of a directory of them.
+//!
+//! A class file is a bundle like a solution file, with metadata `{"kind":"dfasolve-class",
+//! "params":…,"class":NAME,"classes":[{"side":…,"outcome":…},…],"mover_relative":…}` and one
+//! DFA per value class. It is named `class-NAME.dfas`.
+
+use super::{Mode, Solution, ValueClass};
+use crate::dfa::Dfa;
+use crate::dfa::file::{Bundle, save_entries};
+use crate::error::{Error, Result};
+use crate::games::{Game, GameParams};
+use crate::vocabulary::{Outcome, Side};
+use std::path::{Path, PathBuf};
+
+const KIND: &str = "dfasolve-class";
+
+/// The final values of one class of positions.
+#[derive(Clone, Debug)]
+pub struct ClassValues {
+    /// The game.
+    pub params: GameParams,
+    /// The class's name ([`crate::games::PositionClass::name`]).
+    pub class: String,
+    /// Its value classes, exact distances and draws.
+    pub values: Vec<ValueClass>,
+    /// Strings are from the mover's view (the values are stored for the first side only).
+    pub mover_relative: bool,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Meta {
+    kind: String,
+    params: serde_json::Value,
+    class: String,
+    classes: Vec<StoredClass>,
+    mover_relative: bool,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredClass {
+    side: Side,
+    outcome: Outcome,
+}
+
+impl ClassValues {
+    /// The file of class `name` in directory `dir`.
+    pub fn path(dir: &Path, name: &str) -> PathBuf {
+        dir.join(format!("class-{name}.dfas"))
+    }
+
+    /// Save to `path`, atomically.
+    ///
+    /// # Errors
+    /// [`Error::Io`] if the file cannot be written.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let meta = Meta {
+            kind: KIND.into(),
+            params: self.params.to_json(),
+            class: self.class.clone(),
+            classes: self.values.iter().map(|v| StoredClass { side: v.side, outcome: v.outcome }).collect(),
+            mover_relative: self.mover_relative,
+        };
+        let meta = serde_json::to_value(&meta).expect("class metadata is plain JSON").to_string();
+        let names: Vec<String> = self.values.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
+        let entries: Vec<(&str, &Dfa)> =
+            names.iter().map(String::as_str).zip(self.values.iter().map(|c| &c.set)).collect();
+        save_entries(path, &meta, &entries)
+    }
+
+    /// Load the class file at `path`, checking that it holds class `expected` (if given) of
+    /// the game `params` (if given).
+    ///
+    /// # Errors
+    /// File errors; [`Error::Corrupt`] for a file that is not a class file; [`Error::Mismatch`]
+    /// for a class file of another game or class.
+    pub fn load(path: &Path, params: Option<&GameParams>, expected: Option<&str>) -> Result<ClassValues> {
+        let bundle = Bundle::load(path)?;
+        let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
+        let meta: serde_json::Value =
+            serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON".into()))?;
+        if meta["kind"] != KIND {
+            return Err(corrupt("not a class file (a bundle of another kind)".into()));
+        }
+        let meta: Meta = serde_json::from_value(meta).map_err(|e| corrupt(format!("bad metadata: {e}")))?;
+        if meta.classes.len() != bundle.entries.len() {
+            return Err(corrupt("value classes do not match the stored sets".into()));
+        }
+        let found = GameParams::from_json(&meta.params)?;
+        if params.is_some_and(|p| *p != found) {
+            return Err(Error::Mismatch(format!("{} holds a class of {found:?}, not of {params:?}", path.display())));
+        }
+        if expected.is_some_and(|e| e != meta.class) {
+            return Err(Error::Mismatch(format!("{} holds class {}, not {expected:?}", path.display(), meta.class)));
+        }
+        let shape = found.build()?.shape().clone();
+        let mut values = Vec::with_capacity(meta.classes.len());
+        for (desc, (_, set)) in meta.classes.into_iter().zip(bundle.entries) {
+            if set.shape() != &shape {
+                return Err(corrupt("a stored set does not have the game's shape".into()));
+            }
+            values.push(ValueClass { side: desc.side, outcome: desc.outcome, set });
+        }
+        Ok(ClassValues { params: found, class: meta.class, values, mover_relative: meta.mover_relative })
+    }
+}
+
+/// A solution made of the class files in `dir`: their value classes together, which answer
+/// exactly as one file of the whole game would.
+///
+/// # Errors
+/// [`Error::Corrupt`] if the directory holds no class files, files of different games, or no
+/// file covers the start; file errors.
+pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
+    let corrupt = |what: String| Error::Corrupt { path: dir.to_path_buf(), what };
+    let io = |source| Error::Io { path: dir.to_path_buf(), source };
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).map_err(io)?.map(|e| e.map(|e| e.path())).collect::<std::io::Result<_>>().map_err(io)?;
+    files.retain(|p| {
+        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".dfas"))
+    });
+    files.sort();
+    let mut params: Option<GameParams> = None;
+    let mut classes = Vec::new();
+    let mut mover_relative = false;
+    for file in &files {
+        let part = ClassValues::load(file, params.as_ref(), None)?;
+        mover_relative = part.mover_relative;
+        params = Some(part.params);
+        classes.extend(part.values);
+    }
+    let params = params.ok_or_else(|| corrupt("no class files (class-*.dfas) here".into()))?;
+    let game = params.build()?;
+    let initial = game.initial();
+    let mut solution = Solution {
+        params,
+        mode: Mode::Strong,
+        initial: initial.clone(),
+        initial_value: Outcome::Draw,
+        classes,
+        records: Vec::new(),
+        mover_relative,
+    };
+    solution.initial_value =
+        solution.value(&initial).ok_or_else(|| corrupt("no class file holds the start of the game".into()))?;
+    Ok((game, solution))
+}
