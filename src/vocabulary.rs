@@ -129,3 +129,37 @@ pub fn move_rank(after: Option<Outcome>) -> (u8, i64) {
         None => (3, 0),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn side_after_alternates_from_the_start() {
+        assert_eq!(Side::after(Side::First, Ply(0)), Side::First);
+        assert_eq!(Side::after(Side::First, Ply(3)), Side::Second);
+        assert_eq!(Side::after(Side::Second, Ply(4)), Side::Second);
+        assert_eq!(Side::First.other().other(), Side::First);
+    }
+
+    #[test]
+    fn outcomes_read_and_rank_as_a_player_would() {
+        assert_eq!(Outcome::Win { plies: Some(1) }.to_string(), "win in 1 ply");
+        assert_eq!(Outcome::Loss { plies: Some(4) }.to_string(), "loss in 4 plies");
+        assert_eq!(Outcome::Loss { plies: None }.to_string(), "loss");
+        // Best move first: the opponent loses soonest, then draws, then wins latest.
+        let mut after = [
+            Some(Outcome::Win { plies: Some(3) }),
+            None,
+            Some(Outcome::Draw),
+            Some(Outcome::Loss { plies: Some(5) }),
+            Some(Outcome::Loss { plies: Some(1) }),
+            Some(Outcome::Win { plies: Some(9) }),
+        ];
+        after.sort_by_key(|o| move_rank(*o));
+        assert_eq!(after[0], Some(Outcome::Loss { plies: Some(1) }));
+        assert_eq!(after[2], Some(Outcome::Draw));
+        assert_eq!(after[3], Some(Outcome::Win { plies: Some(9) }));
+        assert_eq!(after[5], None);
+    }
+}

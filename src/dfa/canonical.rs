@@ -198,3 +198,38 @@ fn first_appearances(gathered: &[u32], old_next_len: usize) -> (Vec<u32>, Vec<u3
     let next_order = kept.concat();
     (new_of_old, next_order)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parallel first-appearance numbering gives what one sequential scan gives, on any
+    /// number of threads.
+    #[test]
+    fn first_appearances_match_a_sequential_scan() {
+        let mut x = 12345u64;
+        let gathered: Vec<u32> = (0..50_000)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                ((x >> 33) % 3000) as u32
+            })
+            .collect();
+        let old_next_len = 3000;
+        let mut expected_new = vec![u32::MAX; old_next_len];
+        expected_new[0] = 0;
+        expected_new[1] = 1;
+        let mut expected_order = Vec::new();
+        for &o in &gathered {
+            if expected_new[o as usize] == u32::MAX {
+                expected_new[o as usize] = expected_order.len() as u32 + 2;
+                expected_order.push(o);
+            }
+        }
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+            let (new_of_old, order) = pool.install(|| first_appearances(&gathered, old_next_len));
+            assert_eq!(order, expected_order, "{threads} threads");
+            assert_eq!(new_of_old, expected_new, "{threads} threads");
+        }
+    }
+}

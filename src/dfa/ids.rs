@@ -137,3 +137,46 @@ pub(crate) fn warm(ids: &[u32]) {
 pub(crate) fn reuse_len<T: Clone>(buffer: &mut Vec<T>, len: usize, fill: T) {
     buffer.resize(len, fill);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_length_copies_match_slice_copies() {
+        for len in 0..12 {
+            let from: Vec<u32> = (0..len as u32).map(|i| i * 7 + 1).collect();
+            let mut into = vec![0; len];
+            copy_ids(&mut into, &from);
+            assert_eq!(into, from);
+            let mut pushed = vec![9];
+            push_ids(&mut pushed, &from);
+            assert_eq!(&pushed[1..], &from[..]);
+        }
+        let mut ids: Vec<u32> = (0..10).collect();
+        move_ids_down(&mut ids, 6, 1, 3);
+        assert_eq!(ids, [0, 6, 7, 8, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn hashes_tell_runs_apart() {
+        assert_eq!(hash_ids(&[1, 2, 3]), hash_ids(&[1, 2, 3]));
+        let runs: [&[u32]; 6] = [&[], &[0], &[0, 0], &[1, 2, 3], &[3, 2, 1], &[1, 2, 3, 0]];
+        let hashes: std::collections::HashSet<u64> = runs.iter().map(|r| hash_ids(r)).collect();
+        assert_eq!(hashes.len(), runs.len());
+        assert!(ids_equal(&[4, 5], &[4, 5]) && !ids_equal(&[4, 5], &[4]) && !ids_equal(&[4, 5], &[5, 4]));
+    }
+
+    #[test]
+    fn scattered_ids_land_where_they_are_set() {
+        let ids = ScatterIds::new(4);
+        ids.set(2, 7);
+        ids.set(0, 1);
+        assert_eq!(ids.into_vec(), [1, 0, 7, 0]);
+        let mut buffer = vec![5u32; 3];
+        reuse_len(&mut buffer, 5, 0);
+        assert_eq!(buffer, [5, 5, 5, 0, 0]);
+        reuse_len(&mut buffer, 2, 0);
+        assert_eq!(buffer, [5, 5]);
+    }
+}

@@ -135,3 +135,37 @@ impl Solution {
         Ok((game, solution))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::nim::Nim;
+    use crate::solver::Solver;
+
+    /// A saved solution loads back equal, with the metadata bytes every file has had (keys
+    /// sorted, outcomes as `{"win": plies}`), and a forged out-of-range distance is refused.
+    #[test]
+    fn solutions_round_trip_and_forged_numbers_are_refused() {
+        let game = Nim::new(2, 3).expect("a small Nim");
+        let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 1 }).expect("solved");
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().join("nim.dfas");
+        solution.save(&path).expect("saved");
+        let meta = Bundle::load(&path).expect("a bundle").meta;
+        assert!(meta.starts_with(r#"{"classes":[{"outcome":{"#), "{meta}");
+        assert!(meta.contains(r#""kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":1}}"#), "{meta}");
+        assert!(meta.ends_with(r#""params":{"game":"nim","heaps":2,"tokens":3}}"#), "{meta}");
+        let (_, loaded) = Solution::load(&path).expect("loaded");
+        assert_eq!(loaded.initial_value, solution.initial_value);
+        assert_eq!(loaded.classes.len(), solution.classes.len());
+        for (a, b) in loaded.classes.iter().zip(&solution.classes) {
+            assert_eq!((a.side, a.outcome, &a.set), (b.side, b.outcome, &b.set));
+        }
+        let bundle = Bundle::load(&path).expect("a bundle");
+        let forged = bundle.meta.replacen(r#"{"loss":0}"#, r#"{"loss":4294967296}"#, 1);
+        assert_ne!(forged, bundle.meta, "the solution has a loss in 0 plies to forge");
+        let entries: Vec<(&str, &Dfa)> = bundle.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
+        save_entries(&path, &forged, &entries).expect("saved");
+        assert!(matches!(Solution::load(&path), Err(Error::Corrupt { .. })));
+    }
+}
