@@ -52,6 +52,15 @@ pub enum Error {
     /// A solution file that does not belong to the game asked about.
     #[error("solution mismatch: {0}")]
     Mismatch(String),
+    /// A set operation would need more states in one layer than state ids can number.
+    #[error(
+        "a set would need more than {limit} DFA states in one layer (the most 32-bit state ids can number here): \
+         the sets of this solve are too large for this build"
+    )]
+    TooManyStates {
+        /// The limit that was reached.
+        limit: usize,
+    },
     /// A verification found a difference between two independent computations.
     #[error("verification failed: {0}")]
     Verification(String),

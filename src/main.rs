@@ -4,8 +4,20 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     init_tracing();
+    // A set too large for 32-bit state ids stops its operation with a payload that becomes
+    // an error below: nothing to print at the panic itself.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !dfasolve::dfa::limits::is_too_many_states(info.payload()) {
+            default_hook(info);
+        }
+    }));
     let cli = dfasolve::cli::Cli::parse();
-    match dfasolve::cli::run(cli) {
+    let outcome: anyhow::Result<()> = match dfasolve::dfa::limits::catch_too_many_states(|| dfasolve::cli::run(cli)) {
+        Ok(done) => done,
+        Err(too_large) => Err(too_large.into()),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -261,3 +261,15 @@ fn classes_as_jobs_give_the_whole_solution() {
         "holds a class of",
     );
 }
+
+#[test]
+fn sets_too_large_for_the_state_ids_are_a_clear_error() {
+    // The limit lowered for this process, so that Breakthrough 4x4 reaches it.
+    let out = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
+        .args(["breakthrough", "--width", "4", "--height", "4", "--strong", "--no-save", "--quiet"])
+        .env("DFASOLVE_MAX_LAYER_STATES", "40")
+        .output()
+        .expect("run dfasolve");
+    assert_clean_error(&out, "more than 40 dfa states in one layer");
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "one line");
+}

@@ -65,7 +65,8 @@ fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) 
         let ids = layer[reserved..].chunks_exact(alphabet).map(|row| table.intern(row)).collect();
         return (ids, table.into_rows());
     }
-    debug_assert!(count <= REPEAT as usize, "row indices must leave the REPEAT bit free");
+    // Row indices leave the REPEAT bit free.
+    super::limits::check_layer_states(count + 2);
     let plan = Partitioning::new(count);
     let rows = Rows { rows: &layer[reserved..], alphabet };
     let (part_of, lists) = plan.split(&rows);

@@ -40,6 +40,7 @@ pub mod file;
 mod ids;
 mod image;
 mod intern;
+pub mod limits;
 mod nary;
 mod ops;
 mod packed;

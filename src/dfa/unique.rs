@@ -58,12 +58,14 @@ pub(crate) struct RowTable {
     alphabet: usize,
     rows: Vec<u32>,
     table: HashTable<Entry>,
+    /// The most states the layer may hold ([`super::limits`]).
+    limit: usize,
 }
 
 impl RowTable {
     pub(crate) fn new(alphabet: usize) -> RowTable {
         let Layer { next, .. } = Layer::reserved_only(alphabet);
-        RowTable { alphabet, rows: next, table: HashTable::new() }
+        RowTable { alphabet, rows: next, table: HashTable::new(), limit: super::limits::layer_state_limit() }
     }
 
     pub(crate) fn with_capacity(alphabet: usize, states: usize) -> RowTable {
@@ -92,7 +94,11 @@ impl RowTable {
         match self.table.entry(table_hash(hash), |&e| holds(rows, alphabet, e, hash, row), |&e| entry_hash(e)) {
             hashbrown::hash_table::Entry::Occupied(found) => *found.get() as u32,
             hashbrown::hash_table::Entry::Vacant(slot) => {
-                let id = u32::try_from(self.rows.len() / alphabet).expect("more than 2^32 states in one layer");
+                let id = self.rows.len() / alphabet;
+                if id >= self.limit {
+                    super::limits::too_many_states();
+                }
+                let id = id as u32;
                 push_ids(&mut self.rows, row);
                 slot.insert(entry(hash, id));
                 id
@@ -142,11 +148,19 @@ pub(crate) struct SliceTable {
     members: Vec<u32>,
     starts: Vec<usize>,
     table: HashTable<Entry>,
+    /// The most keys the table may hold: indices stay below the explored-state tag bit
+    /// ([`super::limits`]).
+    limit: usize,
 }
 
 impl SliceTable {
     pub(crate) fn new() -> SliceTable {
-        SliceTable { members: Vec::new(), starts: vec![0], table: HashTable::new() }
+        SliceTable {
+            members: Vec::new(),
+            starts: vec![0],
+            table: HashTable::new(),
+            limit: super::limits::layer_state_limit(),
+        }
     }
 
     pub(crate) fn get(&self, i: u32) -> &[u32] {
@@ -175,6 +189,9 @@ impl SliceTable {
             self.table.find(table_hash(hash), |&e| entry_matches(e, hash) && ids_equal(slice(e as u32), set))
         {
             return e as u32;
+        }
+        if self.len() >= self.limit {
+            super::limits::too_many_states();
         }
         let i = self.len() as u32;
         self.members.extend_from_slice(set);

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::games::solution::ClassValues;
 use crate::games::{Mode, PositionClass, Solution, ValueClass};
 use crate::record::Phase;
-use crate::vocabulary::Outcome;
+use crate::vocabulary::{Outcome, Side};
 use std::path::Path;
 
 /// The final values of the lower classes one move can reach, by side to move and distance.
@@ -77,6 +77,10 @@ impl Solver<'_> {
     /// [`Error::BadParameters`] if the game declares no classes; class files of another game
     /// or corrupt; file errors.
     pub fn solve_by_classes(&mut self, dir: Option<&Path>) -> Result<Solution> {
+        crate::dfa::limits::catch_too_many_states(|| self.solve_by_classes_unchecked(dir))?
+    }
+
+    fn solve_by_classes_unchecked(&mut self, dir: Option<&Path>) -> Result<Solution> {
         let classes = self.declared_classes()?;
         // Which later class last needs each class's values, so that they leave memory then.
         let mut last_use: Vec<usize> = (0..classes.len()).collect();
@@ -121,6 +125,10 @@ impl Solver<'_> {
     /// [`Error::BadParameters`] for a class the game does not have; [`Error::Mismatch`] naming a
     /// lower class whose file is missing, or is of another game or class; corrupt files.
     pub fn solve_one_class(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
+        crate::dfa::limits::catch_too_many_states(|| self.solve_one_class_unchecked(dir, name))?
+    }
+
+    fn solve_one_class_unchecked(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
         let classes = self.declared_classes()?;
         let Some(class) = classes.iter().find(|c| c.name == name) else {
             let names: Vec<&str> = classes.iter().map(|c| c.name.as_str()).collect();
@@ -228,29 +236,41 @@ impl Solver<'_> {
                     *so_far = so_far.union(newest);
                 }
             }
-            let mut dw = [empty.clone(), empty.clone()];
-            let mut dl = [empty.clone(), empty.clone()];
-            for &s in sides {
+            // One side's new wins and new losses; the two sides only read the sets of the
+            // iteration before, so they run side by side.
+            let side_step = |s: Side| -> (Dfa, Dfa) {
                 let i = s.index();
                 let o = if shared { i } else { s.other().index() };
                 let moves = &self.moves[i];
                 let newest_loss = new_loss[o][n].union(LowerValues::at(&lower.loss[o], n, &empty));
-                dw[i] = timed!("new wins", moves.backward_within(&newest_loss, &undecided[i]));
+                let dw = timed!("new wins", moves.backward_within(&newest_loss, &undecided[i]));
                 let newest_win = new_win[o][n].union(LowerValues::at(&lower.win[o], n, &empty));
                 if newest_win.is_empty() {
-                    continue;
+                    return (dw, empty.clone());
                 }
-                let open = undecided[i].difference(&dw[i]);
+                let open = undecided[i].difference(&dw);
                 let open = if self.game.has_draws() {
                     timed!("candidates", moves.backward_within(&newest_win, &open))
                 } else {
                     open
                 };
-                if !open.is_empty() {
-                    let escape = timed!("escape", reach[o].difference(&win[o]).difference(&lower_won_so_far[o]));
-                    dl[i] = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
+                if open.is_empty() {
+                    return (dw, empty.clone());
                 }
-            }
+                let escape = timed!("escape", reach[o].difference(&win[o]).difference(&lower_won_so_far[o]));
+                let dl = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
+                (dw, dl)
+            };
+            // As in the whole solve, large sets take the sides in turn to halve the peak.
+            let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > retrograde::SIDES_IN_TURN_STATES;
+            let ((dw0, dl0), (dw1, dl1)) = if shared {
+                (side_step(Side::First), (empty.clone(), empty.clone()))
+            } else if large {
+                (side_step(Side::First), side_step(Side::Second))
+            } else {
+                rayon::join(|| side_step(Side::First), || side_step(Side::Second))
+            };
+            let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
             n += 1;
             let mut changed = false;
             for &s in sides {
@@ -291,7 +311,6 @@ impl Solver<'_> {
 mod tests {
     use super::*;
     use crate::dfa::Shape;
-    use crate::vocabulary::Side;
 
     #[test]
     fn lower_values_unite_by_side_and_distance() {

@@ -28,7 +28,7 @@ type Increments = ([Dfa; 2], [Dfa; 2]);
 
 /// Above this many undecided states (both sides together) a retrograde iteration computes the
 /// two sides in turn rather than side by side, to halve its peak memory.
-const SIDES_IN_TURN_STATES: usize = 4_000_000;
+pub(super) const SIDES_IN_TURN_STATES: usize = 4_000_000;
 
 /// The checkpoint name of backward iteration `n`.
 fn step_name(n: u32) -> String {

@@ -205,7 +205,8 @@ pub(crate) fn number_children<const K: usize>(
     // Each range's indices follow the tuples of the ranges before it.
     let mut bucket_offset = vec![0u32; buckets];
     let distinct: usize = ranges.iter().map(|r| r.distinct.len()).sum();
-    assert!(distinct < FIRST_MARK as usize - 2, "a layer of the product has too many states for u32 ids");
+    // Marks sit above every index (FIRST_MARK is far above the limit).
+    crate::dfa::limits::check_layer_states(distinct + 2);
     reuse_len(into, distinct, [0; K]);
     let mut pieces_of_into: Vec<&mut [[u32; K]]> = Vec::with_capacity(ranges.len());
     {
