@@ -226,3 +226,53 @@ fn checkpointed_retrograde_reads_back_the_same_increments() {
     assert_eq!(spilled.new_loss, plain.new_loss);
     assert_eq!((spilled.win, spilled.loss), (plain.win, plain.loss));
 }
+
+/// Every backward depth of the meet in the middle (a deeper one prunes the forward plies and
+/// shortens the backup) values positions exactly as the strong solve does, and depth 0 (no
+/// pruning) values every position reachable from the start, on every size up to 4x5 and 5x4.
+#[test]
+fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
+    use dfasolve::dfa::Dfa;
+    for (w, h) in [(2, 4), (3, 4), (2, 5), (4, 4), (2, 6), (3, 5), (5, 4), (4, 5)] {
+        let game = Breakthrough::new(w, h).unwrap();
+        let shape = game.shape().clone();
+        // Positions won and lost (any distance) by side to move.
+        let by_kind = |s: &dfasolve::games::Solution| {
+            Side::BOTH.map(|side| {
+                let of = |win: bool| {
+                    let sets: Vec<&Dfa> = s
+                        .classes
+                        .iter()
+                        .filter(|c| c.side == side && matches!(c.outcome, Outcome::Win { .. }) == win)
+                        .map(|c| &c.set)
+                        .collect();
+                    Dfa::union_all(&shape, &sets)
+                };
+                (of(true), of(false))
+            })
+        };
+        let strong = by_kind(&Solver::new(&game).solve(Mode::Strong).unwrap());
+        let plies = Solver::new(&game).forward_plies(&game.initial(), None, None).unwrap();
+        let reachable = Side::BOTH.map(|side| {
+            let sets: Vec<&Dfa> = plies
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| (k % 2 == 0) == (side == Side::First))
+                .map(|(_, d)| d)
+                .collect();
+            Dfa::union_all(&shape, &sets)
+        });
+        for depth in [0, 2, 4, 7] {
+            let mitm = by_kind(&Solver::new(&game).solve(Mode::MeetInTheMiddle { depth }).unwrap());
+            for side in Side::BOTH {
+                let i = side.index();
+                let case = format!("{w}x{h} depth {depth}, {side} to move");
+                assert!(mitm[i].0.is_subset(&strong[i].0), "{case}: a win that is not one");
+                assert!(mitm[i].1.is_subset(&strong[i].1), "{case}: a loss that is not one");
+                if depth == 0 {
+                    assert!(reachable[i].is_subset(&mitm[i].0.union(&mitm[i].1)), "{case}: every reachable position");
+                }
+            }
+        }
+    }
+}

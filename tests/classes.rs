@@ -61,7 +61,7 @@ fn nim_by_classes_equals_whole() {
 
 #[test]
 fn breakthrough_by_classes_equals_whole() {
-    for (w, h) in [(2, 4), (3, 4), (2, 5), (4, 4), (3, 5)] {
+    for (w, h) in [(2, 4), (3, 4), (2, 5), (4, 4), (3, 5), (2, 6), (5, 4), (4, 5)] {
         check(&Breakthrough::new(w, h).unwrap());
     }
 }

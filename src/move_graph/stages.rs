@@ -22,7 +22,8 @@ impl MoveGraph {
                 .par_iter()
                 .filter_map(|e| {
                     let from = val[e.from.0 as usize].as_ref().filter(|d| !d.is_empty())?;
-                    Some(step(from, &full, changes, e.condition.as_ref().unwrap_or(&full)))
+                    // The edge's condition holds before the node's changes.
+                    Some(step(from, e.condition.as_ref().unwrap_or(&full), changes, &full))
                 })
                 .collect();
             val[v] = Some(union_parts(&self.shape, parts));

@@ -11,10 +11,8 @@ use std::time::Instant;
 /// game's side mirror instead of computing their own images.
 ///
 /// Mirroring replaces the second side's images by one reversal of each new set. The reversal
-/// is a subset construction (about 50 subset members per result state on Breakthrough sets),
-/// so it costs CPU of the same order as the images it replaces (about half on 4x6) but far
-/// less memory. Measured on Breakthrough 4x6 strong, one run after the other: always 32.9 s
-/// and 516 MiB peak, never 28.5 s and 730 MiB, large 28.4 s and 710 MiB.
+/// is a subset construction, so it costs CPU of the same order as the images it replaces but
+/// far less memory (figures in `docs/engine-notes.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum MirrorPolicy {
     /// Compute both sides' images.

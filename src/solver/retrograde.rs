@@ -189,9 +189,8 @@ impl Solver<'_> {
         // a move into a newest win (had all its moves gone into older wins, an earlier
         // iteration would have found it). Without draws one image over the undecided positions
         // finds them; with draws the undecided positions keep every draw, so first narrowing
-        // them to the candidates with a move into a newest win is cheaper (measured: without
-        // draws one image is 1.16x faster on Breakthrough 5x5 and 1.56x on Nim 6x15; with
-        // draws two are 1.11x faster on Ostle 4x4).
+        // them to the candidates with a move into a newest win is cheaper (measured, see
+        // `docs/engine-notes.md`).
         let newest_win = &r.new_win[o][n as usize];
         let mut dl = Dfa::reject_all(newest_win.shape());
         if !newest_win.is_empty() {
