@@ -31,7 +31,13 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut std::fs::File) 
     };
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.tmp")).tempfile_in(&dir).map_err(io(&dir))?;
+    let prefix = format!(".{name}.tmp");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    // As `File::create` does: 0o666 less the umask (a temporary file's default is 0o600).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(&dir).map_err(io(&dir))?;
     fill(tmp.as_file_mut()).and_then(|()| tmp.as_file().sync_all()).map_err(io(tmp.path()))?;
     tmp.persist(path).map_err(|e| io(path)(e.error))?;
     Ok(())
@@ -53,5 +59,10 @@ mod tests {
         assert_eq!(std::fs::read(&path).expect("readable"), b"second", "a failed write keeps the old file");
         let names: Vec<_> = std::fs::read_dir(path.parent().expect("has a parent")).expect("listable").collect();
         assert_eq!(names.len(), 1, "only the target is left");
+        // The same permissions as a file made by `File::create` (not a temporary file's 0o600).
+        let plain = dir.path().join("plain");
+        std::fs::File::create(&plain).expect("created");
+        let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions();
+        assert_eq!(mode(&path), mode(&plain));
     }
 }
