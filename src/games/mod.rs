@@ -230,12 +230,31 @@ impl GameParams {
     /// [`Error::UnknownGame`] for a game this build does not know, [`Error::BadParameters`]
     /// for parameters of the wrong form.
     pub fn from_json(value: &serde_json::Value) -> Result<GameParams> {
-        const KNOWN: [&str; 3] = ["nim", "breakthrough", "ostle"];
-        match value.get("game").and_then(|g| g.as_str()) {
-            Some(name) if !KNOWN.contains(&name) => return Err(Error::UnknownGame(name.to_string())),
-            None => return Err(Error::UnknownGame("?".into())),
-            Some(_) => {}
-        }
-        serde_json::from_value(value.clone()).map_err(|e| Error::BadParameters(e.to_string()))
+        // The enum is the only list of games: a tag it does not know is an unknown game.
+        serde_json::from_value(value.clone()).map_err(|e| {
+            let tag = value.get("game").and_then(|g| g.as_str());
+            match tag {
+                None => Error::UnknownGame("?".into()),
+                Some(name) if e.to_string().starts_with("unknown variant") => Error::UnknownGame(name.to_string()),
+                Some(_) => Error::BadParameters(e.to_string()),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_name_unknown_games_and_bad_parameters() {
+        let nim = GameParams::Nim { heaps: 2, tokens: 3 };
+        assert_eq!(GameParams::from_json(&nim.to_json()).expect("known"), nim);
+        let chess = serde_json::json!({ "game": "chess", "width": 8 });
+        assert!(matches!(GameParams::from_json(&chess), Err(Error::UnknownGame(g)) if g == "chess"));
+        let untagged = serde_json::json!({ "heaps": 2 });
+        assert!(matches!(GameParams::from_json(&untagged), Err(Error::UnknownGame(_))));
+        let wrong = serde_json::json!({ "game": "nim", "heaps": "two", "tokens": 3 });
+        assert!(matches!(GameParams::from_json(&wrong), Err(Error::BadParameters(_))));
     }
 }

@@ -212,7 +212,9 @@ impl Solver<'_> {
         let within = |sets: &[Dfa; 2]| [0, 1].map(|i| sets[i].intersection(&class.set));
         let universe = within(&self.universe);
         let (won, lost) = (within(&self.won), within(&self.lost));
-        let mut undecided = [0, 1].map(|i| within(&self.ongoing)[i].difference(&won[i]).difference(&lost[i]));
+        let ongoing = within(&self.ongoing);
+        let mut undecided = [0, 1].map(|i| ongoing[i].difference(&won[i]).difference(&lost[i]));
+        drop(ongoing);
         // Where one move from the class can lead: the class and its successors.
         let reach_set = class.successors.iter().fold(class.set.clone(), |acc, &s| acc.union(&classes[s].set));
         let reach = [0, 1].map(|i| self.universe[i].intersection(&reach_set));
