@@ -5,9 +5,9 @@
 //! "params":…,"class":NAME,"classes":[{"side":…,"outcome":…},…],"mover_relative":…}` and one
 //! DFA per value class. It is named `class-NAME.dfas`.
 
+use super::file::{read_meta, save_values};
 use super::{Mode, Solution, ValueClass};
-use crate::dfa::Dfa;
-use crate::dfa::file::{Bundle, save_entries};
+use crate::dfa::file::Bundle;
 use crate::error::{Error, Result};
 use crate::games::{Game, GameParams};
 use crate::vocabulary::{Outcome, Side};
@@ -61,11 +61,7 @@ impl ClassValues {
             classes: self.values.iter().map(|v| StoredClass { side: v.side, outcome: v.outcome }).collect(),
             mover_relative: self.mover_relative,
         };
-        let meta = serde_json::to_value(&meta).expect("class metadata is plain JSON").to_string();
-        let names: Vec<String> = self.values.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
-        let entries: Vec<(&str, &Dfa)> =
-            names.iter().map(String::as_str).zip(self.values.iter().map(|c| &c.set)).collect();
-        save_entries(path, &meta, &entries)
+        save_values(path, &meta, &self.values)
     }
 
     /// Load the class file at `path`, checking that it holds class `expected` (if given) of
@@ -77,15 +73,7 @@ impl ClassValues {
     pub fn load(path: &Path, params: Option<&GameParams>, expected: Option<&str>) -> Result<ClassValues> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let meta: serde_json::Value =
-            serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON".into()))?;
-        if meta["kind"] != KIND {
-            return Err(corrupt("not a class file (a bundle of another kind)".into()));
-        }
-        let meta: Meta = serde_json::from_value(meta).map_err(|e| corrupt(format!("bad metadata: {e}")))?;
-        if meta.classes.len() != bundle.entries.len() {
-            return Err(corrupt("value classes do not match the stored sets".into()));
-        }
+        let meta: Meta = read_meta(&bundle, path, KIND, "a class file", |m: &Meta| m.classes.len())?;
         let found = GameParams::from_json(&meta.params)?;
         if params.is_some_and(|p| *p != found) {
             return Err(Error::Mismatch(format!("{} holds a class of {found:?}, not of {params:?}", path.display())));

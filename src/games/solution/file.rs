@@ -80,12 +80,7 @@ impl Solution {
             classes: self.classes.iter().map(|c| StoredClass { side: c.side, outcome: c.outcome.into() }).collect(),
             mover_relative: self.mover_relative,
         };
-        // Through a JSON value, whose keys are sorted: the bytes every file has had.
-        let meta = serde_json::to_value(&meta).expect("solution metadata is plain JSON").to_string();
-        let names: Vec<String> = self.classes.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
-        let entries: Vec<(&str, &Dfa)> =
-            names.iter().map(String::as_str).zip(self.classes.iter().map(|c| &c.set)).collect();
-        save_entries(path, &meta, &entries)
+        save_values(path, &meta, &self.classes)
     }
 
     /// Load a solution saved by [`Solution::save`], with the game it solves (rebuilt from its
@@ -105,15 +100,7 @@ impl Solution {
     pub(super) fn load_file(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let meta: serde_json::Value =
-            serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON".into()))?;
-        if meta["kind"] != KIND {
-            return Err(corrupt("not a solution file (a bundle of another kind)".into()));
-        }
-        let meta: Meta = serde_json::from_value(meta).map_err(|e| corrupt(format!("bad metadata: {e}")))?;
-        if meta.classes.len() != bundle.entries.len() {
-            return Err(corrupt("value classes do not match the stored sets".into()));
-        }
+        let meta: Meta = read_meta(&bundle, path, KIND, "a solution file", |m: &Meta| m.classes.len())?;
         let params = GameParams::from_json(&meta.params)?;
         let game = params.build()?;
         let mut classes = Vec::with_capacity(meta.classes.len());
@@ -134,6 +121,37 @@ impl Solution {
         };
         Ok((game, solution))
     }
+}
+
+/// Save `values` as a bundle under the JSON form of `meta`, one DFA per value class named
+/// `side/value`. Through a JSON value, whose keys are sorted: the bytes every file has had.
+pub(super) fn save_values(path: &Path, meta: &impl serde::Serialize, values: &[ValueClass]) -> Result<()> {
+    let meta = serde_json::to_value(meta).expect("file metadata is plain JSON").to_string();
+    let names: Vec<String> = values.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
+    let entries: Vec<(&str, &Dfa)> = names.iter().map(String::as_str).zip(values.iter().map(|c| &c.set)).collect();
+    save_entries(path, &meta, &entries)
+}
+
+/// The metadata of `bundle` (read from `path`) as `M`, checked to be of `kind` (a `what`)
+/// and to describe as many value classes (`described`) as the bundle stores sets.
+pub(super) fn read_meta<M: serde::de::DeserializeOwned>(
+    bundle: &Bundle,
+    path: &Path,
+    kind: &str,
+    what: &str,
+    described: impl Fn(&M) -> usize,
+) -> Result<M> {
+    let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
+    let meta: serde_json::Value =
+        serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON".into()))?;
+    if meta["kind"] != kind {
+        return Err(corrupt(format!("not {what} (a bundle of another kind)")));
+    }
+    let meta: M = serde_json::from_value(meta).map_err(|e| corrupt(format!("bad metadata: {e}")))?;
+    if described(&meta) != bundle.entries.len() {
+        return Err(corrupt("value classes do not match the stored sets".into()));
+    }
+    Ok(meta)
 }
 
 #[cfg(test)]
