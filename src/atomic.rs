@@ -23,7 +23,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<()> {
     let io = |p: &Path| {
         let p = p.to_path_buf();
-        move |source| Error::Io { path: p, source }
+        move |source| Error::Io { path: p, error: source }
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -43,9 +43,54 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut std::fs::File) 
     Ok(())
 }
 
+/// Check before a long run that `path` can be written atomically later: it is not a
+/// directory, and its directory exists (or is created now) and takes a new file. Nothing is
+/// left behind but the directory.
+///
+/// # Errors
+/// [`Error::Io`] naming the path and why it cannot be written.
+pub fn check_writable(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        let what = std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory, not a file");
+        return Err(Error::Io { path: path.to_path_buf(), error: what });
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    check_directory(dir)
+}
+
+/// Check that `dir` is (or can be made) a directory that takes new files.
+///
+/// # Errors
+/// [`Error::Io`] naming the directory and why.
+pub fn check_directory(dir: &Path) -> Result<()> {
+    let io = |error| Error::Io { path: dir.to_path_buf(), error };
+    if dir.exists() && !dir.is_dir() {
+        return Err(io(std::io::Error::new(std::io::ErrorKind::NotADirectory, "is a file, not a directory")));
+    }
+    std::fs::create_dir_all(dir).map_err(io)?;
+    tempfile::Builder::new().prefix(".dfasolve-probe").tempfile_in(dir).map_err(io)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outputs_are_checked_before_they_are_written() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        assert!(check_writable(&dir.path().join("new/sub/file.dfas")).is_ok());
+        assert!(dir.path().join("new/sub").is_dir(), "the directory is made");
+        assert_eq!(std::fs::read_dir(dir.path().join("new/sub")).expect("listed").count(), 0, "no probe is left");
+        assert!(check_writable(dir.path()).is_err(), "a directory is not a file");
+        let file = dir.path().join("plain");
+        std::fs::write(&file, b"x").expect("written");
+        assert!(check_writable(&file.join("below.dfas")).is_err(), "a file is not a directory");
+        assert!(check_directory(&file).is_err());
+    }
 
     #[test]
     fn writes_whole_files_and_leaves_no_temporary_behind() {

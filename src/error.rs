@@ -5,14 +5,14 @@ use std::path::PathBuf;
 /// Errors from bad input: files, game parameters, position strings.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed. The OS error is part of the message, not a separate
+    /// source, so that a chain of causes prints it once.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the operating system said.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file does not start with this program's magic bytes.
     #[error("{}: not a dfasolve file (expected magic {expected:?})", path.display())]
@@ -60,6 +60,19 @@ pub enum Error {
     TooManyStates {
         /// The limit that was reached.
         limit: usize,
+    },
+    /// The process went over its memory budget (`--max-memory`; by default what the system
+    /// had available when the run started).
+    #[error(
+        "the solve went over its memory budget ({} MiB resident, budget {} MiB) and was stopped: \
+         this size needs more memory than this run may use (--max-memory sets the budget in GiB)",
+        resident >> 20, budget >> 20
+    )]
+    OverMemoryBudget {
+        /// The budget in bytes.
+        budget: u64,
+        /// Resident memory when it was seen over the budget, in bytes.
+        resident: u64,
     },
     /// A verification found a difference between two independent computations.
     #[error("verification failed: {0}")]

@@ -19,12 +19,13 @@
 //!   moves listed state by state where a graph cannot describe them.
 //! * [`dfa`]: the set engine (invariants in its docs), constructors, set algebra, change,
 //!   counting, sampling, files.
-//! * [`atomic`], [`error`]: atomic file writes; the library's error type.
+//! * [`atomic`], [`counts`], [`error`]: atomic file writes; counts in JSON; the library's error type.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod atomic;
 pub mod cli;
+pub mod counts;
 pub mod dfa;
 pub mod error;
 pub mod games;

@@ -8,17 +8,19 @@ fn main() -> ExitCode {
     // an error below: nothing to print at the panic itself.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if !dfasolve::dfa::limits::is_too_many_states(info.payload()) {
+        if !dfasolve::dfa::limits::is_engine_stop(info.payload()) {
             default_hook(info);
         }
     }));
     let cli = dfasolve::cli::Cli::parse();
-    let outcome: anyhow::Result<()> = match dfasolve::dfa::limits::catch_too_many_states(|| dfasolve::cli::run(cli)) {
+    let outcome: anyhow::Result<()> = match dfasolve::dfa::limits::catch_engine_stop(|| dfasolve::cli::run(cli)) {
         Ok(done) => done,
         Err(too_large) => Err(too_large.into()),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout went away (`dfasolve stats FILE | head -1`): stop quietly.
+        Err(e) if dfasolve::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

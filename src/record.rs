@@ -37,6 +37,7 @@ pub struct StepRecord {
     /// Which set: `reachable`, `win`, `loss`, `new_win`, `new_loss`.
     pub set: &'static str,
     /// Members of the set, exact (`None` above `u128::MAX`).
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
     pub positions: Option<u128>,
     /// Non-reserved DFA states.
     pub states: usize,
@@ -116,10 +117,17 @@ impl<'a> Recorder<'a> {
     }
 }
 
-/// A number written with three decimals (read back as any number).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize)]
-#[serde(transparent)]
+/// A number written with three decimals (read back as any finite number: `inf`, `NaN` and
+/// `1e999` are not measurements, and would break every axis drawn from them).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fixed3(pub f64);
+
+impl<'de> serde::Deserialize<'de> for Fixed3 {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Fixed3, D::Error> {
+        let x = <f64 as serde::Deserialize>::deserialize(d)?;
+        if x.is_finite() { Ok(Fixed3(x)) } else { Err(serde::de::Error::custom(format!("{x} is not a finite number"))) }
+    }
+}
 
 impl serde::Serialize for Fixed3 {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -208,7 +216,7 @@ pub fn write_csv(path: &Path, game: &str, records: &[StepRecord]) -> Result<()> 
 /// [`Error::Io`] if it cannot be read, [`Error::Corrupt`] naming the line of anything that is
 /// not a run record.
 pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), error: source })?;
     let bad = |line: u64, msg: String| Error::Corrupt { path: path.to_path_buf(), what: format!("line {line}: {msg}") };
     if text.is_empty() {
         return Err(bad(1, "empty file".into()));
@@ -282,6 +290,12 @@ mod tests {
         std::fs::write(&path, format!("{CSV_HEADER}g,Forward,x,first,reachable,1,2,3,,0.1,\n")).expect("written");
         let err = read_csv(&path).expect_err("a step that is not a number");
         assert!(err.to_string().contains("line 2"), "{err}");
+        for not_finite in ["inf", "1e999", "NaN", "-inf"] {
+            std::fs::write(&path, format!("{CSV_HEADER}g,Forward,1,first,reachable,1,2,3,,0.1,\ng,Forward,2,first,reachable,1,2,3,{not_finite},0.2,\n"))
+                .expect("written");
+            let err = read_csv(&path).expect_err("not a finite number");
+            assert!(err.to_string().contains("line 3") && err.to_string().contains("finite"), "{not_finite}: {err}");
+        }
         std::fs::write(&path, "a,b\n1,2\n").expect("written");
         assert!(read_csv(&path).expect_err("foreign").to_string().contains("not a dfasolve run record"));
     }

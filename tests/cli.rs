@@ -126,22 +126,6 @@ fn killed_ostle_run_resumes_to_the_same_result() {
 }
 
 #[test]
-fn plot_draws_a_run_record_and_rejects_other_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("run.csv");
-    let out =
-        dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--quiet", "--no-save", "--csv", csv.to_str().unwrap()]);
-    assert!(out.status.success());
-    let svg = dir.path().join("run.svg");
-    assert!(dfasolve(&["plot", csv.to_str().unwrap(), "--out", svg.to_str().unwrap()]).status.success());
-    let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.starts_with("<svg") && text.contains("<polyline") && text.contains("DFA states per step"));
-    let junk = dir.path().join("junk.csv");
-    std::fs::write(&junk, "a,b,c\n1,2,3\n").unwrap();
-    assert_clean_error(&dfasolve(&["plot", junk.to_str().unwrap()]), "not a dfasolve run record");
-}
-
-#[test]
 fn play_against_the_perfect_player_to_the_end() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();

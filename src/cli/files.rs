@@ -2,6 +2,7 @@
 //! `import`.
 
 use super::ExportArgs;
+use super::output::{AboutFile, say};
 use super::report::human;
 use crate::dfa::Dfa;
 use crate::dfa::file::Bundle;
@@ -9,40 +10,63 @@ use crate::error::Error;
 use crate::games::check::check_solution;
 use crate::games::{Game, Solution};
 use crate::vocabulary::{Outcome, Position, Side, Status, move_rank};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 
 fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
-    Solution::load(path).with_context(|| format!("loading {}", path.display()))
+    Solution::load(path).about_file("loading", path)
 }
 
 /// `dfasolve query`: the value and the ranked moves of one position.
-pub(super) fn query(path: &Path, text: &str) -> Result<()> {
+pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
     let (game, solution) = load_solution(path)?;
     let pos = game.parse(text)?;
     let value = solution.value(&pos);
-    println!("{}", game.render(&pos));
+    let status = game.explicit_status(&pos);
+    let moves = if status == Status::Ongoing { ranked_moves(game.as_ref(), &solution, &pos) } else { Vec::new() };
+    let shown = limit.unwrap_or(usize::MAX).min(moves.len());
+    if json {
+        let listed: Vec<serde_json::Value> = moves[..shown]
+            .iter()
+            .map(|(name, next, v)| {
+                serde_json::json!({ "move": name, "position": game.render(next),
+                    "value_for_opponent": v.map(|v| v.to_string()) })
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::json!({ "game": game.name(), "position": game.render(&pos), "side_to_move": pos.side.to_string(),
+                "value": value.map(|v| v.to_string()), "status": format!("{status:?}").to_lowercase(),
+                "moves": listed, "moves_total": moves.len() })
+        );
+        return Ok(());
+    }
+    say!("{}", game.draw(&pos, pos.side));
     match value {
-        Some(v) => println!("value for the {} player (to move): {v}", pos.side),
+        Some(v) => say!("value for the {} player (to move): {v}", pos.side),
         None => {
-            println!(
+            say!(
                 "value: not covered by this solution (a meet-in-the-middle solve covers what the start reaches; \
                  an Ostle solve covers the states some move can produce)"
             )
         }
     }
-    if game.explicit_status(&pos) != Status::Ongoing {
-        println!("the game is over: {:?} for the player to move", game.explicit_status(&pos));
+    if status != Status::Ongoing {
+        say!("the game is over: {status:?} for the player to move");
         return Ok(());
     }
-    println!("moves, best first (value for the opponent after the move):");
-    for (name, _, v) in ranked_moves(game.as_ref(), &solution, &pos) {
-        println!("  {name:>10}  {}", v.map_or("not covered".to_string(), |v| v.to_string()));
+    say!("moves, best first (value for the opponent after the move):");
+    for (name, _, v) in &moves[..shown] {
+        say!("  {name:>10}  {}", v.map_or("not covered".to_string(), |v| v.to_string()));
+    }
+    if shown < moves.len() {
+        say!("  ... {} more (--limit)", moves.len() - shown);
     }
     Ok(())
 }
 
-/// The moves of `pos` with the value each leads to (for the opponent), best for the mover first.
+/// The moves of `pos` with the value each leads to (for the opponent), best for the mover
+/// first; moves of equal value in natural order of their names (`take 2` before `take 10`).
 fn ranked_moves(game: &dyn Game, solution: &Solution, pos: &Position) -> Vec<(String, Position, Option<Outcome>)> {
     let mut moves: Vec<(String, Position, Option<Outcome>)> = game
         .explicit_moves(pos)
@@ -50,42 +74,92 @@ fn ranked_moves(game: &dyn Game, solution: &Solution, pos: &Position) -> Vec<(St
         .map(|next| (game.move_name(pos, &next), solution.value(&next), next))
         .map(|(name, v, next)| (name, next, v))
         .collect();
-    moves.sort_by_key(|(name, _, v)| (move_rank(*v), name.clone()));
+    moves.sort_by(|a, b| move_rank(a.2).cmp(&move_rank(b.2)).then_with(|| natural_order(&a.0, &b.0)));
     moves
 }
 
-/// `dfasolve play`: the user plays `human` against the perfect player.
-pub(super) fn play(path: &Path, human: Side, from: Option<&str>) -> Result<()> {
+/// Compare names with runs of digits compared as numbers.
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn pieces(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let bytes = s.as_bytes();
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push((bytes[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let key = |s| {
+        pieces(s)
+            .into_iter()
+            .map(
+                |(digits, p)| {
+                    if digits { (p.trim_start_matches('0').len(), p.to_string()) } else { (0, p.to_string()) }
+                },
+            )
+            .collect::<Vec<_>>()
+    };
+    if a.is_empty() || b.is_empty() {
+        return a.cmp(b);
+    }
+    key(a).cmp(&key(b)).then_with(|| a.cmp(b))
+}
+
+/// `dfasolve play`: the user plays `human` against the perfect player. With `json`, the
+/// board and prompts go to stderr and stdout gets one JSON object with the result.
+pub(super) fn play(path: &Path, human: Side, from: Option<&str>, json: bool, limit: Option<usize>) -> Result<()> {
     use std::io::BufRead;
     let (game, solution) = load_solution(path)?;
     let mut pos = match from {
         Some(text) => game.parse(text)?,
         None => solution.initial.clone(),
     };
+    // The player whose turn it is (mover-relative positions do not say).
+    let mut mover = pos.side;
+    let mut played: Vec<String> = Vec::new();
+    let show = |text: String| -> Result<()> {
+        if json {
+            eprintln!("{text}");
+        } else {
+            say!("{text}");
+        }
+        Ok(())
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    loop {
-        println!("\n{}", game.render(&pos));
+    let result = loop {
+        show(format!("\n{}", game.draw(&pos, mover)))?;
         match solution.value(&pos) {
-            Some(v) => println!("{} to move: {v}", pos.side),
-            None => println!("{} to move (position not covered by this solution)", pos.side),
+            Some(v) => show(format!("{mover} to move ({}): {v}", if mover == human { "you" } else { "me" }))?,
+            None => show(format!("{mover} to move (position not covered by this solution)"))?,
         }
-        if game.explicit_status(&pos) != Status::Ongoing {
-            let winner = if game.explicit_status(&pos) == Status::Lost { pos.side.other() } else { pos.side };
-            println!("game over: the {winner} player wins{}", if winner == human { " — well played!" } else { "" });
-            return Ok(());
+        let status = game.explicit_status(&pos);
+        if status != Status::Ongoing {
+            let winner = if status == Status::Lost { mover.other() } else { mover };
+            show(format!(
+                "game over: the {winner} player wins{}",
+                if winner == human { " — well played!" } else { "" }
+            ))?;
+            break Some(winner);
         }
         let moves = ranked_moves(game.as_ref(), &solution, &pos);
-        if pos.side == human {
-            for (i, (name, _, _)) in moves.iter().enumerate() {
-                print!("{:>3}) {name}  ", i + 1);
+        if mover == human {
+            let mut names: Vec<String> =
+                moves.iter().enumerate().map(|(i, (name, _, _))| format!("{:>3}) {name}", i + 1)).collect();
+            let shown = limit.unwrap_or(usize::MAX).min(names.len());
+            if shown < names.len() {
+                names.truncate(shown);
+                names.push(format!("... {} more (by name)", moves.len() - shown));
             }
-            println!("\nyour move (number or name, q to quit):");
-            let Some(line) = lines.next() else { return Ok(()) };
-            let line = line.context("reading your move")?;
+            show(format!("{}\nyour move (number or name, q to quit):", names.join("  ")))?;
+            let Some(line) = lines.next() else { break None };
+            let line = line.map_err(|e| anyhow!("reading your move: {e}"))?;
             let answer = line.trim();
             if answer == "q" || answer == "quit" {
-                return Ok(());
+                break None;
             }
             let chosen = answer
                 .parse::<usize>()
@@ -94,15 +168,31 @@ pub(super) fn play(path: &Path, human: Side, from: Option<&str>) -> Result<()> {
                 .and_then(|i| moves.get(i))
                 .or_else(|| moves.iter().find(|(name, _, _)| name.split('=').any(|n| n == answer)));
             match chosen {
-                Some((_, next, _)) => pos = next.clone(),
-                None => println!("not a legal move: {answer:?}"),
+                Some((name, next, _)) => {
+                    played.push(name.clone());
+                    pos = next.clone();
+                    mover = mover.other();
+                }
+                None => show(format!("not a legal move: {answer:?}"))?,
             }
         } else {
-            let (name, next, after) = moves.into_iter().next().expect("ongoing positions have a move");
-            println!("I play {name} (leaves you: {})", after.map_or("unknown".into(), |v| v.to_string()));
+            let Some((name, next, after)) = moves.into_iter().next() else { bail!("an ongoing position has no move") };
+            show(format!("I play {name} (leaves you: {})", after.map_or("unknown".into(), |v| v.to_string())))?;
+            played.push(name);
             pos = next;
+            mover = mover.other();
         }
+    };
+    if json {
+        say!(
+            "{}",
+            serde_json::json!({ "game": game.name(), "you": human.to_string(), "moves": played,
+                "final_position": game.render(&pos), "winner": result.map(|w| w.to_string()),
+                "you_won": result.map(|w| w == human),
+                "finished": result.is_some() })
+        );
     }
+    Ok(())
 }
 
 /// `dfasolve stats`: sizes and compression of every set in a file.
@@ -115,7 +205,7 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
             let s = d.stats();
             serde_json::json!({
                 "name": name, "layers": d.shape().len(), "states": s.states, "memory_bytes": s.memory_bytes,
-                "disk_bytes": s.disk_bytes, "positions": s.positions, "positions_per_byte": s.positions_per_byte,
+                "disk_bytes": s.disk_bytes, "positions": crate::counts::json_opt(s.positions), "positions_per_byte": s.positions_per_byte,
             })
         })
         .collect();
@@ -123,19 +213,19 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
         bundle.entries.iter().try_fold(0u128, |acc, (_, d)| d.checked_count().and_then(|n| acc.checked_add(n)));
     let total_states: usize = bundle.entries.iter().map(|(_, d)| d.nontrivial_state_count()).sum();
     if json {
-        println!(
+        say!(
             "{}",
-            serde_json::json!({ "file": path, "file_bytes": file_bytes, "meta": bundle.meta, "sets": rows,
-                "total_positions": total_pos, "total_states": total_states,
+            serde_json::json!({ "file": path, "file_bytes": file_bytes, "meta": meta_object(&bundle.meta), "sets": rows,
+                "total_positions": crate::counts::json_opt(total_pos), "total_states": total_states,
                 "positions_per_byte": total_pos.map(|p| p as f64 / file_bytes.max(1) as f64) })
         );
         return Ok(());
     }
-    println!("{}: {} sets, {} bytes on disk", path.display(), bundle.entries.len(), file_bytes);
-    println!("{:>24} {:>11} {:>12} {:>24} {:>10}", "set", "states", "bytes", "positions", "pos/byte");
+    say!("{}: {} sets, {} bytes on disk", path.display(), bundle.entries.len(), file_bytes);
+    say!("{:>24} {:>11} {:>12} {:>24} {:>10}", "set", "states", "bytes", "positions", "pos/byte");
     for (name, d) in &bundle.entries {
         let s = d.stats();
-        println!(
+        say!(
             "{name:>24} {:>11} {:>12} {:>24} {:>10}",
             s.states,
             s.disk_bytes,
@@ -143,7 +233,7 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
             s.positions_per_byte.map_or("-".into(), |p| format!("{p:.1}"))
         );
     }
-    println!(
+    say!(
         "total: {} states, {} positions, {} positions per byte of file",
         total_states,
         human(total_pos),
@@ -152,17 +242,36 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// A file's metadata as JSON: the object it holds, or the text itself if it is not JSON.
+fn meta_object(meta: &str) -> serde_json::Value {
+    serde_json::from_str(meta).unwrap_or_else(|_| serde_json::Value::String(meta.to_string()))
+}
+
 /// `dfasolve check`: every value class of a solution against the explicit rules only.
-pub(super) fn check(path: &Path, sample: usize, seed: u64) -> Result<()> {
+pub(super) fn check(path: &Path, sample: usize, seed: u64, json: bool) -> Result<()> {
     let (game, solution) = load_solution(path)?;
     let report = check_solution(game.as_ref(), &solution, sample, seed).map_err(|e| match e {
         Error::Verification(why) => anyhow!("check failed {why}"),
         other => other.into(),
     })?;
-    let mut checked = 0u128;
+    let checked: u128 = report.iter().map(|c| c.checked).sum();
+    if json {
+        let classes: Vec<serde_json::Value> = report
+            .iter()
+            .map(|c| {
+                serde_json::json!({ "side": c.side.to_string(), "value": c.outcome.to_string(),
+                    "checked": crate::counts::json(c.checked), "all": c.all })
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::json!({ "game": game.name(), "passed": true, "checked": crate::counts::json(checked),
+                "sample": sample, "seed": seed, "classes": classes })
+        );
+        return Ok(());
+    }
     for class in &report {
-        checked += class.checked;
-        println!(
+        say!(
             "{:>6} to move, {:>16}: {} positions checked{}",
             class.side.to_string(),
             class.outcome.to_string(),
@@ -170,46 +279,39 @@ pub(super) fn check(path: &Path, sample: usize, seed: u64) -> Result<()> {
             if class.all { " (all)" } else { " (uniform sample)" }
         );
     }
-    println!("check passed: {checked} positions of {} agree with the explicit rules", game.name());
+    say!("check passed: {} positions of {} agree with the explicit rules", human(Some(checked)), game.name());
     Ok(())
 }
 
 /// `dfasolve export`: one set of a file as a DFA1 exchange file.
 pub(super) fn export(args: &ExportArgs) -> Result<()> {
     let ExportArgs { file, set, out } = args;
-    let bundle = Bundle::load(file).with_context(|| format!("loading {}", file.display()))?;
+    let bundle = Bundle::load(file).about_file("loading", file)?;
     let Some(dfa) = bundle.get(set) else {
         let names: Vec<&str> = bundle.entries.iter().map(|(n, _)| n.as_str()).collect();
         bail!("{} has no set named {set:?} (it has: {})", file.display(), names.join(", "));
     };
-    dfa.save_dfa1(out).with_context(|| format!("writing {}", out.display()))?;
-    println!(
-        "wrote {} ({} states, {} positions)",
-        out.display(),
-        dfa.nontrivial_state_count(),
-        human(dfa.checked_count())
-    );
+    dfa.save_dfa1(out).about_file("writing", out)?;
+    say!("wrote {} ({} states, {} positions)", out.display(), dfa.nontrivial_state_count(), human(dfa.checked_count()));
     Ok(())
 }
 
 /// `dfasolve import`: a DFA1 exchange file into a one-set dfasolve file.
 pub(super) fn import(dfa1: &Path, out: &Path) -> Result<()> {
-    let dfa = Dfa::load_dfa1(dfa1).with_context(|| format!("loading {}", dfa1.display()))?;
+    let dfa = Dfa::load_dfa1(dfa1).about_file("loading", dfa1)?;
     let meta = serde_json::json!({ "kind": "dfa1-import", "source": dfa1 }).to_string();
-    println!(
+    say!(
         "read {} ({} states after minimisation, {} positions)",
         dfa1.display(),
         dfa.nontrivial_state_count(),
         human(dfa.checked_count())
     );
-    Bundle { meta, entries: vec![("imported".into(), dfa)] }
-        .save(out)
-        .with_context(|| format!("writing {}", out.display()))
+    Bundle { meta, entries: vec![("imported".into(), dfa)] }.save(out).about_file("writing", out)
 }
 
 /// A file's bundle and its size in bytes.
 fn one_file(path: &Path) -> Result<(Bundle, u64)> {
-    let bundle = Bundle::load(path).with_context(|| format!("loading {}", path.display()))?;
+    let bundle = Bundle::load(path).about_file("loading", path)?;
     Ok((bundle, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)))
 }
 
@@ -217,7 +319,7 @@ fn one_file(path: &Path) -> Result<(Bundle, u64)> {
 /// their bytes together.
 fn class_files(dir: &Path) -> Result<(Bundle, u64)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
+        .about_file("reading", dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".dfas"))

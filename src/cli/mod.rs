@@ -4,6 +4,7 @@
 
 mod files;
 mod ostle;
+mod output;
 mod report;
 mod solve;
 
@@ -13,12 +14,14 @@ use crate::games::breakthrough::{Breakthrough, SquareOrder};
 use crate::games::nim::Nim;
 use crate::solver::{MirrorPolicy, Solver};
 use crate::vocabulary::{Outcome, Side};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Instant;
 
 pub use ostle::{OstleArgs, VerifyOstleArgs};
+pub use output::is_broken_pipe;
+use output::{AboutFile, say};
 pub use report::SolveReport;
 pub use solve::{solve, solve_with};
 
@@ -58,6 +61,9 @@ pub enum Command {
         /// encoding) or column by column.
         #[arg(long, value_enum, default_value_t = SquareOrder::Rows)]
         order: SquareOrder,
+        /// Start even when the estimated memory is far more than the machine has.
+        #[arg(long)]
+        force: bool,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -98,27 +104,47 @@ pub enum Command {
         game: VerifyCommand,
     },
     /// Value and best moves of one position in a saved solution.
+    #[command(
+        after_help = "Example:\n  dfasolve query solutions/breakthrough-4x5-strong.dfas 'xxxx/xxxx/..../oooo/oooo first'"
+    )]
     Query {
-        /// A solution file written by a solve command.
+        /// A solution file (or class directory) written by a solve command.
+        #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// The position in the game's text form (e.g. breakthrough: "xxxx/xxxx/..../..../oooo/oooo first").
-        #[arg(num_args = 1.., required = true)]
+        #[arg(num_args = 1.., required = true, value_name = "POSITION")]
         position: Vec<String>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// List at most this many moves.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
     },
     /// Play against the perfect player at the terminal: you move, it answers with a best move.
+    #[command(after_help = "Example:\n  dfasolve play solutions/breakthrough-4x5-strong.dfas --side second")]
     Play {
-        /// A solution file.
+        /// A solution file (or class directory).
+        #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// Which side you play.
         #[arg(long, value_enum, default_value_t = Side::First)]
         side: Side,
         /// Start from this position instead of the game's start (text form, as for query).
-        #[arg(long)]
+        #[arg(long, value_name = "POSITION")]
         from: Option<String>,
+        /// Board and prompts on stderr, and one JSON object with the result on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Offer at most this many moves by number (the others are still playable by name).
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
     },
     /// Sizes and compression of every set in a saved file.
+    #[command(after_help = "Example:\n  dfasolve stats solutions/breakthrough-4x5-strong.dfas --json")]
     Stats {
-        /// A file written by dfasolve (solution or checkpoint).
+        /// A file written by dfasolve (solution, class file or checkpoint), or a class directory.
+        #[arg(value_name = "FILE")]
         file: PathBuf,
         /// Print one JSON object instead of a table.
         #[arg(long)]
@@ -126,26 +152,38 @@ pub enum Command {
     },
     /// Draw SVG charts (positions, DFA states, positions per byte per step) from a run record
     /// written with `--csv`.
+    #[command(
+        after_help = "Example:\n  dfasolve breakthrough --width 4 --height 5 --csv run.csv && dfasolve plot run.csv"
+    )]
     Plot {
         /// The CSV run record.
+        #[arg(value_name = "CSV")]
         csv: PathBuf,
         /// The SVG file to write (default: the CSV's name with .svg).
-        #[arg(long)]
+        #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Print one JSON object (the charts drawn, the fitted compression exponent).
+        #[arg(long)]
+        json: bool,
     },
     /// Write one set of a dfasolve file as a DFA1 exchange file (canonical numbering, SHA-256).
     Export(ExportArgs),
     /// Read a DFA1 exchange file (any valid one) into a one-set dfasolve file named "imported".
+    #[command(after_help = "Example:\n  dfasolve import reachable.dfa1 reachable.dfas")]
     Import {
         /// The DFA1 file.
+        #[arg(value_name = "DFA1")]
         dfa1: PathBuf,
         /// The dfasolve file to write.
+        #[arg(value_name = "FILE")]
         out: PathBuf,
     },
     /// Re-check a saved solution against the explicit rules only (no DFA moves): a won position
     /// has a move into a lost one, a lost position only moves into won ones.
+    #[command(after_help = "Example:\n  dfasolve check solutions/breakthrough-4x5-strong.dfas --sample 500")]
     Check {
-        /// A solution file.
+        /// A solution file (or class directory).
+        #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// Positions checked per value class (sampled uniformly with a fixed seed); classes this
         /// small or smaller are checked member by member.
@@ -154,6 +192,9 @@ pub enum Command {
         /// Seed of the sample.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -174,12 +215,16 @@ pub enum VerifyCommand {
 
 /// Export one set of a dfasolve file in the DFA1 exchange format of the C++ dfa-games solver.
 #[derive(Args, Debug)]
+#[command(after_help = "Example:\n  dfasolve export solutions/nim-4x7-mitm0.dfas 'first loss' loss.dfa1")]
 pub struct ExportArgs {
     /// A file written by dfasolve (solution or checkpoint).
+    #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The name of the set inside it (see `dfasolve stats FILE`).
+    #[arg(value_name = "SET")]
     pub set: String,
     /// The DFA1 file to write.
+    #[arg(value_name = "DFA1")]
     pub out: PathBuf,
 }
 
@@ -218,7 +263,11 @@ pub struct RunOptions {
     /// their files in the directory (one job of a job array; see the README).
     #[arg(long, value_name = "NAME", requires = "by_classes")]
     pub class: Option<String>,
-    /// List the game's classes, lowest first, one per line with the classes its moves can
+    /// Stop the solve with a clear error once its resident memory passes this many GiB
+    /// (default: the memory the system has available when the run starts; 0: no budget).
+    #[arg(long, value_name = "GIB")]
+    pub max_memory: Option<f64>,
+    //// List the game's classes, lowest first, one per line with the classes its moves can
     /// reach, and stop.
     #[arg(long)]
     pub list_classes: bool,
@@ -233,9 +282,10 @@ pub fn run(cli: Cli) -> Result<()> {
         return outcome;
     }
     match cli.command {
-        Command::Breakthrough { width, height, strong, depth, side_mirror, order, run } => {
+        Command::Breakthrough { width, height, strong, depth, side_mirror, order, force, run } => {
             let game = Breakthrough::with_order(width, height, order)?;
             let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
+            refuse_hopeless(game.estimated_peak_bytes(strong || run.by_classes.is_some()), force)?;
             let started = Instant::now();
             let mut solver = Solver::new(&game);
             solver.set_mirror_policy(side_mirror);
@@ -252,21 +302,53 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
         Command::Ostle { variant, run } => ostle::run_ostle(&variant, &run),
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
-        Command::Query { solution, position } => files::query(&solution, &position.join(" ")),
+        Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
         Command::Stats { file, json } => files::stats(&file, json),
-        Command::Play { solution, side, from } => files::play(&solution, side, from.as_deref()),
-        Command::Check { solution, sample, seed } => files::check(&solution, sample, seed),
-        Command::Plot { csv, out } => {
+        Command::Play { solution, side, from, json, limit } => {
+            files::play(&solution, side, from.as_deref(), json, limit)
+        }
+        Command::Check { solution, sample, seed, json } => files::check(&solution, sample, seed, json),
+        Command::Plot { csv, out, json } => {
             let out = out.unwrap_or_else(|| csv.with_extension("svg"));
-            let title = csv.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let svg = crate::plot::plot_record(&csv, &title)?;
-            write_atomically(&out, svg.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
-            println!("wrote {}", out.display());
+            let source = csv.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let charts = crate::plot::plot_record(&csv, &source)?;
+            write_atomically(&out, charts.svg.as_bytes()).about_file("writing", &out)?;
+            if json {
+                let mut report = serde_json::to_value(&charts)?;
+                report["svg_file"] = serde_json::json!(out);
+                say!("{report}");
+            } else {
+                say!("wrote {} ({})", out.display(), charts.title);
+                if let Some(f) = &charts.fit {
+                    say!(
+                        "compression: states ≈ {:.3} · positions^{:.3} (R² {:.3}, {} sets)",
+                        f.factor,
+                        f.exponent,
+                        f.r_squared,
+                        f.points
+                    );
+                }
+            }
             Ok(())
         }
         Command::Export(args) => files::export(&args),
         Command::Import { dfa1, out } => files::import(&dfa1, &out),
     }
+}
+
+/// Refuse a solve whose estimated peak memory is more than eight times what the system has
+/// available (hard sizes within that factor start, and the memory budget stops them cleanly).
+fn refuse_hopeless(estimated_bytes: f64, force: bool) -> Result<()> {
+    let Some(available) = crate::dfa::limits::available_memory() else { return Ok(()) };
+    if !force && estimated_bytes > 8.0 * available as f64 {
+        anyhow::bail!(
+            "this size is estimated to need about {:.1e} GiB at its peak (from the growth of the sizes measured so far) \
+             and {} GiB is available: refused (--force starts it anyway; --max-memory bounds it)",
+            estimated_bytes / f64::from(1u32 << 30),
+            available >> 30
+        );
+    }
+    Ok(())
 }
 
 /// `--list-classes`, and `--by-classes DIR --class NAME` (one class as one job), for the

@@ -2,6 +2,7 @@
 //! (every entry of the explicit tables checked by membership in the DFA solution).
 
 use super::RunOptions;
+use super::output::say;
 use super::report::{SolveReport, finish, human};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
@@ -119,44 +120,76 @@ pub struct VerifyOstleArgs {
     #[command(flatten)]
     pub variant: OstleArgs,
     /// Also write the explicit tables to this file (format: games/ostle/README.md).
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pub tables: Option<PathBuf>,
+    /// Build the explicit tables even when their estimated memory is more than is available.
+    #[arg(long)]
+    pub force: bool,
 }
+
+/// Resident bytes per state of the explicit solver (its hash map, state list, predecessor
+/// lists and values), measured: 2.06 GB for the 6.86 M states of Ostle(4x4, 3, 2).
+const EXPLICIT_BYTES_PER_STATE: u128 = 320;
 
 /// `dfasolve verify ostle`.
 pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> {
     let v = args.variant.variant()?;
+    super::solve::check_outputs(args.tables.as_deref(), None, [])?;
+    // The explicit tables hold every state at once: refuse, with the estimate, what cannot fit.
+    let game = symbolic_game(&v)?;
+    let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
+    let need = states.saturating_mul(EXPLICIT_BYTES_PER_STATE);
+    if let Some(available) = crate::dfa::limits::available_memory()
+        && need > u128::from(available)
+        && !args.force
+    {
+        anyhow::bail!(
+            "the explicit tables of this variant hold {} states, about {} MiB at {EXPLICIT_BYTES_PER_STATE} bytes each, \
+             and {} MiB is available: refused (--force tries anyway)",
+            human(Some(states)),
+            human(Some(need >> 20)),
+            available >> 20
+        );
+    }
     let t = Instant::now();
     let tables = explicit::solve(&v);
     let explicit_s = t.elapsed().as_secs_f64();
-    println!(
-        "explicit tables: {} states of ostle {}x{} k{} t{} ({} rule) in {explicit_s:.2} s",
-        tables.states.len(),
-        v.width,
-        v.height,
-        v.pieces,
-        v.lose_at,
-        v.rule.name()
-    );
+    let variant = format!("ostle {}x{} k{} t{} ({} rule)", v.width, v.height, v.pieces, v.lose_at, v.rule.name());
+    if !run.json {
+        say!("explicit tables: {} states of {variant} in {explicit_s:.2} s", tables.states.len());
+    }
     if let Some(path) = &args.tables {
         write_atomically(path, explicit::write_tables(&tables).as_bytes())?;
-        println!("wrote {}", path.display());
+        if !run.json {
+            say!("wrote {}", path.display());
+        }
     }
-    let game = symbolic_game(&v)?;
-    let report = solve(&game, Mode::Strong, &RunOptions { no_save: true, ..run.clone() })?;
+    let report = solve(&game, Mode::Strong, &RunOptions { no_save: true, json: true, ..run.clone() })?;
     let solution = &report.solution;
-    println!("DFA solution: {} in {:.2} s", solution.initial_value, report.wall_s);
+    if !run.json {
+        say!("DFA solution: {} in {:.2} s", solution.initial_value, report.wall_s);
+    }
     let checked = crate::games::ostle::verify::check_tables(&tables, solution)?;
-    let mut hist: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut hist: std::collections::BTreeMap<&str, u64> = Default::default();
     for val in &tables.values {
         let key = match val {
             Value::Win(_) => "win",
             Value::Loss(_) => "loss",
             Value::Draw => "draw",
         };
-        *hist.entry(key.into()).or_default() += 1;
+        *hist.entry(key).or_default() += 1;
     }
-    println!(
+    if run.json {
+        say!(
+            "{}",
+            serde_json::json!({ "variant": variant, "params": solution.params, "passed": true,
+                "explicit_states": tables.states.len(), "explicit_s": explicit_s,
+                "dfa_initial_value": solution.initial_value.to_string(), "dfa_s": report.wall_s,
+                "entries_checked": checked, "explicit_values": hist, "tables_file": args.tables })
+        );
+        return Ok(());
+    }
+    say!(
         "verified: all {checked} table entries are in the DFA value class of their exact value \
          (distance included), and the DFA solution has exactly {checked} states; {hist:?}"
     );

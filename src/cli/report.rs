@@ -2,6 +2,7 @@
 //! object; and the progress line of each step.
 
 use super::RunOptions;
+use super::output::{say, say_raw};
 use crate::games::Solution;
 use crate::record::{StepRecord, peak_rss_bytes};
 use anyhow::Result;
@@ -96,7 +97,7 @@ pub(super) fn finish(
             "wall_s": report.wall_s,
             "peak_rss_bytes": peak,
             "largest_dfa": { "states": t.largest_states, "bytes": t.largest_bytes },
-            "positions_solved": t.positions,
+            "positions_solved": crate::counts::json_opt(t.positions),
             "solution_bytes": t.bytes,
             "positions_per_byte": ppb,
             "solution_file": report.saved,
@@ -105,7 +106,7 @@ pub(super) fn finish(
         for (k, v) in extra {
             obj[*k] = v.clone();
         }
-        println!("{obj}");
+        say!("{obj}");
         return Ok(());
     }
     let mut out = String::new();
@@ -138,12 +139,16 @@ pub(super) fn finish(
         t.bytes,
         ppb.map_or("-".into(), |p| format!("{p:.1}")),
     ));
-    if let Some(longest) = report.solution.longest_win() {
-        out.push_str(&format!("longest forced win: {longest} plies\n"));
+    match (report.solution.longest_win(), report.solution.mode) {
+        (Some(longest), _) => out.push_str(&format!("longest forced win: {longest} plies\n")),
+        (None, crate::games::Mode::MeetInTheMiddle { depth }) => out.push_str(&format!(
+            "longest forced win: not known (a meet in the middle knows distances only within {depth} plies of the end; --strong gives them all)\n"
+        )),
+        (None, crate::games::Mode::Strong) => {}
     }
     if let Some(path) = &report.saved {
         out.push_str(&format!("solution saved to {}\n", path.display()));
     }
-    print!("{out}");
+    say_raw!("{out}");
     Ok(())
 }

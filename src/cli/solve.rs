@@ -2,7 +2,8 @@
 //! checkpoints, saving the solution; and `dfasolve nim`, which checks what it solved.
 
 use super::RunOptions;
-use super::report::{SolveReport, finish, progress_line};
+use super::output::{AboutFile, say};
+use super::report::{SolveReport, finish, human, progress_line};
 use crate::dfa::Dfa;
 use crate::games::nim::Nim;
 use crate::games::{Game, Mode};
@@ -10,7 +11,7 @@ use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
 use crate::solver::Solver;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 fn mode_tag(mode: Mode) -> String {
@@ -32,14 +33,16 @@ pub(super) fn list_classes(game: &dyn Game) -> Result<()> {
     }
     for c in &classes {
         let reach: Vec<&str> = c.successors.iter().map(|&s| classes[s].name.as_str()).collect();
-        println!("{}\t<- {}", c.name, reach.join(" "));
+        say!("{}\t<- {}", c.name, reach.join(" "));
     }
     Ok(())
 }
 
 /// `--by-classes DIR --class NAME`: solve one class from the files of the lower ones and
 /// report its values.
-pub(super) fn solve_one_class(game: &dyn Game, dir: &std::path::Path, name: &str, run: &RunOptions) -> Result<()> {
+pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &RunOptions) -> Result<()> {
+    check_outputs(None, None, [Some(dir)])?;
+    watch_memory(run);
     let started = Instant::now();
     let mut solver = Solver::new(game);
     let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
@@ -56,23 +59,23 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &std::path::Path, name: &str
         .iter()
         .map(|v| {
             let s = v.set.stats();
-            serde_json::json!({ "side": v.side, "value": v.outcome.to_string(), "positions": s.positions.map(|p| p.to_string()),
+            serde_json::json!({ "side": v.side.to_string(), "value": v.outcome.to_string(), "positions": crate::counts::json_opt(s.positions),
                 "states": s.states, "bytes": s.disk_bytes })
         })
         .collect();
     let peak = crate::record::peak_rss_bytes();
     if run.json {
-        println!(
+        say!(
             "{}",
             serde_json::json!({ "game": game.name(), "class": name, "values": rows, "wall_s": wall_s,
                 "peak_rss_bytes": peak, "file": crate::games::solution::ClassValues::path(dir, name) })
         );
         return Ok(());
     }
-    println!("{}: class {name} solved in {wall_s:.2} s, peak memory {} MiB", game.name(), peak.unwrap_or(0) >> 20);
+    say!("{}: class {name} solved in {wall_s:.2} s, peak memory {} MiB", game.name(), peak.unwrap_or(0) >> 20);
     for v in &class.values {
         let s = v.set.stats();
-        println!(
+        say!(
             "{:>6} to move {:>16}: {:>24} positions, {:>10} states",
             v.side.to_string(),
             v.outcome.to_string(),
@@ -80,7 +83,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &std::path::Path, name: &str
             s.states
         );
     }
-    println!("saved to {}", crate::games::solution::ClassValues::path(dir, name).display());
+    say!("saved to {}", crate::games::solution::ClassValues::path(dir, name).display());
     Ok(())
 }
 
@@ -107,6 +110,19 @@ pub fn solve_with<'g>(
 ) -> Result<SolveReport> {
     // A solve by classes is a strong solve.
     let mode = if run.by_classes.is_some() { Mode::Strong } else { mode };
+    let checkpoint = match (&run.checkpoint, run.resume) {
+        (Some(d), _) => Some(d.clone()),
+        (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
+        (None, false) => None,
+    };
+    let out = (!run.no_save).then(|| {
+        run.out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))))
+    });
+    // Every output is checked before the solve, so that a bad path costs nothing.
+    check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
+    watch_memory(run);
     let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
     // Long runs: progress lines on a terminal, and the CSV record grows step by step (a
     // `.partial` file next to the final one) so an interrupted run still shows how far it got.
@@ -127,11 +143,6 @@ pub fn solve_with<'g>(
             }
         }
     });
-    let checkpoint = match (&run.checkpoint, run.resume) {
-        (Some(d), _) => Some(d.clone()),
-        (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
-        (None, false) => None,
-    };
     if let Some(dir) = checkpoint {
         solver.checkpoint_into(dir);
     }
@@ -141,21 +152,46 @@ pub fn solve_with<'g>(
     }
     .with_context(|| format!("solving {}", game.name()))?;
     let wall_s = started.elapsed().as_secs_f64();
-    let saved = if run.no_save {
-        None
-    } else {
-        let path = run
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))));
-        solution.save(&path).with_context(|| format!("saving the solution to {}", path.display()))?;
-        Some(path)
-    };
+    if let Some(path) = &out {
+        solution.save(path).about_file("saving the solution to", path)?;
+    }
+    let saved = out;
     if let Some(csv) = &run.csv {
         let _ = std::fs::remove_file(csv.with_extension("partial.csv"));
-        write_csv(csv, &game.name(), &solution.records).with_context(|| format!("writing {}", csv.display()))?;
+        write_csv(csv, &game.name(), &solution.records).about_file("writing", csv)?;
     }
     Ok(SolveReport { name: game.name(), solution, wall_s, saved })
+}
+
+/// Watch the process's memory against `--max-memory` (default: what is available now).
+pub(super) fn watch_memory(run: &RunOptions) {
+    let budget = match run.max_memory {
+        Some(gib) if gib > 0.0 && gib.is_finite() => Some((gib * f64::from(1u32 << 30)) as u64),
+        Some(_) => None,
+        None => crate::dfa::limits::available_memory(),
+    };
+    if let Some(bytes) = budget {
+        crate::dfa::limits::watch_memory(bytes);
+    }
+}
+
+/// Fail now, before any work, if a file or directory the run will write cannot be written.
+///
+/// # Errors
+/// The first output that cannot be written, named.
+pub(super) fn check_outputs<'p>(
+    file: Option<&Path>,
+    csv: Option<&Path>,
+    dirs: impl IntoIterator<Item = Option<&'p Path>>,
+) -> Result<()> {
+    use crate::atomic::{check_directory, check_writable};
+    for f in file.into_iter().chain(csv) {
+        check_writable(f).about_file("cannot write", f)?;
+    }
+    for d in dirs.into_iter().flatten() {
+        check_directory(d).about_file("cannot write in", d)?;
+    }
+    Ok(())
 }
 
 /// `dfasolve nim`: solve, check every position against Bouton's rule, report the reachable
@@ -167,7 +203,7 @@ pub(super) fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> 
     // Without backward plies nothing is decided before going forward (the lost terminal
     // position has no moves), so the solve's forward records are the reachable sets; the
     // strong mode has none and goes forward here.
-    let recorded: Option<Vec<u128>> = report
+    let recorded: Vec<Option<u128>> = report
         .solution
         .records
         .iter()
@@ -175,26 +211,30 @@ pub(super) fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> 
         .map(|r| r.positions)
         .collect();
     let forward = match recorded {
-        Some(counts) if !strong && !counts.is_empty() => counts,
+        counts if !strong && !counts.is_empty() => counts,
         _ => {
             let mut solver = Solver::new(game);
             let plies = solver.forward_plies(&game.initial(), None, None)?;
-            plies.iter().map(Dfa::count).collect::<Vec<u128>>()
+            plies.iter().map(Dfa::checked_count).collect()
         }
     };
     let extra = [
         ("xor_check", serde_json::json!(check.summary)),
-        ("losing_positions", serde_json::json!(check.losing)),
+        ("losing_positions", crate::counts::json_opt(check.losing)),
         ("losing_dfa_states", serde_json::json!(check.losing_states)),
-        ("positions", serde_json::json!(check.positions)),
-        ("per_ply_reachable", serde_json::json!(forward)),
+        ("positions", crate::counts::json_opt(check.positions)),
+        ("per_ply_reachable", forward.iter().map(|&n| crate::counts::json_opt(n)).collect()),
     ];
     finish(&report, run, &extra, |out| {
         out.push_str(&format!("{}: first player {}\n", game.name(), report.solution.initial_value));
         out.push_str(&format!(
             "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
-            check.summary, check.losing, check.positions, check.losing_states
+            check.summary,
+            human(check.losing),
+            human(check.positions),
+            check.losing_states
         ));
-        out.push_str(&format!("per-ply reachable: {forward:?}\n"));
+        let per_ply: Vec<String> = forward.iter().map(|&n| human(n)).collect();
+        out.push_str(&format!("per-ply reachable: {}\n", per_ply.join(" ")));
     })
 }

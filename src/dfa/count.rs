@@ -14,13 +14,19 @@ fn suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u128>>> {
     for l in (0..n).rev() {
         let layer = &dfa.layers()[l];
         let below = &counts[l + 1];
+        // The accept-all state's count is only needed where a row leads to it: a set of a
+        // few strings over a huge shape (Nim 64x3 has 2^128 strings) still counts.
+        let all_below = if l + 1 == n { Some(1) } else { dfa.shape().suffix_count(l + 1) };
         let mut here = Vec::with_capacity(layer.len());
         here.push(0);
-        here.push(dfa.shape().suffix_count(l)?);
+        // The accept-all state; if its count overflows, no row refers to it (or the count
+        // has already failed through `all_below`), so 0 is never read.
+        here.push(dfa.shape().suffix_count(l).unwrap_or(0));
         for s in 2..layer.len() {
             let mut total: u128 = 0;
             for &x in layer.row(StateId(s as u32)) {
-                total = total.checked_add(below[x as usize])?;
+                let below = if x == StateId::ACCEPT.0 { all_below? } else { below[x as usize] };
+                total = total.checked_add(below)?;
             }
             here.push(total);
         }

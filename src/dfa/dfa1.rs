@@ -245,7 +245,7 @@ impl Dfa {
     /// # Errors
     /// [`Error::Io`] or any error of [`from_dfa1`].
     pub fn load_dfa1(path: &Path) -> Result<Dfa> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_path_buf(), error: source })?;
         from_dfa1(&bytes, path)
     }
 }

@@ -84,7 +84,7 @@ impl Bundle {
         let mut r = Reader { inner: payload, remaining: payload.len() as u64, pos: 0, hasher: None };
         decode_payload(&mut r).map_err(|e| match e {
             ReadError::Format(what) => corrupt(what),
-            ReadError::Io(source) => Error::Io { path: path.to_path_buf(), source },
+            ReadError::Io(source) => Error::Io { path: path.to_path_buf(), error: source },
         })
     }
 
@@ -111,7 +111,7 @@ impl Bundle {
     /// reported as such even when the damage also broke the decoding.
     pub fn load(path: &Path) -> Result<Bundle> {
         use std::io::Read;
-        let io = |source| Error::Io { path: path.to_path_buf(), source };
+        let io = |source| Error::Io { path: path.to_path_buf(), error: source };
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
         let file = std::fs::File::open(path).map_err(io)?;
         let file_len = file.metadata().map_err(io)?.len();

@@ -6,15 +6,22 @@
 //! first; but running out of ids must never wrap an id silently. The engine checks the count
 //! once per layer and, past the limit, stops the whole operation with a [`TooManyStates`]
 //! panic payload (threading a `Result` through every set operation would burden the hot paths
-//! and every caller for a case that ends the solve anyway). [`catch_too_many_states`] turns
+//! and every caller for a case that ends the solve anyway). [`catch_engine_stop`] turns
 //! it back into [`Error::TooManyStates`] at the library's entry points (the solver's solves)
 //! and in the binary.
 //!
 //! `DFASOLVE_MAX_LAYER_STATES` lowers the limit for a process (tests use it to reach it on
 //! small boards).
+//!
+//! The same stop serves a **memory budget** ([`watch_memory`]): a thread samples the
+//! process's resident memory, and once it is over the budget the engine stops at its next
+//! layer (or every 65,536 new states) with an [`OverMemoryBudget`] payload, which becomes
+//! [`Error::OverMemoryBudget`]: a size too large for the machine ends with one clear line
+//! instead of an allocation abort or the kernel's OOM killer.
 
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The most states (reserved ones included) one layer of any DFA the engine builds may hold.
 pub const MAX_LAYER_STATES: usize = (1 << 31) - 4096;
@@ -45,31 +52,95 @@ pub(crate) fn too_many_states() -> ! {
     std::panic::panic_any(TooManyStates { limit: layer_state_limit() })
 }
 
-/// Panics with [`TooManyStates`] if a layer of `states` states is over the limit.
+/// Panics with [`TooManyStates`] if a layer of `states` states is over the limit, or with
+/// [`OverMemoryBudget`] if the process is over its memory budget.
 #[inline]
 pub(crate) fn check_layer_states(states: usize) {
     if states > layer_state_limit() {
         too_many_states();
     }
+    check_memory();
 }
 
-/// Run `f`, turning an operation stopped for [`TooManyStates`] into
-/// [`Error::TooManyStates`]; any other panic goes on unwinding.
+/// Panics with [`OverMemoryBudget`] if the process is over its memory budget.
+#[inline]
+pub(crate) fn check_memory() {
+    if OVER_BUDGET.load(Ordering::Relaxed) {
+        over_memory_budget();
+    }
+}
+
+/// The panic payload of an operation stopped because the process went over its memory budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverMemoryBudget {
+    /// The budget, in bytes.
+    pub budget: u64,
+    /// Resident memory when the watcher saw it over, in bytes.
+    pub resident: u64,
+}
+
+static BUDGET: AtomicU64 = AtomicU64::new(0);
+static RESIDENT_SEEN: AtomicU64 = AtomicU64::new(0);
+static OVER_BUDGET: AtomicBool = AtomicBool::new(false);
+
+#[cold]
+#[inline(never)]
+fn over_memory_budget() -> ! {
+    std::panic::panic_any(OverMemoryBudget {
+        budget: BUDGET.load(Ordering::Relaxed),
+        resident: RESIDENT_SEEN.load(Ordering::Relaxed),
+    })
+}
+
+/// Keep this process's resident memory under `budget` bytes from now on: a thread samples
+/// it every 50 ms and, once it is over, the engine stops at its next check (see the module
+/// docs). A later call changes the budget; one thread watches for the whole process.
+pub fn watch_memory(budget: u64) {
+    BUDGET.store(budget, Ordering::Relaxed);
+    static WATCHER: OnceLock<()> = OnceLock::new();
+    WATCHER.get_or_init(|| {
+        std::thread::spawn(|| {
+            loop {
+                let resident = super::process_status_kib("VmRSS").map_or(0, |kib| kib * 1024);
+                let budget = BUDGET.load(Ordering::Relaxed);
+                if budget > 0 && resident > budget {
+                    RESIDENT_SEEN.store(resident, Ordering::Relaxed);
+                    OVER_BUDGET.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
+    });
+}
+
+/// Memory the system can give this process now (`MemAvailable`), in bytes, where reported.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kib| kib * 1024)
+}
+
+/// Run `f`, turning an operation stopped for [`TooManyStates`] or [`OverMemoryBudget`] into
+/// [`Error::TooManyStates`] or [`Error::OverMemoryBudget`]; any other panic goes on unwinding.
 ///
 /// # Errors
-/// [`Error::TooManyStates`] with the limit that was reached.
-pub fn catch_too_many_states<T>(f: impl FnOnce() -> T) -> Result<T> {
+/// The stop, as an error.
+pub fn catch_engine_stop<T>(f: impl FnOnce() -> T) -> Result<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(value) => Ok(value),
         Err(payload) => match payload.downcast::<TooManyStates>() {
             Ok(t) => Err(Error::TooManyStates { limit: t.limit }),
-            Err(other) => std::panic::resume_unwind(other),
+            Err(other) => match other.downcast::<OverMemoryBudget>() {
+                Ok(m) => Err(Error::OverMemoryBudget { budget: m.budget, resident: m.resident }),
+                Err(other) => std::panic::resume_unwind(other),
+            },
         },
     }
 }
 
-/// Whether a panic's payload is a [`TooManyStates`] stop (for a panic hook that keeps quiet
-/// about it, as the binary's does: the error is reported once, as an error).
-pub fn is_too_many_states(payload: &(dyn std::any::Any + Send)) -> bool {
-    payload.downcast_ref::<TooManyStates>().is_some()
+/// Whether a panic's payload is an engine stop ([`TooManyStates`], [`OverMemoryBudget`]),
+/// for a panic hook that keeps quiet about it, as the binary's does: the error is reported
+/// once, as an error.
+pub fn is_engine_stop(payload: &(dyn std::any::Any + Send)) -> bool {
+    payload.downcast_ref::<TooManyStates>().is_some() || payload.downcast_ref::<OverMemoryBudget>().is_some()
 }

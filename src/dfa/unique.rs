@@ -98,6 +98,9 @@ impl RowTable {
                 if id >= self.limit {
                     super::limits::too_many_states();
                 }
+                if id & 0xFFFF == 0 {
+                    super::limits::check_memory();
+                }
                 let id = id as u32;
                 push_ids(&mut self.rows, row);
                 slot.insert(entry(hash, id));
@@ -192,6 +195,9 @@ impl SliceTable {
         }
         if self.len() >= self.limit {
             super::limits::too_many_states();
+        }
+        if self.len() & 0xFFFF == 0 {
+            super::limits::check_memory();
         }
         let i = self.len() as u32;
         self.members.extend_from_slice(set);

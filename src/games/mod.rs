@@ -36,6 +36,7 @@
 pub mod breakthrough;
 pub mod check;
 pub mod class;
+pub mod grid;
 pub mod nim;
 pub mod ostle;
 pub mod solution;
@@ -137,6 +138,14 @@ pub trait Game: Sync {
 
     /// The human-readable text form of a position (parsed back by [`Game::parse`]).
     fn render(&self, pos: &Position) -> String;
+
+    /// The position drawn for a person playing or querying it (default: [`Game::render`]).
+    /// `mover` is the player whose turn it is in the game: mover-relative games store every
+    /// position from the mover's view, and draw it from the first player's fixed view.
+    fn draw(&self, pos: &Position, mover: Side) -> String {
+        let _ = mover;
+        self.render(pos)
+    }
 
     /// Parse the text form of a position, checking it is a legal position.
     ///

@@ -199,12 +199,15 @@ impl Game for Nim {
 pub struct XorCheck {
     /// One line for the report.
     pub summary: String,
-    /// Positions whose heap sizes XOR to 0 (the losses for the player to move).
-    pub losing: u128,
+    /// Positions whose heap sizes XOR to 0 (the losses for the player to move); `None` above
+    /// `u128::MAX`.
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    pub losing: Option<u128>,
     /// DFA states of that set.
     pub losing_states: usize,
-    /// All positions.
-    pub positions: u128,
+    /// All positions; `None` above `u128::MAX`.
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    pub positions: Option<u128>,
 }
 
 impl Nim {
@@ -248,9 +251,9 @@ impl Nim {
         }
         Ok(XorCheck {
             summary: "every position agrees with Bouton's rule (loss iff XOR = 0)".into(),
-            losing: xor0.count(),
+            losing: xor0.checked_count(),
             losing_states: xor0.nontrivial_state_count(),
-            positions: all.count(),
+            positions: all.checked_count(),
         })
     }
 }

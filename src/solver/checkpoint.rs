@@ -1,31 +1,47 @@
 //! Checkpoints: every finished ply or iteration saved atomically under one directory, and
 //! reused when a run is started again with the same directory.
 //!
-//! Each file is a bundle ([`crate::dfa::file`]) whose metadata is the game's parameters; a
-//! file written for another game is refused.
+//! Each file is a bundle ([`crate::dfa::file`]) whose metadata is its key: the game's
+//! parameters (board, square order, rule), the solve (mode and depth) and the step's own name.
+//! A file written under any other key is refused, so a directory reused with another
+//! `--depth`, or a checkpoint copied under another step's name, is an error, never a silently
+//! different result.
 
 use crate::dfa::Dfa;
 use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
-use crate::games::GameParams;
-use std::path::PathBuf;
+use crate::games::{GameParams, Mode};
+use std::path::{Path, PathBuf};
 
 /// Where a solve keeps its finished steps, if anywhere.
 pub(super) struct Checkpoints {
     dir: Option<PathBuf>,
-    /// The metadata every checkpoint of this solve carries.
-    key: String,
+    params: serde_json::Value,
+    /// The solve whose steps these are (set when the solve starts).
+    solve: serde_json::Value,
 }
 
 impl Checkpoints {
     /// No checkpoints: every step is computed and nothing is saved.
     pub(super) fn none() -> Checkpoints {
-        Checkpoints { dir: None, key: String::new() }
+        Checkpoints { dir: None, params: serde_json::Value::Null, solve: serde_json::Value::Null }
     }
 
-    /// Checkpoints of a solve of `params` under `dir`.
+    /// Checkpoints of a solve of `params` under `dir`. Temporary files that killed runs left
+    /// there are removed: no live write of this solve can own one yet.
     pub(super) fn new(dir: PathBuf, params: GameParams) -> Checkpoints {
-        Checkpoints { dir: Some(dir), key: params.to_json().to_string() }
+        remove_stale_temporaries(&dir);
+        Checkpoints { dir: Some(dir), params: params.to_json(), solve: serde_json::Value::Null }
+    }
+
+    /// The steps from here on belong to a solve by `mode`.
+    pub(super) fn set_mode(&mut self, mode: Mode) {
+        self.solve = serde_json::to_value(mode).unwrap_or_default();
+    }
+
+    /// The metadata of step `name`'s file.
+    fn key(&self, name: &str) -> String {
+        serde_json::json!({ "checkpoint": name, "game": self.params, "solve": self.solve }).to_string()
     }
 
     /// Whether steps are saved.
@@ -49,8 +65,13 @@ impl Checkpoints {
             return Ok(None);
         }
         let b = Bundle::load(&path)?;
-        if b.meta != self.key {
-            return Err(Error::Mismatch(format!("{} was written for {}, not {}", path.display(), b.meta, self.key)));
+        let key = self.key(name);
+        if b.meta != key {
+            return Err(Error::Mismatch(format!(
+                "{} was written for {}, not for this solve ({key}): use another checkpoint directory or remove it",
+                path.display(),
+                b.meta
+            )));
         }
         Ok(Some(b))
     }
@@ -61,8 +82,20 @@ impl Checkpoints {
     /// [`Error::Io`] if the file cannot be written.
     pub(super) fn save(&self, name: &str, entries: &[(&str, &Dfa)]) -> Result<()> {
         match self.path(name) {
-            Some(path) => save_entries(&path, &self.key, entries),
+            Some(path) => save_entries(&path, &self.key(name), entries),
             None => Ok(()),
+        }
+    }
+}
+
+/// Remove `dir/.NAME.tmp*`, the temporary files of atomic writes that a killed run left.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.contains(".tmp") && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
 }

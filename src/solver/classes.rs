@@ -77,7 +77,7 @@ impl Solver<'_> {
     /// [`Error::BadParameters`] if the game declares no classes; class files of another game
     /// or corrupt; file errors.
     pub fn solve_by_classes(&mut self, dir: Option<&Path>) -> Result<Solution> {
-        crate::dfa::limits::catch_too_many_states(|| self.solve_by_classes_unchecked(dir))?
+        crate::dfa::limits::catch_engine_stop(|| self.solve_by_classes_unchecked(dir))?
     }
 
     fn solve_by_classes_unchecked(&mut self, dir: Option<&Path>) -> Result<Solution> {
@@ -125,7 +125,7 @@ impl Solver<'_> {
     /// [`Error::BadParameters`] for a class the game does not have; [`Error::Mismatch`] naming a
     /// lower class whose file is missing, or is of another game or class; corrupt files.
     pub fn solve_one_class(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
-        crate::dfa::limits::catch_too_many_states(|| self.solve_one_class_unchecked(dir, name))?
+        crate::dfa::limits::catch_engine_stop(|| self.solve_one_class_unchecked(dir, name))?
     }
 
     fn solve_one_class_unchecked(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {

@@ -190,11 +190,12 @@ impl<'g> Solver<'g> {
     /// [`Error::BadParameters`] for meet in the middle on a game with draws; checkpoint I/O;
     /// [`Error::TooManyStates`] if a set would need more states in a layer than ids number.
     pub fn solve(&mut self, mode: Mode) -> Result<Solution> {
-        crate::dfa::limits::catch_too_many_states(|| self.solve_unchecked(mode))?
+        crate::dfa::limits::catch_engine_stop(|| self.solve_unchecked(mode))?
     }
 
     /// [`Solver::solve`], letting an operation stopped for too many states unwind.
     fn solve_unchecked(&mut self, mode: Mode) -> Result<Solution> {
+        self.checkpoints.set_mode(mode);
         let initial = self.game.initial();
         let classes = match mode {
             Mode::Strong => self.solve_strong()?,

@@ -17,8 +17,10 @@ pub struct Count {
     /// What is counted.
     pub what: String,
     /// Strings of the set.
+    #[serde(serialize_with = "crate::counts::serialize")]
     pub raw: u128,
     /// Orbits under the board's symmetries.
+    #[serde(serialize_with = "crate::counts::serialize")]
     pub up_to_symmetry: u128,
 }
 

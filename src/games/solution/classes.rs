@@ -101,7 +101,7 @@ impl ClassValues {
 /// file covers the start; file errors.
 pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
     let corrupt = |what: String| Error::Corrupt { path: dir.to_path_buf(), what };
-    let io = |source| Error::Io { path: dir.to_path_buf(), source };
+    let io = |source| Error::Io { path: dir.to_path_buf(), error: source };
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(dir).map_err(io)?.map(|e| e.map(|e| e.path())).collect::<std::io::Result<_>>().map_err(io)?;
     files.retain(|p| {

@@ -64,14 +64,19 @@ impl Solution {
         self.classes.iter().find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
     }
 
-    /// Longest forced win in plies (strong solves), if any win is known.
+    /// Longest forced win in plies, when the solution knows it: every non-empty win class
+    /// has an exact distance (strong solves). A meet in the middle knows distances only for
+    /// its backward plies, so the longest of those is not the longest win: `None`.
     pub fn longest_win(&self) -> Option<u32> {
-        self.classes
-            .iter()
-            .filter_map(|c| match c.outcome {
-                Outcome::Win { plies } if !c.set.is_empty() => plies,
-                _ => None,
-            })
-            .max()
+        let mut longest = None;
+        for c in &self.classes {
+            if let Outcome::Win { plies } = c.outcome
+                && !c.set.is_empty()
+            {
+                let plies = plies?;
+                longest = Some(longest.map_or(plies, |l: u32| l.max(plies)));
+            }
+        }
+        longest
     }
 }

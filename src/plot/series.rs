@@ -1,0 +1,84 @@
+//! A run record as the charts read it: one panel per phase of the run, one series per set
+//! and side to move, with labels a reader understands.
+
+use crate::record::CsvRow;
+
+/// One line of a chart: a set of one side, step by step.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// The legend text, e.g. `new wins, first to move`.
+    pub label: String,
+    /// The second player's sets are drawn dashed.
+    pub second_side: bool,
+    /// (step, positions if known, DFA states).
+    pub points: Vec<(u32, Option<f64>, f64)>,
+}
+
+/// The steps of one phase of the run.
+#[derive(Clone, Debug)]
+pub struct PhaseSeries {
+    /// `Backward`, `Forward` or `Backup`, as recorded.
+    pub phase: String,
+    /// What the phase is, for the panel's caption.
+    pub caption: &'static str,
+    /// What its steps are, for the x axis.
+    pub step_name: &'static str,
+    /// Its series, in order of first appearance.
+    pub series: Vec<Series>,
+}
+
+/// The readable name of a recorded set (a backward `loss` set is the lost end positions).
+fn set_label(phase: &str, set: &str) -> String {
+    match set {
+        "reachable" => "reachable".into(),
+        "universe" => "all positions".into(),
+        "loss" if phase == "Backward" => "lost at the end".into(),
+        "loss" => "losses".into(),
+        "win" => "wins".into(),
+        "new_win" => "new wins".into(),
+        "new_loss" => "new losses".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// The run's phases in the order they ran, each with its series.
+pub fn phases(rows: &[CsvRow]) -> Vec<PhaseSeries> {
+    let mut out: Vec<PhaseSeries> = Vec::new();
+    for r in rows {
+        let at = match out.iter().position(|p| p.phase == r.phase) {
+            Some(i) => i,
+            None => {
+                let (caption, step_name) = match r.phase.as_str() {
+                    "Backward" => ("backward (retrograde iterations)", "iteration"),
+                    "Forward" => ("forward (positions reachable at each ply)", "ply"),
+                    "Backup" => ("backup (values through the plies)", "ply"),
+                    _ => ("other steps", "step"),
+                };
+                out.push(PhaseSeries { phase: r.phase.clone(), caption, step_name, series: Vec::new() });
+                out.len() - 1
+            }
+        };
+        let label = format!("{}, {} to move", set_label(&r.phase, &r.set), r.side);
+        let phase = &mut out[at];
+        let series = match phase.series.iter().position(|s| s.label == label) {
+            Some(i) => &mut phase.series[i],
+            None => {
+                phase.series.push(Series { label, second_side: r.side == "second", points: Vec::new() });
+                phase.series.last_mut().expect("just pushed")
+            }
+        };
+        series.points.push((r.step, r.positions.map(|p| p as f64), r.states as f64));
+    }
+    out
+}
+
+/// The kind of solve the record shows, for the title.
+pub fn mode(phases: &[PhaseSeries]) -> &'static str {
+    let has = |name: &str| phases.iter().any(|p| p.phase == name);
+    match (has("Backward"), has("Forward"), has("Backup")) {
+        (_, true, true) => "meet in the middle",
+        (true, false, false) => "strong solve (retrograde to the fixpoint)",
+        (_, true, false) => "forward plies",
+        _ => "run",
+    }
+}
