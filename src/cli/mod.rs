@@ -5,6 +5,7 @@
 mod files;
 mod ostle;
 mod output;
+mod progress;
 mod report;
 mod solve;
 
@@ -38,6 +39,8 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve Breakthrough of one board size: winner, per-ply table, compression.
+    #[command(after_help = "Examples:\n  dfasolve breakthrough --width 4 --height 5\n  \
+        dfasolve breakthrough --width 5 --height 5 --strong --by-classes classes/bt-5x5")]
     Breakthrough {
         /// Board width (columns), 1..=16.
         #[arg(long, default_value_t = 4)]
@@ -69,6 +72,7 @@ pub enum Command {
         run: RunOptions,
     },
     /// Solve Nim and check every position against Bouton's XOR rule.
+    #[command(after_help = "Example:\n  dfasolve nim --heaps 4 --tokens 7 --json")]
     Nim {
         /// Number of heaps, 1..=64.
         #[arg(long, default_value_t = 4)]
@@ -89,6 +93,7 @@ pub enum Command {
     /// Strongly solve Ostle(WxH, K, T) (default: the standard 5x5 game) and report the
     /// published counts: values, positions by hole class and pieces, checkmates, non-trivial
     /// states, distances from the start, raw and up to the board's symmetries.
+    #[command(after_help = "Example:\n  dfasolve ostle --width 4 --height 4 --pieces 3 --lose-at 2 --rule class")]
     Ostle {
         /// The variant.
         #[command(flatten)]
@@ -98,6 +103,7 @@ pub enum Command {
         run: RunOptions,
     },
     /// Check a DFA solution against an independent explicit solver, entry by entry.
+    #[command(after_help = "Example:\n  dfasolve verify ostle --width 3 --height 4 --pieces 3 --lose-at 2")]
     Verify {
         /// Which game.
         #[command(subcommand)]
@@ -234,9 +240,13 @@ pub struct RunOptions {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// No progress lines (also the default when stderr is not a terminal).
+    /// No progress display.
     #[arg(long)]
     pub quiet: bool,
+    /// Plain progress lines on stderr even when it is not a terminal (a terminal gets a live
+    /// line by default).
+    #[arg(long)]
+    pub progress: bool,
     /// Where to save the solution (default: `solutions/GAME-MODE.dfas`).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -3,14 +3,14 @@
 
 use super::RunOptions;
 use super::output::{AboutFile, say};
-use super::report::{SolveReport, finish, human, progress_line};
+use super::progress::Progress;
+use super::report::{SolveReport, finish, human};
 use crate::dfa::Dfa;
 use crate::games::nim::Nim;
 use crate::games::{Game, Mode};
 use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
 use crate::solver::Solver;
 use anyhow::{Context, Result};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -45,14 +45,12 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     watch_memory(run);
     let started = Instant::now();
     let mut solver = Solver::new(game);
-    let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
-    solver.on_step(move |r: &StepRecord| {
-        if show {
-            eprintln!("{}", progress_line(r));
-        }
-    });
-    let class =
-        solver.solve_one_class(dir, name).with_context(|| format!("solving class {name} of {}", game.name()))?;
+    let progress = Progress::new(run);
+    let shown = progress.clone();
+    solver.on_step(move |r: &StepRecord| shown.step(r));
+    let class = solver.solve_one_class(dir, name).with_context(|| format!("solving class {name} of {}", game.name()));
+    progress.finish();
+    let class = class?;
     let wall_s = started.elapsed().as_secs_f64();
     let rows: Vec<serde_json::Value> = class
         .values
@@ -123,8 +121,9 @@ pub fn solve_with<'g>(
     // Every output is checked before the solve, so that a bad path costs nothing.
     check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
     watch_memory(run);
-    let show = !run.quiet && !run.json && std::io::stderr().is_terminal();
-    // Long runs: progress lines on a terminal, and the CSV record grows step by step (a
+    let progress = Progress::new(run);
+    let shown = progress.clone();
+    // Long runs: progress on a terminal, and the CSV record grows step by step (a
     // `.partial` file next to the final one) so an interrupted run still shows how far it got.
     let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
     if let Some(p) = &partial {
@@ -132,9 +131,7 @@ pub fn solve_with<'g>(
     }
     let name = game.name();
     solver.on_step(move |r: &StepRecord| {
-        if show {
-            eprintln!("{}", progress_line(r));
-        }
+        shown.step(r);
         if let (Some(p), Ok(line)) = (&partial, csv_line(&name, r)) {
             use std::io::Write;
             let new = !p.exists();
@@ -150,7 +147,9 @@ pub fn solve_with<'g>(
         Some(dir) => solver.solve_by_classes(Some(dir)),
         None => solver.solve(mode),
     }
-    .with_context(|| format!("solving {}", game.name()))?;
+    .with_context(|| format!("solving {}", game.name()));
+    progress.finish();
+    let solution = solution?;
     let wall_s = started.elapsed().as_secs_f64();
     if let Some(path) = &out {
         solution.save(path).about_file("saving the solution to", path)?;
