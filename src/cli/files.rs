@@ -21,9 +21,9 @@ fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
 pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
     let (game, solution) = load_solution(path)?;
     let pos = game.parse(text)?;
-    let value = solution.value(&pos);
+    let value = solution.checked_value(&pos)?;
     let status = game.explicit_status(&pos);
-    let moves = if status == Status::Ongoing { ranked_moves(game.as_ref(), &solution, &pos) } else { Vec::new() };
+    let moves = if status == Status::Ongoing { ranked_moves(game.as_ref(), &solution, &pos)? } else { Vec::new() };
     let shown = limit.unwrap_or(usize::MAX).min(moves.len());
     if json {
         let listed: Vec<serde_json::Value> = moves[..shown]
@@ -67,15 +67,18 @@ pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -
 
 /// The moves of `pos` with the value each leads to (for the opponent), best for the mover
 /// first; moves of equal value in natural order of their names (`take 2` before `take 10`).
-fn ranked_moves(game: &dyn Game, solution: &Solution, pos: &Position) -> Vec<(String, Position, Option<Outcome>)> {
-    let mut moves: Vec<(String, Position, Option<Outcome>)> = game
-        .explicit_moves(pos)
-        .into_iter()
-        .map(|next| (game.move_name(pos, &next), solution.value(&next), next))
-        .map(|(name, v, next)| (name, next, v))
-        .collect();
+fn ranked_moves(
+    game: &dyn Game,
+    solution: &Solution,
+    pos: &Position,
+) -> Result<Vec<(String, Position, Option<Outcome>)>> {
+    let mut moves = Vec::new();
+    for next in game.explicit_moves(pos) {
+        let value = solution.checked_value(&next)?;
+        moves.push((game.move_name(pos, &next), next, value));
+    }
     moves.sort_by(|a, b| move_rank(a.2).cmp(&move_rank(b.2)).then_with(|| natural_order(&a.0, &b.0)));
-    moves
+    Ok(moves)
 }
 
 /// Compare names with runs of digits compared as numbers.
@@ -132,7 +135,7 @@ pub(super) fn play(path: &Path, human: Side, from: Option<&str>, json: bool, lim
     let mut lines = stdin.lock().lines();
     let result = loop {
         show(format!("\n{}", game.draw(&pos, mover)))?;
-        match solution.value(&pos) {
+        match solution.checked_value(&pos)? {
             Some(v) => show(format!("{mover} to move ({}): {v}", if mover == human { "you" } else { "me" }))?,
             None => show(format!("{mover} to move (position not covered by this solution)"))?,
         }
@@ -145,7 +148,7 @@ pub(super) fn play(path: &Path, human: Side, from: Option<&str>, json: bool, lim
             ))?;
             break Some(winner);
         }
-        let moves = ranked_moves(game.as_ref(), &solution, &pos);
+        let moves = ranked_moves(game.as_ref(), &solution, &pos)?;
         if mover == human {
             let mut names: Vec<String> =
                 moves.iter().enumerate().map(|(i, (name, _, _))| format!("{:>3}) {name}", i + 1)).collect();

@@ -29,7 +29,9 @@ impl Progress {
         }
         if std::io::stderr().is_terminal() {
             let bar = ProgressBar::new_spinner();
-            bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("a valid template"));
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("a valid template"),
+            );
             bar.enable_steady_tick(Duration::from_millis(200));
             Progress::Live(bar)
         } else if run.progress {
@@ -62,8 +64,10 @@ impl Progress {
                     if bar.length().is_none() {
                         bar.set_length(total);
                         bar.set_style(
-                            ProgressStyle::with_template("{bar:30} {pos}/{len} plies, eta {eta} [{elapsed_precise}] {msg}")
-                                .expect("a valid template"),
+                            ProgressStyle::with_template(
+                                "{bar:30} {pos}/{len} plies, eta {eta} [{elapsed_precise}] {msg}",
+                            )
+                            .expect("a valid template"),
                         );
                     }
                     bar.set_position(total - u64::from(r.step));

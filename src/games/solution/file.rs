@@ -119,7 +119,29 @@ impl Solution {
             records: Vec::new(),
             mover_relative: meta.mover_relative,
         };
+        check_labels(&solution).map_err(corrupt)?;
         Ok((game, solution))
+    }
+}
+
+/// The invariants between the stored sets that are cheap to check on every load: no two
+/// classes share a side and a value, and the stored value of the start is the one its class
+/// gives. (That classes are disjoint is checked for every position an answer reads, by
+/// [`Solution::checked_value`], and by `check`.)
+fn check_labels(solution: &Solution) -> std::result::Result<(), String> {
+    for (i, a) in solution.classes.iter().enumerate() {
+        if solution.classes[..i].iter().any(|b| b.side == a.side && b.outcome == a.outcome) {
+            return Err(format!("two value classes are both {} with {} to move", a.outcome, a.side));
+        }
+    }
+    match solution.checked_value(&solution.initial) {
+        Ok(Some(v)) if v == solution.initial_value => Ok(()),
+        Ok(found) => Err(format!(
+            "the stored value of the start ({}) is not the value its class gives ({})",
+            solution.initial_value,
+            found.map_or("none".into(), |v| v.to_string())
+        )),
+        Err(e) => Err(e.to_string()),
     }
 }
 
@@ -159,6 +181,7 @@ mod tests {
     use super::*;
     use crate::games::nim::Nim;
     use crate::solver::Solver;
+    use crate::vocabulary::Position;
 
     /// A saved solution loads back equal, with the metadata bytes every file has had (keys
     /// sorted, outcomes as `{"win": plies}`), and a forged out-of-range distance is refused.
@@ -185,5 +208,40 @@ mod tests {
         let entries: Vec<(&str, &Dfa)> = bundle.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
         save_entries(&path, &forged, &entries).expect("saved");
         assert!(matches!(Solution::load(&path), Err(Error::Corrupt { .. })));
+    }
+
+    /// The invariants between sets: duplicate labels and a wrong stored start value are
+    /// refused on load, and an answer read from two overlapping classes is an error.
+    #[test]
+    fn forged_class_sets_are_refused() {
+        let game = Nim::new(2, 3).expect("a small Nim");
+        let solution = Solver::new(&game).solve(Mode::Strong).expect("solved");
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let path = dir.path().join("nim.dfas");
+        let load_error = |forged: &Solution| {
+            forged.save(&path).expect("saved");
+            match Solution::load(&path) {
+                Err(Error::Corrupt { what, .. }) => what,
+                other => panic!("expected a corrupt file, got {:?}", other.map(|(_, s)| s.initial_value)),
+            }
+        };
+        let mut duplicate = solution.clone();
+        let twin = duplicate.classes[1].clone();
+        duplicate.classes.push(twin);
+        assert!(load_error(&duplicate).contains("both"));
+        let mut wrong_start = solution.clone();
+        wrong_start.initial_value = Outcome::Win { plies: Some(99) };
+        assert!(load_error(&wrong_start).contains("stored value of the start"));
+        // Two classes that overlap (one class's positions also claimed by another value).
+        let mut overlap = solution.clone();
+        let a = overlap.classes[0].set.clone();
+        let shared = overlap
+            .classes
+            .iter()
+            .position(|c| c.side == overlap.classes[0].side && c.set != a)
+            .expect("another class");
+        overlap.classes[shared].set = overlap.classes[shared].set.union(&a);
+        let member = Position { side: overlap.classes[0].side, board: a.iter().next().expect("a member") };
+        assert!(matches!(overlap.checked_value(&member), Err(Error::Mismatch(_))));
     }
 }

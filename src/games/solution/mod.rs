@@ -64,6 +64,26 @@ impl Solution {
         self.classes.iter().find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
     }
 
+    /// [`Solution::value`], checking the invariant the answer rests on: the position is in
+    /// at most one value class (classes are disjoint).
+    ///
+    /// # Errors
+    /// [`crate::Error::Mismatch`] naming the two values if the position is in two classes (a
+    /// forged or damaged solution).
+    pub fn checked_value(&self, pos: &Position) -> crate::Result<Option<Outcome>> {
+        let side = if self.mover_relative { Side::First } else { pos.side };
+        let mut found = self.classes.iter().filter(|c| c.side == side && c.set.contains(&pos.board));
+        let first = found.next().map(|c| c.outcome);
+        if let Some(second) = found.next() {
+            return Err(crate::Error::Mismatch(format!(
+                "the solution puts one position in two value classes ({} and {}): it is damaged or forged",
+                first.map_or(String::new(), |o| o.to_string()),
+                second.outcome
+            )));
+        }
+        Ok(first)
+    }
+
     /// Longest forced win in plies, when the solution knows it: every non-empty win class
     /// has an exact distance (strong solves). A meet in the middle knows distances only for
     /// its backward plies, so the longest of those is not the longest win: `None`.
