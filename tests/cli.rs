@@ -257,3 +257,26 @@ fn sets_too_large_for_the_state_ids_are_a_clear_error() {
     assert_clean_error(&out, "more than 40 dfa states in one layer");
     assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "one line");
 }
+
+/// `ostle --census` counts part by part without solving: the same value-free counts as the
+/// census of a full solve (which reads the whole sets), on variants with and without the
+/// class reading.
+#[test]
+fn ostle_census_without_solving_matches_the_solve() {
+    for args in [
+        ["--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"],
+        ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "2"],
+    ] {
+        let census = dfasolve(&[&["ostle", "--census", "--json"][..], &args[..]].concat());
+        assert!(census.status.success(), "{}", String::from_utf8_lossy(&census.stderr));
+        let census: serde_json::Value = serde_json::from_slice(&census.stdout).unwrap();
+        let solved = dfasolve(&[&["ostle", "--no-save", "--json"][..], &args[..]].concat());
+        let solved: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+        for key in ["positions_by_hole_and_pieces", "checkmate_positions", "nontrivial_states", "distances_from_start"]
+        {
+            assert_eq!(census["census"][key], solved["census"][key], "{args:?}: {key}");
+        }
+        let with_marker = census["census"]["nontrivial_with_forbidden_move"]["raw"].as_u64().unwrap();
+        assert!(with_marker > 0 && with_marker < census["census"]["nontrivial_states"]["raw"].as_u64().unwrap());
+    }
+}

@@ -98,6 +98,10 @@ pub enum Command {
         /// The variant.
         #[command(flatten)]
         variant: OstleArgs,
+        /// Count without solving: positions by hole class and pieces, checkmate positions,
+        /// non-trivial states, breadth-first levels from the start (part by part, so 5x5 fits).
+        #[arg(long)]
+        census: bool,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -310,7 +314,8 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
-        Command::Ostle { variant, run } => ostle::run_ostle(&variant, &run),
+        Command::Ostle { variant, census: true, run } => ostle::run_census(&variant, &run),
+        Command::Ostle { variant, census: false, run } => ostle::run_ostle(&variant, &run),
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
         Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
         Command::Stats { file, json } => files::stats(&file, json),
@@ -371,7 +376,7 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
         Command::Nim { heaps, tokens, run, .. } => {
             (Nim::new(*heaps, *tokens).map(|g| Box::new(g) as _).map_err(Into::into), run)
         }
-        Command::Ostle { variant, run } => (variant.game().map(|g| Box::new(g) as _), run),
+        Command::Ostle { variant, run, .. } => (variant.game().map(|g| Box::new(g) as _), run),
         _ => return None,
     };
     if !run.list_classes && run.class.is_none() {

@@ -8,6 +8,7 @@ use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit::{self, Value};
+use crate::games::ostle::structure::{Structure, structure};
 use crate::games::ostle::{Ostle, Rule, Variant};
 use crate::games::{Game, Mode};
 use crate::solver::Solver;
@@ -85,32 +86,63 @@ pub fn run_ostle(args: &OstleArgs, run: &RunOptions) -> Result<()> {
     let extra = [("census", serde_json::to_value(&census)?), ("census_s", serde_json::json!(census_s))];
     finish(&report, run, &extra, |out| {
         out.push_str(&format!("{}: the player to move first (Black) has a {value}\n", game.name()));
-        let table = |out: &mut String, title: &str, rows: &[&Count]| {
-            out.push_str(&format!("{title}\n{:>28} {:>22} {:>22}\n", "", "raw", "up to symmetry"));
-            for r in rows {
-                out.push_str(&format!(
-                    "{:>28} {:>22} {:>22}\n",
-                    r.what,
-                    human(Some(r.raw)),
-                    human(Some(r.up_to_symmetry))
-                ));
-            }
-        };
         table(out, "values of all states (plies to the end; published d = plies - 1):", &refs(&census.values));
         table(
             out,
             "values of non-trivial states, published convention (d even: the mover wins):",
             &refs(&census.nontrivial_values),
         );
-        table(
-            out,
-            "positions by hole class and pieces (mover v opponent):",
-            &refs(&census.positions_by_hole_and_pieces),
-        );
-        table(out, "states:", &[&census.checkmate_positions, &census.nontrivial_states]);
-        table(out, "distances from the start (breadth-first levels):", &refs(&census.distances_from_start));
+        structure_tables(out, &census.structure);
         out.push_str(&format!("census computed in {census_s:.2} s\n"));
     })
+}
+
+/// One table of counts, raw and up to symmetry.
+fn table(out: &mut String, title: &str, rows: &[&Count]) {
+    out.push_str(&format!("{title}\n{:>44} {:>22} {:>22}\n", "", "raw", "up to symmetry"));
+    for r in rows {
+        out.push_str(&format!("{:>44} {:>22} {:>22}\n", r.what, human(Some(r.raw)), human(Some(r.up_to_symmetry))));
+    }
+}
+
+/// The tables of the value-free counts.
+fn structure_tables(out: &mut String, s: &Structure) {
+    table(out, "positions by hole class and pieces (mover v opponent):", &refs(&s.positions_by_hole_and_pieces));
+    table(out, "states:", &[&s.checkmate_positions, &s.nontrivial_states, &s.nontrivial_with_forbidden_move]);
+    table(out, "distances from the start (breadth-first levels):", &refs(&s.distances_from_start));
+    if let Some(why) = &s.distances_stopped {
+        out.push_str(&format!("breadth-first levels: {why}\n"));
+    }
+}
+
+/// `dfasolve ostle --census`: the counts that do not depend on values, without solving.
+pub fn run_census(args: &OstleArgs, run: &RunOptions) -> Result<()> {
+    let v = args.variant()?;
+    let game = symbolic_game(&v)?;
+    super::solve::watch_memory(run);
+    let started = Instant::now();
+    let solver = Solver::new(&game);
+    let sets = SolvedSets {
+        universe: solver.universe(Side::First),
+        lost_terminal: solver.lost_terminal(Side::First),
+        moves: solver.moves(Side::First),
+    };
+    let s = structure(&game, &sets, |_| Ok(()))?;
+    let wall_s = started.elapsed().as_secs_f64();
+    let peak = crate::record::peak_rss_bytes();
+    if run.json {
+        say!(
+            "{}",
+            serde_json::json!({ "game": game.name(), "params": game.params(), "census": s,
+                "wall_s": wall_s, "peak_rss_bytes": peak })
+        );
+        return Ok(());
+    }
+    let mut out = format!("{}: census without solving\n", game.name());
+    structure_tables(&mut out, &s);
+    out.push_str(&format!("computed in {wall_s:.2} s, peak memory {} MiB\n", peak.unwrap_or(0) >> 20));
+    say!("{}", out.trim_end());
+    Ok(())
 }
 
 /// Arguments of `dfasolve verify ostle`.

@@ -113,6 +113,12 @@ pub fn watch_memory(budget: u64) {
     });
 }
 
+/// Let the engine run again after a stop for the memory budget (the caller has dropped what
+/// it was building); the watcher stops it again if memory is still over the budget.
+pub fn clear_memory_stop() {
+    OVER_BUDGET.store(false, Ordering::Relaxed);
+}
+
 /// Memory the system can give this process now (`MemAvailable`), in bytes, where reported.
 pub fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -36,6 +36,7 @@ pub mod census;
 pub mod explicit;
 mod moves;
 mod notation;
+pub mod structure;
 pub mod symmetry;
 mod variant;
 pub mod verify;

@@ -1,0 +1,187 @@
+//! The counts of an Ostle variant that do not depend on values (SPEC §4): positions by hole
+//! class and pieces, checkmate positions, non-trivial states (and how many carry a forbidden
+//! move), and breadth-first levels from the start. Computed **part by part**, a part being the
+//! states with `p` pieces of the mover and `q` of the opponent, so that no set of the whole
+//! variant is ever built: on 5x5 the whole non-trivial set and the whole levels did not fit in
+//! memory. Every part is closed under the board's symmetries (they keep piece counts), so the
+//! orbit counts of the parts add up to those of the whole.
+
+use super::census::{Count, SolvedSets};
+use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
+use super::{HOLE_BANNED, Ostle, THEIRS, Variant};
+use crate::dfa::Dfa;
+use crate::error::{Error, Result};
+use crate::games::Game;
+use crate::vocabulary::Side;
+
+/// The value-free counts of a variant.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Structure {
+    /// Positions (boards without a forbidden move) by hole class and (mover, opponent)
+    /// pieces, then their total.
+    pub positions_by_hole_and_pieces: Vec<Count>,
+    /// Positions where the mover can take the opponent down to the losing count.
+    pub checkmate_positions: Count,
+    /// Possibly reachable states of non-checkmate positions.
+    pub nontrivial_states: Count,
+    /// Of those, the states that carry a forbidden move.
+    pub nontrivial_with_forbidden_move: Count,
+    /// Breadth-first levels from the start (forbidden moves not excluded).
+    pub distances_from_start: Vec<Count>,
+    /// Why the levels stop early, if they do (e.g. the memory budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distances_stopped: Option<String>,
+}
+
+fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
+    let (raw, up_to_symmetry) = orbits(v, set)?;
+    Ok(Count { what: what.into(), raw, up_to_symmetry })
+}
+
+fn add(total: &mut Count, part: &Count) {
+    total.raw += part.raw;
+    total.up_to_symmetry += part.up_to_symmetry;
+}
+
+fn zero(what: &str) -> Count {
+    Count { what: what.into(), raw: 0, up_to_symmetry: 0 }
+}
+
+/// The states (markers included) with `mine` pieces of the mover and `theirs` of the opponent.
+pub fn part(game: &Ostle, mine: usize, theirs: usize) -> Dfa {
+    let (s, n) = (game.shape(), game.variant().squares());
+    let mover = Ostle::mover_symbols();
+    Dfa::count_between(s, 0..n, |c| mover.contains(&c), mine, mine).intersection(&Dfa::count_between(
+        s,
+        0..n,
+        |c| c == THEIRS,
+        theirs,
+        theirs,
+    ))
+}
+
+/// The value-free counts of `game` from the sets of its solver; `on_nontrivial` sees the
+/// non-trivial states of every part (the census counts their values there).
+///
+/// # Errors
+/// [`Error::Verification`] if an orbit count does not divide exactly; what `on_nontrivial`
+/// returns.
+pub fn structure(
+    game: &Ostle,
+    sets: &SolvedSets<'_>,
+    mut on_nontrivial: impl FnMut(&Dfa) -> Result<()>,
+) -> Result<Structure> {
+    let v = game.variant().clone();
+    let (t, k) = (v.lose_at, v.pieces);
+    let mut by_hole = Vec::new();
+    let mut all_positions = zero("all positions");
+    for (name, squares) in hole_classes(&v) {
+        for mine in (t + 1..=k).rev() {
+            for theirs in (t + 1..=k).rev() {
+                let row =
+                    count(&v, format!("hole {name}, {mine} v {theirs}"), &boards_with(game, &squares, mine, theirs))?;
+                add(&mut all_positions, &row);
+                by_hole.push(row);
+            }
+        }
+    }
+    by_hole.push(all_positions);
+    let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First));
+    let start = Dfa::from_string(game.shape(), &game.initial().board);
+    let n = v.squares();
+    let marked = Dfa::count_between(game.shape(), 0..n, |c| c >= HOLE_BANNED, 1, 1);
+    let start_reached = !sets.moves.backward_within(&start, &game.ongoing_boards()).is_empty();
+    let mut checkmate_positions = zero("checkmate positions");
+    let mut nontrivial_states = zero("non-trivial states");
+    let mut with_forbidden = zero("non-trivial states with a forbidden move");
+    let all_squares: Vec<usize> = (0..n).collect();
+    for mine in t + 1..=k {
+        for theirs in t + 1..=k {
+            let ongoing = boards_with(game, &all_squares, mine, theirs);
+            // Only a move that pushes the opponent down to T pieces checkmates.
+            let checkmate = if theirs == t + 1 {
+                sets.moves.backward_within(sets.lost_terminal, &ongoing)
+            } else {
+                Dfa::reject_all(game.shape())
+            };
+            add(&mut checkmate_positions, &count(&v, "", &checkmate)?);
+            // The universe is the possibly reachable states plus the start; the start counts
+            // only if some move leads to it.
+            let mut reachable = sets.universe.intersection(&part(game, mine, theirs));
+            if !start_reached {
+                reachable = reachable.difference(&start);
+            }
+            let nontrivial = reachable.difference(&terminal).difference(&states_of_boards(game, &checkmate));
+            add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
+            add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
+            on_nontrivial(&nontrivial)?;
+        }
+    }
+    let (distances_from_start, distances_stopped) = levels(game, sets, &terminal)?;
+    Ok(Structure {
+        positions_by_hole_and_pieces: by_hole,
+        checkmate_positions,
+        nontrivial_states,
+        nontrivial_with_forbidden_move: with_forbidden,
+        distances_from_start,
+        distances_stopped,
+    })
+}
+
+/// Breadth-first levels from the orbit of the start, each level kept as one set per part, and
+/// moves that end the game not expanded. Levels are closed under symmetry, so their orbits
+/// are the published levels. If the engine stops (the memory budget), the levels found so far
+/// and why.
+fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa) -> Result<(Vec<Count>, Option<String>)> {
+    let v = game.variant().clone();
+    let (t, k) = (v.lose_at, v.pieces);
+    let parts: Vec<(usize, usize, Dfa, Dfa)> = (t + 1..=k)
+        .flat_map(|p| (t + 1..=k).map(move |q| (p, q)))
+        .map(|(p, q)| (p, q, part(game, p, q), boards_with(game, &(0..v.squares()).collect::<Vec<_>>(), p, q)))
+        .collect();
+    let mut found = Vec::new();
+    let stopped = crate::dfa::limits::catch_engine_stop(|| -> Result<()> {
+        let empty = Dfa::reject_all(game.shape());
+        let start = orbit_set(&v, game, &game.initial().board);
+        let mut seen: Vec<Dfa> = parts.iter().map(|(_, _, states, _)| start.intersection(states)).collect();
+        let mut frontier = seen.clone();
+        let mut level = 0;
+        while frontier.iter().any(|f| !f.is_empty()) {
+            let mut here = zero(&format!("level {level}"));
+            for f in &frontier {
+                add(&mut here, &count(&v, "", f)?);
+            }
+            found.push(here);
+            let mut next: Vec<Dfa> = vec![empty.clone(); parts.len()];
+            for (i, f) in frontier.iter().enumerate() {
+                if f.is_empty() {
+                    continue;
+                }
+                let expand = boards_of(game, &f.difference(terminal)).intersection(&parts[i].3);
+                let image = sets.moves.forward(&expand).difference(terminal);
+                // A move from (p, q) lands in (q, p), or one piece fewer on either side.
+                for (j, (_, _, states, _)) in parts.iter().enumerate() {
+                    let landed = image.intersection(states);
+                    if !landed.is_empty() {
+                        next[j] = next[j].union(&landed.difference(&seen[j]));
+                    }
+                }
+            }
+            for (s, n) in seen.iter_mut().zip(&next) {
+                *s = s.union(n);
+            }
+            frontier = next;
+            level += 1;
+        }
+        Ok(())
+    });
+    match stopped {
+        Ok(done) => done.map(|()| (found, None)),
+        Err(stop @ Error::OverMemoryBudget { .. }) => {
+            crate::dfa::limits::clear_memory_stop();
+            let why = format!("stopped after {} levels: {stop}", found.len());
+            Ok((found, Some(why)))
+        }
+        Err(other) => Err(other),
+    }
+}
