@@ -8,7 +8,7 @@
 
 use super::census::{Count, SolvedSets};
 use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
-use super::{HOLE_BANNED, Ostle, THEIRS, Variant};
+use super::{HOLE, HOLE_BANNED, Ostle, THEIRS, Variant};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::games::Game;
@@ -47,17 +47,38 @@ fn zero(what: &str) -> Count {
     Count { what: what.into(), raw: 0, up_to_symmetry: 0 }
 }
 
-/// The states (markers included) with `mine` pieces of the mover and `theirs` of the opponent.
-pub fn part(game: &Ostle, mine: usize, theirs: usize) -> Dfa {
-    let (s, n) = (game.shape(), game.variant().squares());
+/// One part: its states (markers included) and its boards (no marker, game not over).
+struct Part {
+    states: Dfa,
+    boards: Dfa,
+    /// The opponent's pieces.
+    theirs: usize,
+}
+
+/// The parts of `game`: the hole's square class, and pieces `(p, q)` both above the losing
+/// count.
+fn parts(game: &Ostle) -> Vec<Part> {
+    let v = game.variant();
+    let (s, n, t, k) = (game.shape(), v.squares(), v.lose_at, v.pieces);
     let mover = Ostle::mover_symbols();
-    Dfa::count_between(s, 0..n, |c| mover.contains(&c), mine, mine).intersection(&Dfa::count_between(
-        s,
-        0..n,
-        |c| c == THEIRS,
-        theirs,
-        theirs,
-    ))
+    let mut out = Vec::new();
+    for (_, squares) in hole_classes(v) {
+        let hole_here = Dfa::from_allowed(s, |l, c| c != HOLE || squares.contains(&l));
+        for p in t + 1..=k {
+            for q in t + 1..=k {
+                let states = Dfa::conjunction(
+                    s,
+                    &[
+                        hole_here.clone(),
+                        Dfa::count_between(s, 0..n, |c| mover.contains(&c), p, p),
+                        Dfa::count_between(s, 0..n, |c| c == THEIRS, q, q),
+                    ],
+                );
+                out.push(Part { states, boards: boards_with(game, &squares, p, q), theirs: q });
+            }
+        }
+    }
+    out
 }
 
 /// The value-free counts of `game` from the sets of its solver; `on_nontrivial` sees the
@@ -94,30 +115,27 @@ pub fn structure(
     let mut checkmate_positions = zero("checkmate positions");
     let mut nontrivial_states = zero("non-trivial states");
     let mut with_forbidden = zero("non-trivial states with a forbidden move");
-    let all_squares: Vec<usize> = (0..n).collect();
-    for mine in t + 1..=k {
-        for theirs in t + 1..=k {
-            let ongoing = boards_with(game, &all_squares, mine, theirs);
-            // Only a move that pushes the opponent down to T pieces checkmates.
-            let checkmate = if theirs == t + 1 {
-                sets.moves.backward_within(sets.lost_terminal, &ongoing)
-            } else {
-                Dfa::reject_all(game.shape())
-            };
-            add(&mut checkmate_positions, &count(&v, "", &checkmate)?);
-            // The universe is the possibly reachable states plus the start; the start counts
-            // only if some move leads to it.
-            let mut reachable = sets.universe.intersection(&part(game, mine, theirs));
-            if !start_reached {
-                reachable = reachable.difference(&start);
-            }
-            let nontrivial = reachable.difference(&terminal).difference(&states_of_boards(game, &checkmate));
-            add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
-            add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
-            on_nontrivial(&nontrivial)?;
+    let parts = parts(game);
+    for part in &parts {
+        // Only a move that pushes the opponent down to T pieces checkmates.
+        let checkmate = if part.theirs == t + 1 {
+            sets.moves.backward_within(sets.lost_terminal, &part.boards)
+        } else {
+            Dfa::reject_all(game.shape())
+        };
+        add(&mut checkmate_positions, &count(&v, "", &checkmate)?);
+        // The universe is the possibly reachable states plus the start; the start counts only
+        // if some move leads to it.
+        let mut reachable = sets.universe.intersection(&part.states);
+        if !start_reached {
+            reachable = reachable.difference(&start);
         }
+        let nontrivial = reachable.difference(&terminal).difference(&states_of_boards(game, &checkmate));
+        add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
+        add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
+        on_nontrivial(&nontrivial)?;
     }
-    let (distances_from_start, distances_stopped) = levels(game, sets, &terminal)?;
+    let (distances_from_start, distances_stopped) = levels(game, sets, &terminal, &parts)?;
     Ok(Structure {
         positions_by_hole_and_pieces: by_hole,
         checkmate_positions,
@@ -132,18 +150,13 @@ pub fn structure(
 /// moves that end the game not expanded. Levels are closed under symmetry, so their orbits
 /// are the published levels. If the engine stops (the memory budget), the levels found so far
 /// and why.
-fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa) -> Result<(Vec<Count>, Option<String>)> {
+fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa, parts: &[Part]) -> Result<(Vec<Count>, Option<String>)> {
     let v = game.variant().clone();
-    let (t, k) = (v.lose_at, v.pieces);
-    let parts: Vec<(usize, usize, Dfa, Dfa)> = (t + 1..=k)
-        .flat_map(|p| (t + 1..=k).map(move |q| (p, q)))
-        .map(|(p, q)| (p, q, part(game, p, q), boards_with(game, &(0..v.squares()).collect::<Vec<_>>(), p, q)))
-        .collect();
     let mut found = Vec::new();
     let stopped = crate::dfa::limits::catch_engine_stop(|| -> Result<()> {
         let empty = Dfa::reject_all(game.shape());
         let start = orbit_set(&v, game, &game.initial().board);
-        let mut seen: Vec<Dfa> = parts.iter().map(|(_, _, states, _)| start.intersection(states)).collect();
+        let mut seen: Vec<Dfa> = parts.iter().map(|part| start.intersection(&part.states)).collect();
         let mut frontier = seen.clone();
         let mut level = 0;
         while frontier.iter().any(|f| !f.is_empty()) {
@@ -157,11 +170,10 @@ fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa) -> Result<(Vec<Co
                 if f.is_empty() {
                     continue;
                 }
-                let expand = boards_of(game, &f.difference(terminal)).intersection(&parts[i].3);
+                let expand = boards_of(game, &f.difference(terminal)).intersection(&parts[i].boards);
                 let image = sets.moves.forward(&expand).difference(terminal);
-                // A move from (p, q) lands in (q, p), or one piece fewer on either side.
-                for (j, (_, _, states, _)) in parts.iter().enumerate() {
-                    let landed = image.intersection(states);
+                for (j, part) in parts.iter().enumerate() {
+                    let landed = image.intersection(&part.states);
                     if !landed.is_empty() {
                         next[j] = next[j].union(&landed.difference(&seen[j]));
                     }
