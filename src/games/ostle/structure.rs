@@ -116,7 +116,7 @@ pub fn structure(
     let mut nontrivial_states = zero("non-trivial states");
     let mut with_forbidden = zero("non-trivial states with a forbidden move");
     let parts = parts(game);
-    for part in &parts {
+    for (i, part) in parts.iter().enumerate() {
         // Only a move that pushes the opponent down to T pieces checkmates.
         let checkmate = if part.theirs == t + 1 {
             sets.moves.backward_within(sets.lost_terminal, &part.boards)
@@ -134,6 +134,16 @@ pub fn structure(
         add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
         add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
         on_nontrivial(&nontrivial)?;
+        tracing::debug!(
+            target: "dfasolve::census",
+            "census part {} of {}: {} checkmate boards, {} non-trivial states in {} DFA states, {} MiB resident",
+            i + 1,
+            parts.len(),
+            checkmate.checked_count().unwrap_or(0),
+            nontrivial.checked_count().unwrap_or(0),
+            nontrivial.nontrivial_state_count(),
+            crate::dfa::resident_mib()
+        );
     }
     let (distances_from_start, distances_stopped) = levels(game, sets, &terminal, &parts)?;
     Ok(Structure {
