@@ -3,9 +3,8 @@
 //! class and pieces, checkmate positions, non-trivial states, and breadth-first levels from
 //! the start; each raw and up to the board's symmetries.
 
-use super::structure::{Structure, structure};
-use super::symmetry::orbits;
-use super::{Ostle, Variant};
+use super::Ostle;
+use super::structure::{Structure, add, count, structure};
 use crate::dfa::Dfa;
 use crate::error::Result;
 use crate::games::Solution;
@@ -23,11 +22,6 @@ pub struct Count {
     /// Orbits under the board's symmetries.
     #[serde(serialize_with = "crate::counts::serialize")]
     pub up_to_symmetry: u128,
-}
-
-fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
-    let (raw, up_to_symmetry) = orbits(v, set)?;
-    Ok(Count { what: what.into(), raw, up_to_symmetry })
 }
 
 /// The published counts of a solved variant.
@@ -84,10 +78,7 @@ pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>) -> Resul
             }
             let part = count(&v, what(c.outcome), &set)?;
             match nontrivial_values.iter_mut().find(|row| row.what == part.what) {
-                Some(row) => {
-                    row.raw += part.raw;
-                    row.up_to_symmetry += part.up_to_symmetry;
-                }
+                Some(row) => add(row, &part),
                 None => nontrivial_values.push(part),
             }
         }

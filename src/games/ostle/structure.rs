@@ -1,10 +1,11 @@
 //! The counts of an Ostle variant that do not depend on values (SPEC §4): positions by hole
 //! class and pieces, checkmate positions, non-trivial states (and how many carry a forbidden
 //! move), and breadth-first levels from the start. Computed **part by part**, a part being the
-//! states with `p` pieces of the mover and `q` of the opponent, so that no set of the whole
-//! variant is ever built: on 5x5 the whole non-trivial set and the whole levels did not fit in
-//! memory. Every part is closed under the board's symmetries (they keep piece counts), so the
-//! orbit counts of the parts add up to those of the whole.
+//! states with `p` pieces of the mover, `q` of the opponent and the hole in one class of
+//! squares under the board's symmetries, so that no set of the whole variant is ever built: on
+//! 5x5 the whole non-trivial set and the whole levels did not fit in memory, nor did parts by
+//! pieces alone. Every part is closed under the symmetries (they keep piece counts and move
+//! the hole within its class), so the orbit counts of the parts add up to those of the whole.
 
 use super::census::{Count, SolvedSets};
 use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
@@ -33,12 +34,12 @@ pub struct Structure {
     pub distances_stopped: Option<String>,
 }
 
-fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
+pub(super) fn count(v: &Variant, what: impl Into<String>, set: &Dfa) -> Result<Count> {
     let (raw, up_to_symmetry) = orbits(v, set)?;
     Ok(Count { what: what.into(), raw, up_to_symmetry })
 }
 
-fn add(total: &mut Count, part: &Count) {
+pub(super) fn add(total: &mut Count, part: &Count) {
     total.raw += part.raw;
     total.up_to_symmetry += part.up_to_symmetry;
 }
@@ -51,7 +52,10 @@ fn zero(what: &str) -> Count {
 struct Part {
     states: Dfa,
     boards: Dfa,
-    /// The opponent's pieces.
+    /// The hole's square class, by its first square.
+    hole: String,
+    /// The mover's and the opponent's pieces.
+    mine: usize,
     theirs: usize,
 }
 
@@ -62,10 +66,11 @@ fn parts(game: &Ostle) -> Vec<Part> {
     let (s, n, t, k) = (game.shape(), v.squares(), v.lose_at, v.pieces);
     let mover = Ostle::mover_symbols();
     let mut out = Vec::new();
-    for (_, squares) in hole_classes(v) {
+    for (hole, squares) in hole_classes(v) {
         let hole_here = Dfa::from_allowed(s, |l, c| c != HOLE || squares.contains(&l));
-        for p in t + 1..=k {
-            for q in t + 1..=k {
+        // Most pieces first: the order of the published table.
+        for p in (t + 1..=k).rev() {
+            for q in (t + 1..=k).rev() {
                 let states = Dfa::conjunction(
                     s,
                     &[
@@ -74,7 +79,8 @@ fn parts(game: &Ostle) -> Vec<Part> {
                         Dfa::count_between(s, 0..n, |c| c == THEIRS, q, q),
                     ],
                 );
-                out.push(Part { states, boards: boards_with(game, &squares, p, q), theirs: q });
+                let boards = boards_with(game, &squares, p, q);
+                out.push(Part { states, boards, hole: hole.clone(), mine: p, theirs: q });
             }
         }
     }
@@ -93,18 +99,14 @@ pub fn structure(
     mut on_nontrivial: impl FnMut(&Dfa) -> Result<()>,
 ) -> Result<Structure> {
     let v = game.variant().clone();
-    let (t, k) = (v.lose_at, v.pieces);
+    let t = v.lose_at;
+    let parts = parts(game);
     let mut by_hole = Vec::new();
     let mut all_positions = zero("all positions");
-    for (name, squares) in hole_classes(&v) {
-        for mine in (t + 1..=k).rev() {
-            for theirs in (t + 1..=k).rev() {
-                let row =
-                    count(&v, format!("hole {name}, {mine} v {theirs}"), &boards_with(game, &squares, mine, theirs))?;
-                add(&mut all_positions, &row);
-                by_hole.push(row);
-            }
-        }
+    for part in &parts {
+        let row = count(&v, format!("hole {}, {} v {}", part.hole, part.mine, part.theirs), &part.boards)?;
+        add(&mut all_positions, &row);
+        by_hole.push(row);
     }
     by_hole.push(all_positions);
     let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First));
@@ -115,7 +117,6 @@ pub fn structure(
     let mut checkmate_positions = zero("checkmate positions");
     let mut nontrivial_states = zero("non-trivial states");
     let mut with_forbidden = zero("non-trivial states with a forbidden move");
-    let parts = parts(game);
     for (i, part) in parts.iter().enumerate() {
         // Only a move that pushes the opponent down to T pieces checkmates.
         let checkmate = if part.theirs == t + 1 {
