@@ -351,11 +351,12 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// Refuse a solve whose estimated peak memory is more than eight times what the system has
-/// available (hard sizes within that factor start, and the memory budget stops them cleanly).
+/// Refuse a solve whose estimated peak memory is more than 64 times what the system has
+/// available: the estimate is an extrapolation, so hard sizes within that factor start, and
+/// the memory budget stops them cleanly if they do not fit.
 fn refuse_hopeless(estimated_bytes: f64, force: bool) -> Result<()> {
     let Some(available) = crate::dfa::limits::available_memory() else { return Ok(()) };
-    if !force && estimated_bytes > 8.0 * available as f64 {
+    if !force && estimated_bytes > 64.0 * available as f64 {
         anyhow::bail!(
             "this size is estimated to need about {:.1e} GiB at its peak (from the growth of the sizes measured so far) \
              and {} GiB is available: refused (--force starts it anyway; --max-memory bounds it)",

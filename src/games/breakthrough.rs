@@ -76,14 +76,17 @@ impl Breakthrough {
         Breakthrough::with_order(width, height, SquareOrder::Rows)
     }
 
-    /// A rough peak memory of solving this board, in bytes, from the measured sizes
-    /// (`results/breakthrough/sizes.csv`): the meet in the middle of 5x6 peaked at 5.4 GiB,
-    /// the strong solve of 4x7 at 10 GiB, and peaks grew about 1.55x per square from 25 to 30
-    /// squares. Only an order of magnitude: it tells a hopeless size from a hard one.
+    /// A rough peak memory of solving this board, in bytes: a least-squares fit of
+    /// `log2(peak MiB)` on width, height and their product over the strong solves in
+    /// `results/breakthrough/sizes.csv` above 30 MiB (3x7 to 4x7, 6x5, 8x4, 3x9: within a
+    /// factor of 1.6 of every one of them). The meet in the middle peaked at 0.28 times the
+    /// fit on 5x6. The product term is what makes wide *and* tall boards hard while long thin
+    /// ones stay cheap. Only an order of magnitude: it tells a hopeless size from a hard one.
     pub fn estimated_peak_bytes(&self, strong: bool) -> f64 {
-        let (base_gib, base_squares) = if strong { (10.0, 28.0) } else { (5.4, 30.0) };
-        let squares = (self.width * self.height) as f64;
-        base_gib * f64::from(1u32 << 30) * 1.55f64.powf(squares - base_squares)
+        let (w, h) = (self.width as f64, self.height as f64);
+        let log2_mib = 10.66 - 5.72 * w - 3.61 * h + 1.795 * w * h;
+        let factor = if strong { 1.0 } else { 0.28 };
+        factor * 2f64.powf(log2_mib.max(4.0)) * f64::from(1u32 << 20)
     }
 
     /// The `width` x `height` game with its squares read in `order`.
@@ -400,6 +403,39 @@ impl Game for Breakthrough {
                 format!("{}{sep}{}", self.name_square(s), self.name_square(d))
             }
             _ => "?".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Breakthrough;
+
+    fn estimate_mib(w: usize, h: usize) -> f64 {
+        Breakthrough::new(w, h).unwrap().estimated_peak_bytes(true) / f64::from(1u32 << 20)
+    }
+
+    /// The fit stays within a factor of two of the measured strong peaks (MiB, from
+    /// `results/breakthrough/sizes.csv`), including the long thin boards.
+    #[test]
+    fn the_peak_estimate_follows_the_measured_sizes() {
+        for (w, h, measured) in
+            [(4, 7, 10118.0), (6, 5, 3532.0), (8, 4, 340.0), (3, 9, 475.0), (5, 5, 392.0), (4, 6, 736.0)]
+        {
+            let ratio = estimate_mib(w, h) / measured;
+            assert!((0.5..2.0).contains(&ratio), "{w}x{h}: estimate {:.0} MiB against {measured}", estimate_mib(w, h));
+        }
+    }
+
+    /// Thin boards are cheap and the largest boards are hopeless, whatever the area.
+    #[test]
+    fn the_estimate_tells_thin_boards_from_hopeless_ones() {
+        let refused_above = 64.0 * 24.0 * 1024.0;
+        for (w, h) in [(9, 4), (10, 4), (2, 16), (3, 10), (5, 6)] {
+            assert!(estimate_mib(w, h) < refused_above, "{w}x{h}");
+        }
+        for (w, h) in [(7, 7), (8, 8), (16, 16)] {
+            assert!(estimate_mib(w, h) > refused_above, "{w}x{h}");
         }
     }
 }
