@@ -4,6 +4,7 @@
 
 use super::canonical::canonicalize;
 use super::ids::ScatterIds;
+use super::image::ReachedIds;
 use super::intern::{PAR_ROWS, intern_layer};
 use super::packed::PackedCodes;
 use super::unique::RowTable;
@@ -21,15 +22,37 @@ pub(crate) fn intern_explored(shape: &Shape, tables: Vec<RowTable>, mut children
     intern_layers(shape, tables, |l| std::mem::take(&mut children[l]))
 }
 
-/// [`intern_explored`] for child codes kept packed ([`PackedCodes`]).
-pub(crate) fn intern_packed(shape: &Shape, tables: Vec<RowTable>, children: Vec<PackedCodes>) -> Dfa {
+/// [`intern_explored`] for child codes kept packed ([`PackedCodes`]), where codes other than
+/// explored states, 0 and 1 are ids of another DFA's states: `reached[d]` gives their ids in
+/// the table of depth `d` ([`super::image`]).
+pub(crate) fn intern_packed(
+    shape: &Shape,
+    tables: Vec<RowTable>,
+    children: Vec<PackedCodes>,
+    reached: &[ReachedIds],
+) -> Dfa {
     let mut children: Vec<Option<PackedCodes>> = children.into_iter().map(Some).collect();
-    intern_layers(shape, tables, |l| children[l].take().map_or_else(Vec::new, PackedCodes::unpack))
+    intern_layers_remapped(
+        shape,
+        tables,
+        |l| children[l].take().map_or_else(Vec::new, PackedCodes::unpack),
+        Some(reached),
+    )
 }
 
 /// The interning loop of [`intern_explored`]; `take_layer(l)` hands over layer `l`'s codes
 /// (asked for once each, deepest first).
-fn intern_layers(shape: &Shape, tables: Vec<RowTable>, mut take_layer: impl FnMut(usize) -> Vec<u32>) -> Dfa {
+fn intern_layers(shape: &Shape, tables: Vec<RowTable>, take_layer: impl FnMut(usize) -> Vec<u32>) -> Dfa {
+    intern_layers_remapped(shape, tables, take_layer, None)
+}
+
+/// [`intern_layers`], with direct codes renamed through `reached` if given.
+fn intern_layers_remapped(
+    shape: &Shape,
+    tables: Vec<RowTable>,
+    mut take_layer: impl FnMut(usize) -> Vec<u32>,
+    reached: Option<&[ReachedIds]>,
+) -> Dfa {
     use rayon::prelude::*;
     let mut tables: Vec<Option<RowTable>> = tables.into_iter().map(Some).collect();
     let mut layers: Vec<Vec<u32>> = vec![Vec::new(); shape.len()];
@@ -42,6 +65,8 @@ fn intern_layers(shape: &Shape, tables: Vec<RowTable>, mut take_layer: impl FnMu
             for code in codes {
                 if *code & TUPLE != 0 {
                     *code = result_next[(*code & !TUPLE) as usize];
+                } else if let Some(reached) = reached {
+                    *code = reached[l + 1].get(*code);
                 }
             }
         };

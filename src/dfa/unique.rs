@@ -126,16 +126,6 @@ impl RowTable {
 
     /// A table holding the states of `layer` (a layer of a canonical DFA) under their own ids,
     /// so that results can point into that DFA's structure directly.
-    pub(crate) fn from_layer(layer: &Layer) -> RowTable {
-        let a = layer.alphabet();
-        let mut t = RowTable::with_capacity(a, layer.len());
-        for s in 2..layer.len() {
-            let id = t.intern(&layer.raw()[s * a..(s + 1) * a]);
-            debug_assert_eq!(id as usize, s, "rows of a canonical layer are distinct (I5)");
-        }
-        t
-    }
-
     pub(crate) fn rows(&self) -> &[u32] {
         &self.rows
     }

@@ -18,18 +18,22 @@
 //! Layer by layer each element steps on the output symbol (reading the input symbol its move
 //! implies), elements that reach `REJECT` are dropped, and the set is sorted and deduplicated.
 //! A set that is exactly `{DONE(s)}` with `w = ACCEPT` *is* `S`'s state `s`: the result points
-//! into `S`'s own structure there (its tables are preloaded with `S`'s states) instead of
-//! re-exploring it. Bottom-up interning and canonicalisation finish as in every operation.
+//! into `S`'s own structure there instead of re-exploring it. Only the states of `S` the result
+//! reaches that way are copied into its tables ([`sparse`]): an image of a large `S` within a
+//! small set then costs what it explores, not the size of `S`. Bottom-up interning and
+//! canonicalisation finish as in every operation.
 
 mod plan;
+mod sparse;
 
 use super::explored::{TUPLE, intern_packed};
 use super::packed::PackedCodes;
-use super::unique::{RowTable, SliceTable};
+use super::unique::SliceTable;
 use super::{Dfa, Symbol};
 use plan::DONE;
 pub use plan::{Background, Move, MovePlan};
 use rayon::prelude::*;
+pub(crate) use sparse::ReachedIds;
 
 /// Tags at or above this are conditional moves under way: tag `COND + m`.
 const COND: u32 = 1 << 30;
@@ -63,10 +67,8 @@ impl Dfa {
         assert_eq!(&plan.shape, shape, "the plan is for another shape");
         let background = &plan.background;
         // With a one-to-one-per-output background, completed moves read the preimage `P` of
-        // the set under the map: `phi[l][s]` is `P`'s state for the set's state `s` at layer
-        // `l`, and `P`'s tables receive the result, so it can point into `P`.
-        let preimage = background.map.as_ref().map(|map| preimage_tables(self, map));
-        let exact = background.is_identity() || preimage.is_some();
+        // the set under the map, so the result can point into `P` as it can into the set.
+        let exact = background.is_identity() || background.map.is_some();
         if let Some(w) = within {
             assert_eq!(w.shape(), shape);
         }
@@ -119,6 +121,8 @@ impl Dfa {
         // Forward: explore sets layer by layer.
         let started = std::time::Instant::now();
         let mut children: Vec<PackedCodes> = Vec::with_capacity(n);
+        // `direct[d]`: the states of `S` at depth `d` that child codes point to.
+        let mut direct: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
         let mut current = SliceTable::new();
         current.intern(&key);
         for l in 0..n {
@@ -132,7 +136,8 @@ impl Dfa {
                           codes: &mut Vec<u32>,
                           local: &mut SliceTable,
                           elems: &mut Vec<Element>,
-                          pending: &mut Vec<u32>| {
+                          pending: &mut Vec<u32>,
+                          pointed: &mut Vec<u32>| {
                 let key = current.get(t);
                 let w = key[0];
                 for c in 0..alphabet {
@@ -151,10 +156,12 @@ impl Dfa {
                     match classify(elems, w2, exact || last) {
                         Class::Reject => codes.push(0),
                         Class::Accept => codes.push(1),
-                        Class::Direct(s) => codes.push(match &preimage {
-                            None => s,
-                            Some((phi, _)) => phi[l + 1][s as usize],
-                        }),
+                        Class::Direct(s) => {
+                            if s >= 2 {
+                                pointed.push(s);
+                            }
+                            codes.push(s);
+                        }
                         Class::Explore => {
                             debug_assert!(!last, "every element is settled at the end of the string");
                             pending.clear();
@@ -171,18 +178,22 @@ impl Dfa {
             const CHUNK: u32 = 1 << 14;
             let count = current.len() as u32;
             let run = |range: std::ops::Range<u32>| {
-                let (mut codes, mut local, mut elems, mut pending) =
-                    (Vec::with_capacity(range.len() * alphabet), SliceTable::new(), Vec::new(), Vec::new());
+                let (mut codes, mut local, mut elems, mut pending, mut pointed) =
+                    (Vec::with_capacity(range.len() * alphabet), SliceTable::new(), Vec::new(), Vec::new(), Vec::new());
                 for t in range {
-                    expand(t, &mut codes, &mut local, &mut elems, &mut pending);
+                    expand(t, &mut codes, &mut local, &mut elems, &mut pending, &mut pointed);
                 }
-                (codes, local)
+                pointed.sort_unstable();
+                pointed.dedup();
+                (codes, local, pointed)
             };
             let mut next = SliceTable::new();
             let mut layer_codes = Vec::with_capacity(count as usize * alphabet);
+            let pointed_next = &mut direct[l + 1];
             let mut merge =
-                |parts: Vec<(Vec<u32>, SliceTable)>| {
-                    for (codes, local) in parts {
+                |parts: Vec<(Vec<u32>, SliceTable, Vec<u32>)>| {
+                    for (codes, local, pointed) in parts {
+                        pointed_next.extend(pointed);
                         let global: Vec<u32> = (0..local.len() as u32).map(|i| next.intern(local.get(i))).collect();
                         drop(local);
                         layer_codes.extend(codes.into_iter().map(|code| {
@@ -197,13 +208,13 @@ impl Dfa {
                 // besides the layer's own.
                 const BATCH: u32 = 16;
                 let chunks = count.div_ceil(CHUNK);
-                let mut waiting: Option<Vec<(Vec<u32>, SliceTable)>> = None;
+                let mut waiting: Option<Vec<(Vec<u32>, SliceTable, Vec<u32>)>> = None;
                 for first in (0..chunks).step_by(BATCH as usize) {
                     let explore = || {
                         (first..(first + BATCH).min(chunks))
                             .into_par_iter()
                             .map(|chunk| run(chunk * CHUNK..((chunk + 1) * CHUNK).min(count)))
-                            .collect::<Vec<(Vec<u32>, SliceTable)>>()
+                            .collect::<Vec<(Vec<u32>, SliceTable, Vec<u32>)>>()
                     };
                     let parts = match waiting.take() {
                         None => explore(),
@@ -227,6 +238,8 @@ impl Dfa {
                 );
             }
             children.push(PackedCodes::pack(alphabet, layer_codes));
+            direct[l + 1].sort_unstable();
+            direct[l + 1].dedup();
             current = next;
         }
 
@@ -245,13 +258,10 @@ impl Dfa {
                 super::resident_mib()
             );
         }
-        // Backward: intern rows into tables preloaded with S's states (direct ids point there).
-        let tables: Vec<RowTable> = match (preimage, exact) {
-            (Some((_, tables)), _) => tables,
-            (None, true) => self.layers().iter().map(RowTable::from_layer).collect(),
-            (None, false) => (0..n).map(|l| RowTable::new(shape.alphabet(l))).collect(),
-        };
-        let result = intern_packed(shape, tables, children);
+        // Backward: intern rows into tables preloaded with the states of S (or of its preimage
+        // under the map) that direct codes reach, and point the codes at them.
+        let (tables, ids) = sparse::reached_tables(self, background.map.as_deref(), direct);
+        let result = intern_packed(shape, tables, children, &ids);
         if trace {
             tracing::debug!(target: "dfasolve::image",
                 "image_union: result {} states at {:.1} s, {} MiB resident",
@@ -262,31 +272,6 @@ impl Dfa {
         }
         result
     }
-}
-
-/// The preimage of `set` under a per-layer symbol map, as minimal row tables (not yet
-/// canonical), and for every layer the id there of each of `set`'s states.
-fn preimage_tables(set: &Dfa, map: &[Vec<Symbol>]) -> (Vec<Vec<u32>>, Vec<RowTable>) {
-    let n = set.shape().len();
-    let mut phi: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
-    phi[n] = vec![0, 1];
-    let mut tables: Vec<Option<RowTable>> = (0..n).map(|_| None).collect();
-    let mut row = Vec::new();
-    for l in (0..n).rev() {
-        let layer = &set.layers()[l];
-        let a = layer.alphabet();
-        let mut t = RowTable::with_capacity(a, layer.len());
-        let mut here = Vec::with_capacity(layer.len());
-        here.extend([0, 1]);
-        for s in 2..layer.len() {
-            row.clear();
-            row.extend((0..a).map(|c| phi[l + 1][layer.next(super::StateId(s as u32), map[l][c]).index()]));
-            here.push(t.intern(&row));
-        }
-        phi[l] = here;
-        tables[l] = Some(t);
-    }
-    (phi, tables.into_iter().map(|t| t.expect("every layer built")).collect())
 }
 
 /// Append elements to a key compactly: free elements as `[tag, s]` (their `p`, `q` are 1),
