@@ -30,6 +30,7 @@ mod forward;
 mod meet;
 mod mirror;
 mod retrograde;
+mod running;
 
 pub use mirror::MirrorPolicy;
 pub use retrograde::Retrograde;

@@ -39,6 +39,9 @@ pub(crate) use sparse::ReachedIds;
 const COND: u32 = 1 << 30;
 /// Elements are `[tag, s, p, q]`: tag a suffix set id (free moves, `p = q = 1`) or `COND + m`.
 type Element = [u32; 4];
+/// One chunk of a layer explored: its child codes, its new keys, and the states of `S` its
+/// direct codes point to (sorted, distinct).
+type Explored = (Vec<u32>, SliceTable, Vec<u32>);
 
 impl Dfa {
     /// `within ∩ ⋃_m post_m ∩ change_m(self ∩ pre_m)` in one pass (see the module docs).
@@ -191,7 +194,7 @@ impl Dfa {
             let mut layer_codes = Vec::with_capacity(count as usize * alphabet);
             let pointed_next = &mut direct[l + 1];
             let mut merge =
-                |parts: Vec<(Vec<u32>, SliceTable, Vec<u32>)>| {
+                |parts: Vec<Explored>| {
                     for (codes, local, pointed) in parts {
                         pointed_next.extend(pointed);
                         let global: Vec<u32> = (0..local.len() as u32).map(|i| next.intern(local.get(i))).collect();
@@ -208,13 +211,13 @@ impl Dfa {
                 // besides the layer's own.
                 const BATCH: u32 = 16;
                 let chunks = count.div_ceil(CHUNK);
-                let mut waiting: Option<Vec<(Vec<u32>, SliceTable, Vec<u32>)>> = None;
+                let mut waiting: Option<Vec<Explored>> = None;
                 for first in (0..chunks).step_by(BATCH as usize) {
                     let explore = || {
                         (first..(first + BATCH).min(chunks))
                             .into_par_iter()
                             .map(|chunk| run(chunk * CHUNK..((chunk + 1) * CHUNK).min(count)))
-                            .collect::<Vec<(Vec<u32>, SliceTable, Vec<u32>)>>()
+                            .collect::<Vec<Explored>>()
                     };
                     let parts = match waiting.take() {
                         None => explore(),

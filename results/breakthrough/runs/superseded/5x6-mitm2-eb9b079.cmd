@@ -1,0 +1,1 @@
+dfasolve breakthrough --width 5 --height 6 --json --csv run.csv --out bt-5x6-mitm2.dfas --checkpoint ckpt

@@ -1,0 +1,79 @@
+//! A set that grows by many small additions and is read after each: the meet in the
+//! middle's running wins and losses.
+//!
+//! Adding to a set of `S` states costs a union of `S` states, however little is added: the
+//! last plies of the 5x6 backup add a few hundred positions to 41 M-state sets, and those
+//! unions took about a third of the run. Additions are kept in a second, `recent` set and
+//! merged into the `settled` one only when `recent` has grown to a fraction of it, so each
+//! state of the final set is rebuilt a bounded number of times. Readers take the two parts
+//! one after the other (a difference with both, an image of each).
+
+use crate::dfa::Dfa;
+
+/// `recent` is merged once it has more than `settled`'s states divided by this.
+const MERGE_FRACTION: usize = 4;
+
+/// The union `settled ∪ recent`, kept as its two parts.
+#[derive(Clone, Debug)]
+pub(super) struct RunningSet {
+    settled: Dfa,
+    recent: Dfa,
+}
+
+impl RunningSet {
+    /// The set `start`, all settled.
+    pub(super) fn new(start: Dfa) -> RunningSet {
+        let recent = Dfa::reject_all(start.shape());
+        RunningSet { settled: start, recent }
+    }
+
+    /// Add `more`; merge the parts if `recent` has outgrown its share.
+    pub(super) fn add(&mut self, more: &Dfa) {
+        if more.is_empty() {
+            return;
+        }
+        self.recent = self.recent.union(more);
+        if self.recent.nontrivial_state_count() * MERGE_FRACTION > self.settled.nontrivial_state_count() {
+            self.settled = self.settled.union(&self.recent);
+            self.recent = Dfa::reject_all(self.settled.shape());
+        }
+    }
+
+    /// The two parts, whose union is the set.
+    pub(super) fn parts(&self) -> [&Dfa; 2] {
+        [&self.settled, &self.recent]
+    }
+
+    /// `set` without this set's members.
+    pub(super) fn removed_from(&self, set: &Dfa) -> Dfa {
+        set.difference(&self.settled).difference(&self.recent)
+    }
+
+    /// The whole set as one DFA.
+    pub(super) fn into_dfa(self) -> Dfa {
+        self.settled.union(&self.recent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunningSet;
+    use crate::dfa::{Dfa, Shape};
+
+    /// Whatever the order and sizes of the additions, the parts hold exactly their union.
+    #[test]
+    fn the_parts_hold_the_union_of_everything_added() {
+        let shape = Shape::uniform(6, 3);
+        let word = |seed: u64| -> Vec<u8> { (0..6).map(|i| ((seed >> (2 * i)) % 3) as u8).collect() };
+        let mut running = RunningSet::new(Dfa::from_strings(&shape, &[word(7), word(11)]));
+        let mut expected = vec![word(7), word(11)];
+        for batch in 0..40u64 {
+            let words: Vec<Vec<u8>> = (0..(batch % 5)).map(|j| word(batch * 131 + j * 17 + 3)).collect();
+            running.add(&Dfa::from_strings(&shape, &words));
+            expected.extend(words);
+            let [a, b] = running.parts();
+            assert_eq!(a.union(b), Dfa::from_strings(&shape, &expected));
+        }
+        assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
+    }
+}
