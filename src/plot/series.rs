@@ -35,6 +35,10 @@ fn set_label(phase: &str, set: &str) -> String {
         "loss" if phase == "Backward" => "lost at the end".into(),
         "loss" => "losses".into(),
         "win" => "wins".into(),
+        // The backup records the positions each ply values first, which the retrograde
+        // phase's "new wins" would otherwise share a legend entry with.
+        "new_win" if phase == "Backup" => "wins first valued at the ply".into(),
+        "new_loss" if phase == "Backup" => "losses first valued at the ply".into(),
         "new_win" => "new wins".into(),
         "new_loss" => "new losses".into(),
         other => other.replace('_', " "),
