@@ -19,7 +19,7 @@ pub(crate) const TUPLE: u32 = 1 << 31;
 /// row into `tables` (which may already hold states that codes point to directly), deepest
 /// layer first, and returns the canonical DFA of explored state 0 of layer 0.
 pub(crate) fn intern_explored(shape: &Shape, tables: Vec<RowTable>, mut children: Vec<Vec<u32>>) -> Dfa {
-    intern_layers(shape, tables, |l| std::mem::take(&mut children[l]))
+    intern_layers(shape, tables, |l| std::mem::take(&mut children[l]), None)
 }
 
 /// [`intern_explored`] for child codes kept packed ([`PackedCodes`]), where codes other than
@@ -32,22 +32,13 @@ pub(crate) fn intern_packed(
     reached: &[ReachedIds],
 ) -> Dfa {
     let mut children: Vec<Option<PackedCodes>> = children.into_iter().map(Some).collect();
-    intern_layers_remapped(
-        shape,
-        tables,
-        |l| children[l].take().map_or_else(Vec::new, PackedCodes::unpack),
-        Some(reached),
-    )
+    intern_layers(shape, tables, |l| children[l].take().map_or_else(Vec::new, PackedCodes::unpack), Some(reached))
 }
 
-/// The interning loop of [`intern_explored`]; `take_layer(l)` hands over layer `l`'s codes
-/// (asked for once each, deepest first).
-fn intern_layers(shape: &Shape, tables: Vec<RowTable>, take_layer: impl FnMut(usize) -> Vec<u32>) -> Dfa {
-    intern_layers_remapped(shape, tables, take_layer, None)
-}
-
-/// [`intern_layers`], with direct codes renamed through `reached` if given.
-fn intern_layers_remapped(
+/// The interning loop of [`intern_explored`] and [`intern_packed`]; `take_layer(l)` hands over
+/// layer `l`'s codes (asked for once each, deepest first), and direct codes are renamed
+/// through `reached` if given.
+fn intern_layers(
     shape: &Shape,
     tables: Vec<RowTable>,
     mut take_layer: impl FnMut(usize) -> Vec<u32>,

@@ -124,8 +124,6 @@ impl RowTable {
         self.rows.len() / self.alphabet
     }
 
-    /// A table holding the states of `layer` (a layer of a canonical DFA) under their own ids,
-    /// so that results can point into that DFA's structure directly.
     pub(crate) fn rows(&self) -> &[u32] {
         &self.rows
     }

@@ -67,13 +67,16 @@ mod tests {
         let word = |seed: u64| -> Vec<u8> { (0..6).map(|i| ((seed >> (2 * i)) % 3) as u8).collect() };
         let mut running = RunningSet::new(Dfa::from_strings(&shape, &[word(7), word(11)]));
         let mut expected = vec![word(7), word(11)];
+        let mut kept_apart = false;
         for batch in 0..40u64 {
             let words: Vec<Vec<u8>> = (0..(batch % 5)).map(|j| word(batch * 131 + j * 17 + 3)).collect();
             running.add(&Dfa::from_strings(&shape, &words));
             expected.extend(words);
             let [a, b] = running.parts();
             assert_eq!(a.union(b), Dfa::from_strings(&shape, &expected));
+            kept_apart |= !b.is_empty();
         }
+        assert!(kept_apart, "some addition stayed in the recent part, unmerged");
         assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
     }
 }
