@@ -41,9 +41,12 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Points exactly on a power law give back its exponent and factor.
+        /// Points exactly on a power law give back its exponent and factor. The factor is at
+        /// least 1 so that every point has at least one state (`fit_power` leaves out sets of
+        /// none: with `c` down to 0.1 a generated point could fall below 1 and be dropped,
+        /// which failed this test on an unlucky seed).
         #[test]
-        fn an_exact_power_law_is_recovered(x in 0.05f64..1.5, c in 0.1f64..100.0, n in 2usize..40) {
+        fn an_exact_power_law_is_recovered(x in 0.05f64..1.5, c in 1.0f64..100.0, n in 2usize..40) {
             let pairs: Vec<(f64, f64)> = (0..n).map(|i| {
                 let p = 10f64.powf(1.0 + i as f64 * 0.7);
                 (p, c * p.powf(x))
