@@ -280,3 +280,38 @@ fn ostle_census_without_solving_matches_the_solve() {
         assert!(with_marker > 0 && with_marker < census["census"]["nontrivial_states"]["raw"].as_u64().unwrap());
     }
 }
+
+/// `--levels-minutes` bounds the breadth-first levels alone: with a limit too short for them
+/// the census still gives every other count, the levels finished by then (a prefix of the
+/// full list) and why they stopped; the text report shows the counts before the levels.
+#[test]
+fn ostle_census_levels_stop_at_their_time_limit() {
+    let args = ["ostle", "--census", "--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "2"];
+    let full = dfasolve(&[&args[..], &["--json"]].concat());
+    assert!(full.status.success(), "{}", String::from_utf8_lossy(&full.stderr));
+    let full: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert!(full["census"].get("distances_stopped").is_none());
+    let short = dfasolve(&[&args[..], &["--json", "--levels-minutes", "0.00001"]].concat());
+    assert!(short.status.success(), "{}", String::from_utf8_lossy(&short.stderr));
+    let short: serde_json::Value = serde_json::from_slice(&short.stdout).unwrap();
+    for key in ["positions_by_hole_and_pieces", "checkmate_positions", "nontrivial_states"] {
+        assert_eq!(short["census"][key], full["census"][key], "{key}");
+    }
+    let (done, all) = (
+        short["census"]["distances_from_start"].as_array().unwrap(),
+        full["census"]["distances_from_start"].as_array().unwrap(),
+    );
+    assert!(!done.is_empty() && done.len() < all.len(), "{} of {} levels", done.len(), all.len());
+    assert_eq!(done[..], all[..done.len()]);
+    let why = short["census"]["distances_stopped"].as_str().unwrap();
+    assert!(why.contains(&format!("after {} levels", done.len())) && why.contains("--levels-minutes"), "{why}");
+
+    let text = dfasolve(&[&args[..], &["--levels-minutes", "0.00001"]].concat());
+    let text = String::from_utf8_lossy(&text.stdout);
+    let (counts, levels) = (text.find("non-trivial states").unwrap(), text.find("breadth-first levels").unwrap());
+    assert!(counts < levels, "{text}");
+    for bad in ["0", "-1", "nan", "inf"] {
+        let out = dfasolve(&[&args[..], &["--levels-minutes", bad]].concat());
+        assert!(!out.status.success() && out.status.code() != Some(101), "--levels-minutes {bad}");
+    }
+}

@@ -102,6 +102,10 @@ pub enum Command {
         /// non-trivial states, breadth-first levels from the start (part by part, so 5x5 fits).
         #[arg(long)]
         census: bool,
+        /// Stop the breadth-first levels from the start after this many minutes; the report
+        /// gives the levels finished by then and says where they stopped.
+        #[arg(long, value_name = "MIN", default_value_t = 60.0)]
+        levels_minutes: f64,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -281,7 +285,7 @@ pub struct RunOptions {
     /// (default: the memory the system has available when the run starts; 0: no budget).
     #[arg(long, value_name = "GIB")]
     pub max_memory: Option<f64>,
-    //// List the game's classes, lowest first, one per line with the classes its moves can
+    /// List the game's classes, lowest first, one per line with the classes its moves can
     /// reach, and stop.
     #[arg(long)]
     pub list_classes: bool,
@@ -314,8 +318,10 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
-        Command::Ostle { variant, census: true, run } => ostle::run_census(&variant, &run),
-        Command::Ostle { variant, census: false, run } => ostle::run_ostle(&variant, &run),
+        Command::Ostle { variant, census, levels_minutes, run } => {
+            let limit = ostle::levels_limit(levels_minutes)?;
+            if census { ostle::run_census(&variant, limit, &run) } else { ostle::run_ostle(&variant, limit, &run) }
+        }
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
         Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
         Command::Stats { file, json } => files::stats(&file, json),

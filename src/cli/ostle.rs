@@ -2,13 +2,13 @@
 //! (every entry of the explicit tables checked by membership in the DFA solution).
 
 use super::RunOptions;
-use super::output::say;
+use super::output::{say, say_raw};
 use super::report::{SolveReport, finish, human};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit::{self, Value};
-use crate::games::ostle::structure::{Structure, structure};
+use crate::games::ostle::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::{Ostle, Rule, Variant};
 use crate::games::{Game, Mode};
 use crate::solver::Solver;
@@ -67,8 +67,16 @@ fn refs(rows: &[Count]) -> Vec<&Count> {
     rows.iter().collect()
 }
 
+/// The bound of the breadth-first levels from `--levels-minutes`.
+pub(super) fn levels_limit(minutes: f64) -> Result<LevelsLimit> {
+    if !(minutes.is_finite() && minutes > 0.0) {
+        anyhow::bail!("--levels-minutes must be a positive number of minutes, not {minutes}");
+    }
+    Ok(LevelsLimit { time: Some(std::time::Duration::from_secs_f64((minutes * 60.0).min(1e9))) })
+}
+
 /// `dfasolve ostle`.
-pub fn run_ostle(args: &OstleArgs, run: &RunOptions) -> Result<()> {
+pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Result<()> {
     let v = args.variant()?;
     let game = symbolic_game(&v)?;
     let started = Instant::now();
@@ -80,7 +88,7 @@ pub fn run_ostle(args: &OstleArgs, run: &RunOptions) -> Result<()> {
         lost_terminal: solver.lost_terminal(Side::First),
         moves: solver.moves(Side::First),
     };
-    let census = census(&game, &report.solution, &sets)?;
+    let census = census(&game, &report.solution, &sets, limit)?;
     let census_s = t.elapsed().as_secs_f64();
     let value = report.solution.initial_value;
     let extra = [("census", serde_json::to_value(&census)?), ("census_s", serde_json::json!(census_s))];
@@ -107,16 +115,27 @@ fn table(out: &mut String, title: &str, rows: &[&Count]) {
 
 /// The tables of the value-free counts.
 fn structure_tables(out: &mut String, s: &Structure) {
+    count_tables(out, s);
+    level_table(out, s);
+}
+
+/// The tables of the value-free counts but the levels.
+fn count_tables(out: &mut String, s: &Structure) {
     table(out, "positions by hole class and pieces (mover v opponent):", &refs(&s.positions_by_hole_and_pieces));
     table(out, "states:", &[&s.checkmate_positions, &s.nontrivial_states, &s.nontrivial_with_forbidden_move]);
+}
+
+/// The table of the breadth-first levels, and why they stopped if they did.
+fn level_table(out: &mut String, s: &Structure) {
     table(out, "distances from the start (breadth-first levels):", &refs(&s.distances_from_start));
     if let Some(why) = &s.distances_stopped {
         out.push_str(&format!("breadth-first levels: {why}\n"));
     }
 }
 
-/// `dfasolve ostle --census`: the counts that do not depend on values, without solving.
-pub fn run_census(args: &OstleArgs, run: &RunOptions) -> Result<()> {
+/// `dfasolve ostle --census`: the counts that do not depend on values, without solving. The
+/// text report shows the counts as soon as they are known, before the levels.
+pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Result<()> {
     let v = args.variant()?;
     let game = symbolic_game(&v)?;
     super::solve::watch_memory(run);
@@ -127,19 +146,28 @@ pub fn run_census(args: &OstleArgs, run: &RunOptions) -> Result<()> {
         lost_terminal: solver.lost_terminal(Side::First),
         moves: solver.moves(Side::First),
     };
-    let s = structure(&game, &sets, |_| Ok(()))?;
+    let counter = Counter::new(&game, &sets);
+    let mut s = counter.counts(|_| Ok(()))?;
+    let counts_s = started.elapsed().as_secs_f64();
+    if !run.json {
+        let mut out = format!("{}: census without solving\n", game.name());
+        count_tables(&mut out, &s);
+        out.push_str(&format!("counted in {counts_s:.2} s; now the breadth-first levels\n"));
+        say_raw!("{out}");
+    }
+    (s.distances_from_start, s.distances_stopped) = counter.levels(limit)?;
     let wall_s = started.elapsed().as_secs_f64();
     let peak = crate::record::peak_rss_bytes();
     if run.json {
         say!(
             "{}",
             serde_json::json!({ "game": game.name(), "params": game.params(), "census": s,
-                "wall_s": wall_s, "peak_rss_bytes": peak })
+                "counts_s": counts_s, "wall_s": wall_s, "peak_rss_bytes": peak })
         );
         return Ok(());
     }
-    let mut out = format!("{}: census without solving\n", game.name());
-    structure_tables(&mut out, &s);
+    let mut out = String::new();
+    level_table(&mut out, &s);
     out.push_str(&format!("computed in {wall_s:.2} s, peak memory {} MiB\n", peak.unwrap_or(0) >> 20));
     say!("{}", out.trim_end());
     Ok(())

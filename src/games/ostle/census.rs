@@ -4,7 +4,7 @@
 //! the start; each raw and up to the board's symmetries.
 
 use super::Ostle;
-use super::structure::{Structure, add, count, structure};
+use super::structure::{LevelsLimit, Structure, add, count, structure};
 use crate::dfa::Dfa;
 use crate::error::Result;
 use crate::games::Solution;
@@ -47,11 +47,12 @@ pub struct SolvedSets<'a> {
     pub moves: &'a Moves,
 }
 
-/// The counts of a solved variant, from its solution and the sets that solved it.
+/// The counts of a solved variant, from its solution and the sets that solved it, the
+/// breadth-first levels within `limit`.
 ///
 /// # Errors
 /// [`crate::Error::Verification`] if an orbit count does not divide exactly.
-pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>) -> Result<Census> {
+pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>, limit: LevelsLimit) -> Result<Census> {
     let v = game.variant().clone();
     let mut values = Vec::new();
     let mut classes: Vec<_> = solution.classes.iter().filter(|c| c.side == Side::First).collect();
@@ -70,20 +71,25 @@ pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>) -> Resul
         o => o.to_string(),
     };
     let mut nontrivial_values: Vec<Count> = Vec::new();
-    let structure = structure(game, sets, |nontrivial| {
-        for c in &classes {
-            let set = c.set.intersection(nontrivial);
-            if set.is_empty() {
-                continue;
+    let structure = structure(
+        game,
+        sets,
+        |nontrivial| {
+            for c in &classes {
+                let set = c.set.intersection(nontrivial);
+                if set.is_empty() {
+                    continue;
+                }
+                let part = count(&v, what(c.outcome), &set)?;
+                match nontrivial_values.iter_mut().find(|row| row.what == part.what) {
+                    Some(row) => add(row, &part),
+                    None => nontrivial_values.push(part),
+                }
             }
-            let part = count(&v, what(c.outcome), &set)?;
-            match nontrivial_values.iter_mut().find(|row| row.what == part.what) {
-                Some(row) => add(row, &part),
-                None => nontrivial_values.push(part),
-            }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+        limit,
+    )?;
     nontrivial_values.sort_by_key(|c| c.what.trim_start_matches("d = ").parse::<u32>().unwrap_or(u32::MAX));
     Ok(Census { values, nontrivial_values, structure })
 }

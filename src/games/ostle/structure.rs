@@ -14,6 +14,7 @@ use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::games::Game;
 use crate::vocabulary::Side;
+use std::time::{Duration, Instant};
 
 /// The value-free counts of a variant.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -87,8 +88,16 @@ fn parts(game: &Ostle) -> Vec<Part> {
     out
 }
 
-/// The value-free counts of `game` from the sets of its solver; `on_nontrivial` sees the
-/// non-trivial states of every part (the census counts their values there).
+/// How the breadth-first levels of a census are bounded, besides the memory budget.
+#[derive(Clone, Copy, Debug)]
+pub struct LevelsLimit {
+    /// Stop the levels (keeping the finished ones) once they have run this long.
+    pub time: Option<Duration>,
+}
+
+/// The value-free counts of `game` from the sets of its solver, levels included;
+/// `on_nontrivial` sees the non-trivial states of every part (the census counts their values
+/// there).
 ///
 /// # Errors
 /// [`Error::Verification`] if an orbit count does not divide exactly; what `on_nontrivial`
@@ -96,74 +105,121 @@ fn parts(game: &Ostle) -> Vec<Part> {
 pub fn structure(
     game: &Ostle,
     sets: &SolvedSets<'_>,
-    mut on_nontrivial: impl FnMut(&Dfa) -> Result<()>,
+    on_nontrivial: impl FnMut(&Dfa) -> Result<()>,
+    limit: LevelsLimit,
 ) -> Result<Structure> {
-    let v = game.variant().clone();
-    let t = v.lose_at;
-    let parts = parts(game);
-    let mut by_hole = Vec::new();
-    let mut all_positions = zero("all positions");
-    for part in &parts {
-        let row = count(&v, format!("hole {}, {} v {}", part.hole, part.mine, part.theirs), &part.boards)?;
-        add(&mut all_positions, &row);
-        by_hole.push(row);
+    let counter = Counter::new(game, sets);
+    let mut counted = counter.counts(on_nontrivial)?;
+    (counted.distances_from_start, counted.distances_stopped) = counter.levels(limit)?;
+    Ok(counted)
+}
+
+/// The census of a variant in its two steps: the counts part by part, then the breadth-first
+/// levels, which take longest (so a report can show the counts first).
+pub struct Counter<'a> {
+    game: &'a Ostle,
+    sets: &'a SolvedSets<'a>,
+    parts: Vec<Part>,
+    /// States where the game is over, either way.
+    terminal: Dfa,
+}
+
+impl<'a> Counter<'a> {
+    /// The parts of `game` and its terminal states.
+    #[must_use]
+    pub fn new(game: &'a Ostle, sets: &'a SolvedSets<'a>) -> Self {
+        let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First));
+        Counter { game, sets, parts: parts(game), terminal }
     }
-    by_hole.push(all_positions);
-    let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First));
-    let start = Dfa::from_string(game.shape(), &game.initial().board);
-    let n = v.squares();
-    let marked = Dfa::count_between(game.shape(), 0..n, |c| c >= HOLE_BANNED, 1, 1);
-    let start_reached = !sets.moves.backward_within(&start, &game.ongoing_boards()).is_empty();
-    let mut checkmate_positions = zero("checkmate positions");
-    let mut nontrivial_states = zero("non-trivial states");
-    let mut with_forbidden = zero("non-trivial states with a forbidden move");
-    for (i, part) in parts.iter().enumerate() {
-        // Only a move that pushes the opponent down to T pieces checkmates.
-        let checkmate = if part.theirs == t + 1 {
-            sets.moves.backward_within(sets.lost_terminal, &part.boards)
-        } else {
-            Dfa::reject_all(game.shape())
-        };
-        add(&mut checkmate_positions, &count(&v, "", &checkmate)?);
-        // The universe is the possibly reachable states plus the start; the start counts only
-        // if some move leads to it.
-        let mut reachable = sets.universe.intersection(&part.states);
-        if !start_reached {
-            reachable = reachable.difference(&start);
+
+    /// Every count but the levels (left empty); `on_nontrivial` sees the non-trivial states
+    /// of every part.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] if an orbit count does not divide exactly; what
+    /// `on_nontrivial` returns.
+    pub fn counts(&self, mut on_nontrivial: impl FnMut(&Dfa) -> Result<()>) -> Result<Structure> {
+        let (game, sets, parts, terminal) = (self.game, self.sets, &self.parts, &self.terminal);
+        let v = game.variant().clone();
+        let t = v.lose_at;
+        let mut by_hole = Vec::new();
+        let mut all_positions = zero("all positions");
+        for part in parts {
+            let row = count(&v, format!("hole {}, {} v {}", part.hole, part.mine, part.theirs), &part.boards)?;
+            add(&mut all_positions, &row);
+            by_hole.push(row);
         }
-        let nontrivial = reachable.difference(&terminal).difference(&states_of_boards(game, &checkmate));
-        add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
-        add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
-        on_nontrivial(&nontrivial)?;
-        tracing::debug!(
-            target: "dfasolve::census",
-            "census part {} of {}: {} checkmate boards, {} non-trivial states in {} DFA states, {} MiB resident",
-            i + 1,
-            parts.len(),
-            checkmate.checked_count().unwrap_or(0),
-            nontrivial.checked_count().unwrap_or(0),
-            nontrivial.nontrivial_state_count(),
-            crate::dfa::resident_mib()
-        );
+        by_hole.push(all_positions);
+        let start = Dfa::from_string(game.shape(), &game.initial().board);
+        let n = v.squares();
+        let marked = Dfa::count_between(game.shape(), 0..n, |c| c >= HOLE_BANNED, 1, 1);
+        let start_reached = !sets.moves.backward_within(&start, &game.ongoing_boards()).is_empty();
+        let mut checkmate_positions = zero("checkmate positions");
+        let mut nontrivial_states = zero("non-trivial states");
+        let mut with_forbidden = zero("non-trivial states with a forbidden move");
+        for (i, part) in parts.iter().enumerate() {
+            // Only a move that pushes the opponent down to T pieces checkmates.
+            let checkmate = if part.theirs == t + 1 {
+                sets.moves.backward_within(sets.lost_terminal, &part.boards)
+            } else {
+                Dfa::reject_all(game.shape())
+            };
+            add(&mut checkmate_positions, &count(&v, "", &checkmate)?);
+            // The universe is the possibly reachable states plus the start; the start counts
+            // only if some move leads to it.
+            let mut reachable = sets.universe.intersection(&part.states);
+            if !start_reached {
+                reachable = reachable.difference(&start);
+            }
+            let nontrivial = reachable.difference(terminal).difference(&states_of_boards(game, &checkmate));
+            add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
+            add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
+            on_nontrivial(&nontrivial)?;
+            tracing::debug!(
+                target: "dfasolve::census",
+                "census part {} of {}: {} checkmate boards, {} non-trivial states in {} DFA states, {} MiB resident",
+                i + 1,
+                parts.len(),
+                checkmate.checked_count().unwrap_or(0),
+                nontrivial.checked_count().unwrap_or(0),
+                nontrivial.nontrivial_state_count(),
+                crate::dfa::resident_mib()
+            );
+        }
+        Ok(Structure {
+            positions_by_hole_and_pieces: by_hole,
+            checkmate_positions,
+            nontrivial_states,
+            nontrivial_with_forbidden_move: with_forbidden,
+            distances_from_start: Vec::new(),
+            distances_stopped: None,
+        })
     }
-    let (distances_from_start, distances_stopped) = levels(game, sets, &terminal, &parts)?;
-    Ok(Structure {
-        positions_by_hole_and_pieces: by_hole,
-        checkmate_positions,
-        nontrivial_states,
-        nontrivial_with_forbidden_move: with_forbidden,
-        distances_from_start,
-        distances_stopped,
-    })
+
+    /// The breadth-first levels (see [`levels`]).
+    ///
+    /// # Errors
+    /// [`Error::Verification`] if an orbit count does not divide exactly.
+    pub fn levels(&self, limit: LevelsLimit) -> Result<(Vec<Count>, Option<String>)> {
+        levels(self.game, self.sets, &self.terminal, &self.parts, limit)
+    }
 }
 
 /// Breadth-first levels from the orbit of the start, each level kept as one set per part, and
 /// moves that end the game not expanded. Levels are closed under symmetry, so their orbits
-/// are the published levels. If the engine stops (the memory budget), the levels found so far
-/// and why.
-fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa, parts: &[Part]) -> Result<(Vec<Count>, Option<String>)> {
+/// are the published levels. If the engine stops (the memory budget) or the time of `limit`
+/// runs out, the levels finished so far and why.
+fn levels(
+    game: &Ostle,
+    sets: &SolvedSets<'_>,
+    terminal: &Dfa,
+    parts: &[Part],
+    limit: LevelsLimit,
+) -> Result<(Vec<Count>, Option<String>)> {
     let v = game.variant().clone();
     let mut found = Vec::new();
+    let started = Instant::now();
+    let mut out_of_time: Option<Duration> = None;
     let stopped = crate::dfa::limits::catch_engine_stop(|| -> Result<()> {
         let empty = Dfa::reject_all(game.shape());
         let start = orbit_set(&v, game, &game.initial().board);
@@ -175,11 +231,26 @@ fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa, parts: &[Part]) -
             for f in &frontier {
                 add(&mut here, &count(&v, "", f)?);
             }
+            tracing::debug!(
+                target: "dfasolve::census",
+                "census level {level}: {} states ({} up to symmetry) at {:.1} s, {} MiB resident",
+                here.raw,
+                here.up_to_symmetry,
+                started.elapsed().as_secs_f64(),
+                crate::dfa::resident_mib()
+            );
             found.push(here);
             let mut next: Vec<Dfa> = vec![empty.clone(); parts.len()];
             for (i, f) in frontier.iter().enumerate() {
                 if f.is_empty() {
                     continue;
+                }
+                // Checked between parts, so a level over time is dropped whole, a few seconds late.
+                if let Some(time) = limit.time
+                    && started.elapsed() > time
+                {
+                    out_of_time = Some(time);
+                    return Ok(());
                 }
                 let expand = boards_of(game, &f.difference(terminal)).intersection(&parts[i].boards);
                 let image = sets.moves.forward(&expand).difference(terminal);
@@ -199,7 +270,15 @@ fn levels(game: &Ostle, sets: &SolvedSets<'_>, terminal: &Dfa, parts: &[Part]) -
         Ok(())
     });
     match stopped {
-        Ok(done) => done.map(|()| (found, None)),
+        Ok(done) => {
+            done?;
+            let why = out_of_time.map(|time: Duration| {
+                let secs = time.as_secs_f64();
+                let limit = if secs < 120.0 { format!("{secs:.3} s") } else { format!("{:.0} min", secs / 60.0) };
+                format!("stopped after {} levels: their time limit of {limit} ran out (--levels-minutes)", found.len())
+            });
+            Ok((found, why))
+        }
         Err(stop @ Error::OverMemoryBudget { .. }) => {
             crate::dfa::limits::clear_memory_stop();
             let why = format!("stopped after {} levels: {stop}", found.len());
