@@ -20,7 +20,7 @@
 
 use super::explored::{TUPLE, intern_explored};
 use super::ids::hash_ids;
-use super::unique::{RowTable, SliceTable};
+use super::unique::{RowTable, SliceTable, Slices};
 use rayon::prelude::*;
 
 /// Subsets built per parallel work unit.
@@ -46,8 +46,11 @@ impl Dfa {
         }
         // Subsets of the current depth's non-reserved states; at depth n (start) the only
         // state is the implicit accept, so the one subset is empty.
-        let mut current = SliceTable::new();
-        current.intern(&[]);
+        let mut current: Slices = {
+            let mut root = SliceTable::new();
+            root.intern(&[]);
+            root.into_slices()
+        };
         let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
         // Child codes of the finished depths.
         let mut held = 0usize;
@@ -160,7 +163,7 @@ impl Dfa {
             }
             held += codes.len();
             children.push(codes);
-            current = next;
+            current = next.into_slices();
         }
         let tables = (0..n).map(|i| RowTable::new(shape.alphabet(i))).collect();
         Some(intern_explored(&shape, tables, children))

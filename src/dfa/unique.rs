@@ -171,6 +171,16 @@ impl SliceTable {
         self.intern_hashed(set, hash_ids(set))
     }
 
+    /// The keys alone, readable by index: the hash index is dropped and the buffers trimmed
+    /// to their length. A layer being explored needs only its keys, and at the widest layer
+    /// of a large image its index and the buffers' spare capacity were about a third of it.
+    pub(crate) fn into_slices(self) -> Slices {
+        let SliceTable { mut members, mut starts, .. } = self;
+        members.shrink_to_fit();
+        starts.shrink_to_fit();
+        Slices { members, starts }
+    }
+
     /// [`SliceTable::intern`] given `hash_ids(set)`.
     pub(crate) fn intern_hashed(&mut self, set: &[u32], hash: u64) -> u32 {
         debug_assert_eq!(hash, hash_ids(set));
@@ -192,5 +202,26 @@ impl SliceTable {
         self.starts.push(self.members.len());
         self.table.insert_unique(table_hash(hash), entry(hash, i), |&e| entry_hash(e));
         i
+    }
+}
+
+/// The keys of a finished [`SliceTable`], in the order it numbered them.
+pub(crate) struct Slices {
+    members: Vec<u32>,
+    starts: Vec<usize>,
+}
+
+impl Slices {
+    pub(crate) fn get(&self, i: u32) -> &[u32] {
+        &self.members[self.starts[i as usize]..self.starts[i as usize + 1]]
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Total length of the keys.
+    pub(crate) fn member_count(&self) -> usize {
+        self.members.len()
     }
 }

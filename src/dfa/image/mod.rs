@@ -28,7 +28,7 @@ mod sparse;
 
 use super::explored::{TUPLE, intern_packed};
 use super::packed::PackedCodes;
-use super::unique::SliceTable;
+use super::unique::{SliceTable, Slices};
 use super::{Dfa, Symbol};
 use plan::DONE;
 pub use plan::{Background, Move, MovePlan};
@@ -126,8 +126,11 @@ impl Dfa {
         let mut children: Vec<PackedCodes> = Vec::with_capacity(n);
         // `direct[d]`: the states of `S` at depth `d` that child codes point to.
         let mut direct: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
-        let mut current = SliceTable::new();
-        current.intern(&key);
+        let mut current: Slices = {
+            let mut root = SliceTable::new();
+            root.intern(&key);
+            root.into_slices()
+        };
         for l in 0..n {
             let alphabet = shape.alphabet(l);
             let last = l + 1 == n;
@@ -243,7 +246,7 @@ impl Dfa {
             children.push(PackedCodes::pack(alphabet, layer_codes));
             direct[l + 1].sort_unstable();
             direct[l + 1].dedup();
-            current = next;
+            current = next.into_slices();
         }
 
         let trace = tracing::enabled!(target: "dfasolve::image", tracing::Level::DEBUG);
