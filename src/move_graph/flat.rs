@@ -7,8 +7,8 @@ use crate::dfa::{Background, Change, Dfa, Move, MovePlan};
 impl MoveGraph {
     /// The prepared plan of all paths forward (`backward = false`) or backward, if the graph
     /// flattens.
-    pub(super) fn plan(&self, backward: bool) -> Option<&[MovePlan]> {
-        self.plans[usize::from(backward)]
+    pub(super) fn plan(&self, backward: bool, split: usize) -> Option<&[MovePlan]> {
+        self.plans[split][usize::from(backward)]
             .get_or_init(|| {
                 let paths = self.flat()?;
                 let background = match (&self.relabel, backward) {
@@ -19,15 +19,23 @@ impl MoveGraph {
                 let mut groups: Vec<u32> = paths.iter().map(|p| p.group).collect();
                 groups.sort_unstable();
                 groups.dedup();
+                // At split level `split` a group's paths go into 2^split passes, in their
+                // order (a Breakthrough row's moves by from-file): each pass's image explores
+                // fewer combinations of moves at once, so its tables are smaller, for more
+                // passes over the same layers.
                 let plans = groups
                     .iter()
-                    .map(|&g| {
+                    .flat_map(|&g| {
                         let moves: Vec<Move> = paths
                             .iter()
                             .filter(|p| p.group == g)
                             .map(|p| if backward { p.backward() } else { p.forward() })
                             .collect();
-                        MovePlan::new(&self.shape, &moves, background.clone())
+                        let per_pass = moves.len().div_ceil(1 << split).max(1);
+                        moves
+                            .chunks(per_pass)
+                            .map(|part| MovePlan::new(&self.shape, part, background.clone()))
+                            .collect::<Vec<_>>()
                     })
                     .collect();
                 Some(plans)
@@ -154,4 +162,38 @@ fn compose(first: &[Change], then: &[Change]) -> Option<Vec<Change>> {
     }
     out.sort_unstable();
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dfa::Dfa;
+    use crate::games::Game;
+    use crate::games::breakthrough::Breakthrough;
+
+    /// An image is the same set whether each group of moves is one pass or is split into
+    /// halves or quarters: Breakthrough 4x5's moves forward from its first plies, and
+    /// backward from those plies within the universe.
+    #[test]
+    fn split_passes_give_the_same_images() {
+        let game = Breakthrough::new(4, 5).unwrap();
+        let mut set = Dfa::from_string(game.shape(), &game.initial().board);
+        let mut side = game.initial().side;
+        for _ in 0..6 {
+            let graph = game.moves(side);
+            let image = |backward: bool, split: usize, of: &Dfa| {
+                let plans = graph.plan(backward, split).expect("Breakthrough's moves flatten");
+                graph.image_by_plans(plans, of, backward.then(|| game.universe(side)).as_ref())
+            };
+            let forward = image(false, 0, &set);
+            let backward = image(true, 0, &forward);
+            assert!(!forward.is_empty() && !backward.is_empty());
+            for split in 1..crate::dfa::limits::SPLIT_LEVELS {
+                assert!(graph.plan(false, split).unwrap().len() > graph.plan(false, split - 1).unwrap().len());
+                assert_eq!(image(false, split, &set), forward, "forward, split level {split}");
+                assert_eq!(image(true, split, &forward), backward, "backward, split level {split}");
+            }
+            set = forward;
+            side = side.other();
+        }
+    }
 }

@@ -22,6 +22,7 @@ mod stages;
 pub use flat::MAX_FLAT_PATHS;
 pub use listed::{ListedMoves, Moves};
 
+use crate::dfa::limits::{SPLIT_LEVELS, split_level};
 use crate::dfa::{Change, Dfa, MovePlan, RelationImager, Shape, Symbol};
 use flat::FlatMove;
 use relations::LayerRelation;
@@ -54,6 +55,10 @@ struct Edge {
     condition: Option<Dfa>,
 }
 
+/// Plans by split level (each group whole, in halves, in quarters) and direction (forward,
+/// backward).
+type PlanCache = [[OnceLock<Option<Vec<MovePlan>>>; 2]; SPLIT_LEVELS];
+
 /// A set of moves as a DAG of change nodes and condition edges (see the module docs).
 ///
 /// Nodes are numbered in creation order and edges must go from an earlier node to a later one
@@ -66,9 +71,9 @@ pub struct MoveGraph {
     flat: OnceLock<Option<Vec<FlatMove>>>,
     /// Relabelling of the layers a path leaves unchanged (see [`MoveGraph::relabel_unchanged`]).
     relabel: Option<Vec<Vec<Symbol>>>,
-    /// The flattened paths prepared for forward and backward images, one plan per group,
-    /// built on first use.
-    plans: [OnceLock<Option<Vec<MovePlan>>>; 2],
+    /// The flattened paths prepared for forward and backward images, one plan per group (or
+    /// per part of a group, see [`crate::dfa::limits::split_level`]), built on first use.
+    plans: PlanCache,
     /// [`MoveGraph::layer_relations`], computed once.
     relations: OnceLock<Option<Vec<LayerRelation>>>,
     /// For graphs of one-character moves ([`MoveGraph::layer_relations`]): the forward and
@@ -92,7 +97,7 @@ impl MoveGraph {
             flat: OnceLock::new(),
             relations: OnceLock::new(),
             relabel: None,
-            plans: [OnceLock::new(), OnceLock::new()],
+            plans: PlanCache::default(),
             imagers: [Mutex::new(None), Mutex::new(None)],
         }
     }
@@ -113,7 +118,7 @@ impl MoveGraph {
         }
         self.relabel = Some(map);
         self.relations = OnceLock::new();
-        self.plans = [OnceLock::new(), OnceLock::new()];
+        self.plans = PlanCache::default();
         self.imagers = [Mutex::new(None), Mutex::new(None)];
     }
 
@@ -126,7 +131,7 @@ impl MoveGraph {
         assert!(layers.last().is_none_or(|&l| l < self.shape.len()), "change outside the shape");
         self.flat = OnceLock::new();
         self.relations = OnceLock::new();
-        self.plans = [OnceLock::new(), OnceLock::new()];
+        self.plans = PlanCache::default();
         self.imagers = [Mutex::new(None), Mutex::new(None)];
         self.nodes.push(Node { name: name.into(), changes, group: 0 });
         MoveNodeId(self.nodes.len() as u32 - 1)
@@ -152,7 +157,7 @@ impl MoveGraph {
         }
         self.flat = OnceLock::new();
         self.relations = OnceLock::new();
-        self.plans = [OnceLock::new(), OnceLock::new()];
+        self.plans = PlanCache::default();
         self.imagers = [Mutex::new(None), Mutex::new(None)];
         self.edges.push(Edge { from, to, condition });
     }
@@ -214,7 +219,7 @@ impl MoveGraph {
         if let Some(relations) = self.layer_relations() {
             return self.relation_images(relations, set, false, None);
         }
-        match self.plan(false) {
+        match self.plan(false, split_level()) {
             Some(plans) => self.image_by_plans(plans, set, None),
             None => self.forward_by_stages(set),
         }
@@ -235,7 +240,7 @@ impl MoveGraph {
         if let Some(relations) = self.layer_relations() {
             return self.relation_images(relations, set, true, within);
         }
-        match self.plan(true) {
+        match self.plan(true, split_level()) {
             Some(plans) => self.image_by_plans(plans, set, within),
             None => self.backward_dag(set, within),
         }

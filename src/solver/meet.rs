@@ -26,7 +26,7 @@ impl Solver<'_> {
         let shared = self.game.mover_relative();
         let slot = |side: Side| if shared { 0 } else { side.index() };
         let decided = [r.win[0].union(&r.loss[0]), r.win[slot(Side::Second)].union(&r.loss[slot(Side::Second)])];
-        let plies = self.forward_plies(initial, Some(&decided), None)?;
+        let mut plies = self.forward_plies(initial, Some(&decided), None)?;
         // Every position of ply k + 1 is valued before ply k: each ply's successors lie
         // in the next ply. So ply k only values the positions no later ply has seen,
         // a win when it has a move into any known loss of the opponent. A position
@@ -34,21 +34,27 @@ impl Solver<'_> {
         // towards the simple final set.
         let mut win_all = [RunningSet::new(r.win[0].clone()), RunningSet::new(r.win[1].clone())];
         let mut loss_all = [RunningSet::new(r.loss[0].clone()), RunningSet::new(r.loss[1].clone())];
-        // Ply k's positions that the later plies have not valued.
-        let unvalued = |k: usize, ongoing: &[Dfa; 2], win_all: &[RunningSet; 2], loss_all: &[RunningSet; 2]| {
-            let i = slot(Side::after(initial.side, Ply(k as u32)));
-            let fresh = plies[k].intersection(&ongoing[i]).difference(&decided[i]);
-            loss_all[i].removed_from(&win_all[i].removed_from(&fresh))
-        };
+        // Ply k's positions that the later plies have not valued. Each ply's set is taken
+        // out of `plies` for this, its only use, and dropped after it.
+        let unvalued =
+            |k: usize, ply: Dfa, ongoing: &[Dfa; 2], win_all: &[RunningSet; 2], loss_all: &[RunningSet; 2]| {
+                let i = slot(Side::after(initial.side, Ply(k as u32)));
+                let fresh = ply.intersection(&ongoing[i]).difference(&decided[i]);
+                drop(ply);
+                loss_all[i].removed_from(&win_all[i].removed_from(&fresh))
+            };
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
         // ply's positions from the values known so far. What is recorded per ply is
         // the positions it valued first: the whole ply's values (`plies[k] ∩ win_all`)
         // are DFAs of 10-23 M states on 5x6, whose intersections took a core and most
         // of the peak memory for a record only.
-        let mut prepared = plies.len().checked_sub(1).map(|k| unvalued(k, &self.ongoing, &win_all, &loss_all));
+        let empty = Dfa::reject_all(self.game.shape());
+        let last = plies.len().checked_sub(1);
+        let mut take_ply = |k: usize| std::mem::replace(&mut plies[k], empty.clone());
+        let mut prepared = last.map(|k| unvalued(k, take_ply(k), &self.ongoing, &win_all, &loss_all));
         let mut previous_new: Option<(usize, Dfa)> = None;
-        for k in (0..plies.len()).rev() {
+        for k in (0..last.map_or(0, |l| l + 1)).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
             let (i, o) = (slot(side), slot(side.other()));
             let prepared_k = prepared.take().expect("prepared during the previous ply");
@@ -65,7 +71,8 @@ impl Solver<'_> {
                 let lose_new = new.difference(&win_new);
                 (new, win_new, lose_new)
             };
-            let other = || k.checked_sub(1).map(|k| unvalued(k, ongoing, win_ref, loss_ref));
+            let before = k.checked_sub(1).map(|j| (j, take_ply(j)));
+            let other = || before.map(|(j, ply)| unvalued(j, ply, ongoing, win_ref, loss_ref));
             let ((new, win_new, lose_new), next) = rayon::join(chain, other);
             self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
