@@ -52,9 +52,30 @@ impl Solver<'_> {
         let empty = Dfa::reject_all(self.game.shape());
         let last = plies.len().checked_sub(1);
         let mut take_ply = |k: usize| std::mem::replace(&mut plies[k], empty.clone());
-        let mut prepared = last.map(|k| unvalued(k, take_ply(k), &self.ongoing, &win_all, &loss_all));
+        // Plies an earlier run of this solve backed up (their checkpoints, from the last ply
+        // down without a gap) are read back instead of computed: losing a run costs at most
+        // the ply it was on.
         let mut previous_new: Option<(usize, Dfa)> = None;
-        for k in (0..last.map_or(0, |l| l + 1)).rev() {
+        let mut undone = last.map_or(0, |l| l + 1);
+        while let Some(k) = undone.checked_sub(1) {
+            let Some(saved) = self.checkpoints.load(&backup_step(k))? else { break };
+            let mut entries = saved.entries.into_iter();
+            let (Some((_, new)), Some((_, win_new)), Some((_, lose_new))) =
+                (entries.next(), entries.next(), entries.next())
+            else {
+                return Err(Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))));
+            };
+            let side = Side::after(initial.side, Ply(k as u32));
+            self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
+            self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
+            win_all[slot(side)].add(&win_new);
+            loss_all[slot(side)].add(&lose_new);
+            previous_new = Some((slot(side), new));
+            drop(take_ply(k));
+            undone = k;
+        }
+        let mut prepared = undone.checked_sub(1).map(|k| unvalued(k, take_ply(k), &self.ongoing, &win_all, &loss_all));
+        for k in (0..undone).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
             let (i, o) = (slot(side), slot(side.other()));
             let prepared_k = prepared.take().expect("prepared during the previous ply");
@@ -76,6 +97,7 @@ impl Solver<'_> {
             let ((new, win_new, lose_new), next) = rayon::join(chain, other);
             self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
+            self.checkpoints.save(&backup_step(k), &[("new", &new), ("new_win", &win_new), ("new_loss", &lose_new)])?;
             // One union at a time: each builds a set of up to 41 M states (5x6) beside its
             // operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
@@ -96,4 +118,9 @@ impl Solver<'_> {
         }
         Ok(classes)
     }
+}
+
+/// The checkpoint name of backup ply `k`: the positions it valued first and their values.
+fn backup_step(k: usize) -> String {
+    format!("backup-{k:04}")
 }
