@@ -196,7 +196,8 @@ impl<'a> Counter<'a> {
         })
     }
 
-    /// The breadth-first levels (see [`levels`]).
+    /// The breadth-first levels from the orbit of the start, each level one set per part,
+    /// within `limit` and the memory budget: the levels finished and, if they stopped early, why.
     ///
     /// # Errors
     /// [`Error::Verification`] if an orbit count does not divide exactly.
