@@ -114,7 +114,9 @@ impl Solver<'_> {
         let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
         let (mut win_all, mut loss_all) = (win_all.map(Some), loss_all.map(Some));
         let class_of = |running: &mut Option<RunningSet>, i: usize| {
-            running.take().map_or_else(|| Dfa::reject_all(self.game.shape()), |set| set.into_dfa().difference(&decided[i]))
+            running
+                .take()
+                .map_or_else(|| Dfa::reject_all(self.game.shape()), |set| set.into_dfa().difference(&decided[i]))
         };
         for &s in self.sides() {
             let i = s.index();
