@@ -136,8 +136,7 @@ impl RowTable {
 /// Variable-length keys (sets of states, product tuples) of one layer, stored flat and looked
 /// up by content; each gets a dense index in insertion order.
 pub(crate) struct SliceTable {
-    members: Vec<u32>,
-    starts: Vec<usize>,
+    keys: Slices,
     table: HashTable<Entry>,
     /// The most keys the table may hold: indices stay below the explored-state tag bit
     /// ([`super::limits`]).
@@ -147,24 +146,23 @@ pub(crate) struct SliceTable {
 impl SliceTable {
     pub(crate) fn new() -> SliceTable {
         SliceTable {
-            members: Vec::new(),
-            starts: vec![0],
+            keys: Slices { members: Vec::new(), starts: vec![0] },
             table: HashTable::new(),
             limit: super::limits::layer_state_limit(),
         }
     }
 
     pub(crate) fn get(&self, i: u32) -> &[u32] {
-        &self.members[self.starts[i as usize]..self.starts[i as usize + 1]]
+        self.keys.get(i)
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.starts.len() - 1
+        self.keys.len()
     }
 
     /// Total length of the stored keys.
     pub(crate) fn member_count(&self) -> usize {
-        self.members.len()
+        self.keys.member_count()
     }
 
     pub(crate) fn intern(&mut self, set: &[u32]) -> u32 {
@@ -175,19 +173,18 @@ impl SliceTable {
     /// to their length. A layer being explored needs only its keys, and at the widest layer
     /// of a large image its index and the buffers' spare capacity were about a third of it.
     pub(crate) fn into_slices(self) -> Slices {
-        let SliceTable { mut members, mut starts, .. } = self;
-        members.shrink_to_fit();
-        starts.shrink_to_fit();
-        Slices { members, starts }
+        let mut keys = self.keys;
+        keys.members.shrink_to_fit();
+        keys.starts.shrink_to_fit();
+        keys
     }
 
     /// [`SliceTable::intern`] given `hash_ids(set)`.
     pub(crate) fn intern_hashed(&mut self, set: &[u32], hash: u64) -> u32 {
         debug_assert_eq!(hash, hash_ids(set));
-        let (members, starts) = (&self.members, &self.starts);
-        let slice = |i: u32| &members[starts[i as usize]..starts[i as usize + 1]];
+        let keys = &self.keys;
         if let Some(&e) =
-            self.table.find(table_hash(hash), |&e| entry_matches(e, hash) && ids_equal(slice(e as u32), set))
+            self.table.find(table_hash(hash), |&e| entry_matches(e, hash) && ids_equal(keys.get(e as u32), set))
         {
             return e as u32;
         }
@@ -198,8 +195,8 @@ impl SliceTable {
             super::limits::check_memory();
         }
         let i = self.len() as u32;
-        self.members.extend_from_slice(set);
-        self.starts.push(self.members.len());
+        self.keys.members.extend_from_slice(set);
+        self.keys.starts.push(self.keys.members.len());
         self.table.insert_unique(table_hash(hash), entry(hash, i), |&e| entry_hash(e));
         i
     }

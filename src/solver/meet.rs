@@ -112,17 +112,11 @@ impl Solver<'_> {
         // solve's largest sets (four of up to 41 M states on 5x6), and making every class
         // while all four were held went over a 3.7 GiB budget that the backup had kept.
         let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
-        let (mut win_all, mut loss_all) = (win_all.map(Some), loss_all.map(Some));
-        let class_of = |running: &mut Option<RunningSet>, i: usize| {
-            running
-                .take()
-                .map_or_else(|| Dfa::reject_all(self.game.shape()), |set| set.into_dfa().difference(&decided[i]))
-        };
-        for &s in self.sides() {
-            let i = s.index();
-            let w = class_of(&mut win_all[i], i);
+        for (i, ((win, loss), decided)) in win_all.into_iter().zip(loss_all).zip(&decided).enumerate() {
+            let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };
+            let w = win.into_dfa().difference(decided);
             classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: w });
-            let l = class_of(&mut loss_all[i], i);
+            let l = loss.into_dfa().difference(decided);
             classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set: l });
         }
         Ok(classes)
