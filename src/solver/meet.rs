@@ -32,8 +32,13 @@ impl Solver<'_> {
         // a win when it has a move into any known loss of the opponent. A position
         // recurs in many plies (Nim: in nearly all of them), and the known losses grow
         // towards the simple final set.
-        let mut win_all = [RunningSet::new(r.win[0].clone()), RunningSet::new(r.win[1].clone())];
-        let mut loss_all = [RunningSet::new(r.loss[0].clone()), RunningSet::new(r.loss[1].clone())];
+        // The running sets hold what the backup values, and so become the final classes as
+        // they are; the retrograde pass's losses are imaged beside them. (Holding those too
+        // meant a difference of each 30-40 M-state running set at the end, whose spikes took
+        // 5x6 past a 3.72 GiB budget in its last 20 seconds.)
+        let empty = Dfa::reject_all(self.game.shape());
+        let mut win_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
+        let mut loss_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
         // Ply k's positions that the later plies have not valued. Each ply's set is taken
         // out of `plies` for this, its only use, and dropped after it.
         let unvalued =
@@ -49,7 +54,6 @@ impl Solver<'_> {
         // the positions it valued first: the whole ply's values (`plies[k] ∩ win_all`)
         // are DFAs of 10-23 M states on 5x6, whose intersections took a core and most
         // of the peak memory for a record only.
-        let empty = Dfa::reject_all(self.game.shape());
         let last = plies.len().checked_sub(1);
         let mut take_ply = |k: usize| std::mem::replace(&mut plies[k], empty.clone());
         // Plies an earlier run of this solve backed up (their checkpoints, from the last ply
@@ -80,6 +84,7 @@ impl Solver<'_> {
             let (i, o) = (slot(side), slot(side.other()));
             let prepared_k = prepared.take().expect("prepared during the previous ply");
             let (moves, ongoing, win_ref, loss_ref) = (&self.moves[i], &self.ongoing, &win_all, &loss_all);
+            let decided_loss = &r.loss[o];
             let previous = &previous_new;
             let chain = || {
                 // The previous ply's positions were valued after this one was prepared.
@@ -88,7 +93,11 @@ impl Solver<'_> {
                     _ => prepared_k,
                 };
                 let [settled, recent] = loss_ref[o].parts();
-                let win_new = moves.backward_within(settled, &new).union(&moves.backward_within(recent, &new));
+                let win_new = union_smallest_first([
+                    moves.backward_within(settled, &new),
+                    moves.backward_within(recent, &new),
+                    moves.backward_within(decided_loss, &new),
+                ]);
                 let lose_new = new.difference(&win_new);
                 (new, win_new, lose_new)
             };
@@ -112,12 +121,10 @@ impl Solver<'_> {
         // solve's largest sets (four of up to 41 M states on 5x6), and making every class
         // while all four were held went over a 3.7 GiB budget that the backup had kept.
         let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
-        for (i, ((win, loss), decided)) in win_all.into_iter().zip(loss_all).zip(&decided).enumerate() {
+        for (i, (win, loss)) in win_all.into_iter().zip(loss_all).enumerate() {
             let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };
-            let w = win.into_dfa().difference(decided);
-            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: w });
-            let l = loss.into_dfa().difference(decided);
-            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set: l });
+            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: win.into_dfa() });
+            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set: loss.into_dfa() });
         }
         Ok(classes)
     }
@@ -126,4 +133,12 @@ impl Solver<'_> {
 /// The checkpoint name of backup ply `k`: the positions it valued first and their values.
 fn backup_step(k: usize) -> String {
     format!("backup-{k:04}")
+}
+
+/// The union of `sets`, the two smallest first: the parts of one ply's new wins, of which
+/// the image of the large settled losses is usually by far the largest.
+fn union_smallest_first(mut sets: [Dfa; 3]) -> Dfa {
+    sets.sort_by_key(Dfa::state_count);
+    let [a, b, c] = sets;
+    c.union(&a.union(&b))
 }
