@@ -268,6 +268,15 @@ fn infeasible_requests_are_refused_or_stopped_cleanly() {
     assert_clean_error(&dfasolve(&["verify", "ostle"]), "refused");
     let out = dfasolve(&["nim", "--heaps", "64", "--tokens", "255", "--no-save", "--max-memory", "0.3"]);
     assert_clean_error(&out, "memory budget");
+    assert!(!stderr(&out).contains("checkpointed"), "no checkpoints, no hint: {}", stderr(&out));
+    // With checkpoints, the line says where the finished steps are, for a rerun to resume.
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("ckpt");
+    let args = ["nim", "--heaps", "64", "--tokens", "255", "--no-save", "--max-memory", "0.3", "--checkpoint"];
+    let out = dfasolve(&[&args[..], &[path(&ckpt)]].concat());
+    assert_clean_error(&out, "memory budget");
+    let err = stderr(&out);
+    assert!(err.contains(path(&ckpt)) && err.contains("resumes from them"), "{err}");
 }
 
 /// Defect 10: a file error says the path and the OS message once.

@@ -140,13 +140,14 @@ pub fn solve_with<'g>(
             }
         }
     });
-    if let Some(dir) = checkpoint {
-        solver.checkpoint_into(dir);
+    if let Some(dir) = &checkpoint {
+        solver.checkpoint_into(dir.clone());
     }
     let solution = match &run.by_classes {
         Some(dir) => solver.solve_by_classes(Some(dir)),
         None => solver.solve(mode),
     }
+    .map_err(|e| resumable(e, checkpoint.as_deref()))
     .with_context(|| format!("solving {}", game.name()));
     progress.finish();
     let solution = solution?;
@@ -160,6 +161,20 @@ pub fn solve_with<'g>(
         write_csv(csv, &game.name(), &solution.records).about_file("writing", csv)?;
     }
     Ok(SolveReport { name: game.name(), solution, wall_s, saved })
+}
+
+/// `e`, saying where the finished steps are when the solve ran out of memory with
+/// checkpoints: a rerun with more memory resumes from them instead of starting over.
+fn resumable(e: crate::error::Error, checkpoint: Option<&Path>) -> anyhow::Error {
+    match (&e, checkpoint) {
+        (crate::error::Error::OverMemoryBudget { .. }, Some(dir)) => {
+            anyhow::anyhow!(
+                "{e}; the steps it finished are checkpointed in {}: the same command, given more memory, resumes from them",
+                dir.display()
+            )
+        }
+        _ => e.into(),
+    }
 }
 
 /// Watch the process's memory against `--max-memory` (default: what is available now).
