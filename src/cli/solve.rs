@@ -6,6 +6,7 @@ use super::output::{AboutFile, say};
 use super::progress::Progress;
 use super::report::{SolveReport, finish, human};
 use crate::dfa::Dfa;
+use crate::error::Error;
 use crate::games::nim::Nim;
 use crate::games::{Game, Mode};
 use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
@@ -165,9 +166,9 @@ pub fn solve_with<'g>(
 
 /// `e`, saying where the finished steps are when the solve ran out of memory with
 /// checkpoints: a rerun with more memory resumes from them instead of starting over.
-fn resumable(e: crate::error::Error, checkpoint: Option<&Path>) -> anyhow::Error {
+fn resumable(e: Error, checkpoint: Option<&Path>) -> anyhow::Error {
     match (&e, checkpoint) {
-        (crate::error::Error::OverMemoryBudget { .. }, Some(dir)) => {
+        (Error::OverMemoryBudget { .. }, Some(dir)) => {
             anyhow::anyhow!(
                 "{e}; the steps it finished are checkpointed in {}: the same command, given more memory, resumes from them",
                 dir.display()
