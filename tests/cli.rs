@@ -194,7 +194,9 @@ fn ostle_solve_census_query_check_and_verify() {
     assert_clean_error(&dfasolve(&["ostle", "--pieces", "6", "--no-save"]), "pieces");
     assert_clean_error(&dfasolve(&["ostle", "--width", "3", "--height", "2", "--no-save"]), "board");
     assert_clean_error(&dfasolve(&["ostle", "--rule", "loose", "--no-save"]), "rule");
-    assert_clean_error(&dfasolve(&["ostle", "--rule", "class", "--no-save"]), "class reading");
+    let too_many_listed =
+        ["ostle", "--width", "6", "--height", "6", "--pieces", "6", "--lose-at", "4", "--rule", "class"];
+    assert_clean_error(&dfasolve(&[&too_many_listed[..], &["--no-save"]].concat()), "class reading");
     assert_clean_error(&dfasolve(&["query", f, "bbb/.o./ww"]), "ranks");
     assert_clean_error(&dfasolve(&["query", f, "bbb/.o./www a2U"]), "a2u");
 }

@@ -34,7 +34,8 @@ pub struct OstleArgs {
     #[arg(long = "lose-at", default_value_t = 3)]
     pub lose_at: usize,
     /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
-    /// explicit solutions' symmetry-class reading, for variants of up to 20 million boards).
+    /// explicit solutions' symmetry-class reading, for variants with up to 2 million boards
+    /// where the readings differ; 5x5 has 365,784).
     #[arg(long, value_enum, default_value_t = Rule::Exact)]
     pub rule: Rule,
 }
@@ -123,6 +124,11 @@ fn structure_tables(out: &mut String, s: &Structure) {
 fn count_tables(out: &mut String, s: &Structure) {
     table(out, "positions by hole class and pieces (mover v opponent):", &refs(&s.positions_by_hole_and_pieces));
     table(out, "states:", &[&s.checkmate_positions, &s.nontrivial_states, &s.nontrivial_with_forbidden_move]);
+    table(
+        out,
+        "boards where the readings of the no-undo rule differ (mover v opponent):",
+        &refs(&s.boards_where_readings_differ),
+    );
 }
 
 /// The table of the breadth-first levels, and why they stopped if they did.

@@ -2,30 +2,34 @@
 //! the moves a solver applies: a graph overridden on the listed states ([`Moves`]).
 
 use super::MoveGraph;
-use crate::dfa::{Dfa, Shape, Symbol};
-use hashbrown::HashMap;
+use crate::dfa::{Dfa, Symbol};
+use rayon::prelude::*;
+use std::sync::Arc;
 
-/// Moves written out state by state, for the few states whose moves a move graph cannot
-/// describe compactly (Ostle's symmetry-class reading of the no-undo rule changes the
-/// forbidden move a handful of moves leave behind). Each state of [`ListedMoves::sources`] has
-/// exactly its listed successors; what the move graph would do with it is ignored.
-#[derive(Clone, Debug)]
+/// The successors of a listed state, as [`ListedMoves`] computes them.
+pub type ListedSuccessors = dyn Fn(&[Symbol]) -> Vec<Vec<Symbol>> + Send + Sync;
+
+/// Moves given state by state, for the few states whose moves a move graph cannot describe
+/// compactly (Ostle's symmetry-class reading of the no-undo rule changes the forbidden move a
+/// handful of moves leave behind). Each state of [`ListedMoves::sources`] has exactly the
+/// successors the game's function gives it; what the move graph would do with it is ignored.
+/// The function is asked on demand, so a game can keep its table by board rather than by state.
+#[derive(Clone)]
 pub struct ListedMoves {
     sources: Dfa,
-    successors: HashMap<Vec<Symbol>, Vec<Vec<Symbol>>>,
+    successors: Arc<ListedSuccessors>,
+}
+
+impl std::fmt::Debug for ListedMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ListedMoves").field("sources", &self.sources.nontrivial_state_count()).finish_non_exhaustive()
+    }
 }
 
 impl ListedMoves {
-    /// The moves of each listed state (its key): the states its moves lead to.
-    ///
-    /// # Panics
-    /// If a string does not fit `shape`.
-    pub fn new(shape: &Shape, successors: HashMap<Vec<Symbol>, Vec<Vec<Symbol>>>) -> ListedMoves {
-        let keys: Vec<Vec<Symbol>> = successors.keys().cloned().collect();
-        for next in successors.values().flatten() {
-            assert!(shape.admits(next), "listed successor {next:?} does not fit {shape:?}");
-        }
-        ListedMoves { sources: Dfa::from_strings(shape, &keys), successors }
+    /// The states of `sources` move as `successors` says (it is asked only about them).
+    pub fn new(sources: Dfa, successors: Arc<ListedSuccessors>) -> ListedMoves {
+        ListedMoves { sources, successors }
     }
 
     /// The states whose moves are listed.
@@ -35,12 +39,12 @@ impl ListedMoves {
 
     /// Whether no state is listed.
     pub fn is_empty(&self) -> bool {
-        self.successors.is_empty()
+        self.sources.is_empty()
     }
 
-    /// The listed successors of `state` (empty if it is not listed).
-    pub fn successors(&self, state: &[Symbol]) -> &[Vec<Symbol>] {
-        self.successors.get(state).map_or(&[], Vec::as_slice)
+    /// The successors of a listed `state`.
+    pub fn successors(&self, state: &[Symbol]) -> Vec<Vec<Symbol>> {
+        (self.successors)(state)
     }
 }
 
@@ -71,7 +75,7 @@ impl Moves {
             return self.graph.forward(set);
         }
         let by_graph = self.graph.forward(&set.difference(&l.sources));
-        let next: Vec<Vec<Symbol>> = listed.iter().flat_map(|s| l.successors(&s).to_vec()).collect();
+        let next: Vec<Vec<Symbol>> = listed.iter().par_bridge().flat_map_iter(|s| l.successors(&s)).collect();
         by_graph.union(&Dfa::from_strings(set.shape(), &next))
     }
 
@@ -96,7 +100,7 @@ impl Moves {
     /// The members of `candidates` (all listed) with a listed successor in `set`.
     fn listed_into(l: &ListedMoves, set: &Dfa, candidates: &Dfa) -> Dfa {
         let hits: Vec<Vec<Symbol>> =
-            candidates.iter().filter(|s| l.successors(s).iter().any(|t| set.contains(t))).collect();
+            candidates.iter().par_bridge().filter(|s| l.successors(s).iter().any(|t| set.contains(t))).collect();
         Dfa::from_strings(set.shape(), &hits)
     }
 }

@@ -32,6 +32,7 @@
 //! paths reading the marked symbol. The forbidden move itself has no path: a piece marked
 //! `BANNED[d]` has no move in direction `d`, and the hole has no move into `HOLE_BANNED`.
 
+mod almost_symmetric;
 pub mod census;
 pub mod explicit;
 mod moves;
@@ -45,7 +46,8 @@ use super::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::{ListedMoves, MoveGraph};
-use explicit::{Cell, State};
+use explicit::{Cell, Move, State};
+use hashbrown::HashMap;
 pub use variant::{Dir, Rule, Variant};
 
 /// An empty square.
@@ -73,26 +75,27 @@ pub struct Ostle {
     listed: Option<ListedMoves>,
 }
 
-/// The class reading of the no-undo rule finds its listed states by trying every board with
-/// the explicit rules; above this many boards where the game is not over, that search is
-/// refused (Ostle(5x5, 5, 3) has about 2·10^10).
-pub const CLASS_RULE_MAX_BOARDS: u128 = 20_000_000;
+/// The class reading lists the moves of every state on the boards where the readings differ
+/// (about a kilobyte per board); above this many such boards, counted before they are
+/// listed, it is refused. Ostle(5x5, 5, 3) has 365,784.
+pub const CLASS_RULE_MAX_BOARDS: u128 = 2_000_000;
 
 impl Ostle {
     /// The symbolic game of a checked variant.
     ///
     /// The move graph implements the exact reading of the no-undo rule. The class reading
     /// differs from it only after a move that removes nothing and has no exact undo, when
-    /// some move of the new mover leads into a board symmetry of the position before (a
-    /// handful of boards: 48 of 18,900 on 3x3 K3 T1, 720 of 245,520 on 3x4 K3 T1, none on
-    /// 4x4 K3 T2). Those boards are found by trying every board with the explicit rules, and
-    /// every state on them gets its moves listed explicitly ([`ListedMoves`]); the graph does
-    /// the rest. The listed successors come from the explicit rules, so `verify` checks
-    /// the class reading independently everywhere except on those states.
+    /// some move of the new mover leads into a board symmetry of the position before (48 of
+    /// 18,900 ongoing boards on 3x3 K3 T1, 720 of 245,520 on 3x4 K3 T1, none on 4x4 K3 T2,
+    /// 365,784 of about 2·10^10 on 5x5). Those boards are found from the moves that make the
+    /// readings differ ([`Variant::almost_symmetric_boards`]), and every state on them gets
+    /// its moves from the explicit rules ([`ListedMoves`], kept by board); the graph does the
+    /// rest. So `verify` checks the class reading independently everywhere except on those
+    /// states.
     ///
     /// # Errors
     /// [`Error::BadParameters`] from [`Variant::checked`], or for the class reading on a
-    /// variant with more than [`CLASS_RULE_MAX_BOARDS`] boards where the game is not over.
+    /// variant with more than [`CLASS_RULE_MAX_BOARDS`] boards where the readings differ.
     pub fn new(variant: Variant) -> Result<Ostle> {
         let variant = variant.checked()?;
         let shape = Shape::uniform(variant.squares(), SYMBOLS);
@@ -103,43 +106,45 @@ impl Ostle {
         Ok(game)
     }
 
-    /// Every state on a board where some move's class-reading forbidden move differs from
-    /// the exact one, with its class-reading successors.
+    /// Every state on a board where the readings differ, with its class-reading successors
+    /// from a table of each board's moves.
     fn class_rule_moves(&self) -> Result<ListedMoves> {
         use rayon::prelude::*;
-        let v = &self.variant;
-        let boards = self.ongoing_boards().count();
-        if boards > CLASS_RULE_MAX_BOARDS {
+        let v = self.variant.clone();
+        let candidates = v.almost_symmetric_candidates();
+        if candidates > CLASS_RULE_MAX_BOARDS {
             return Err(Error::BadParameters(format!(
-                "the class reading of the no-undo rule lists the states it changes by trying every board \
-                 where the game is not over; this variant has {boards}, more than the {CLASS_RULE_MAX_BOARDS} \
-                 that search allows (use the exact rule)"
+                "the class reading of the no-undo rule lists the moves of every board where it differs from the \
+                 exact reading; this variant has up to {candidates} such boards, more than the {CLASS_RULE_MAX_BOARDS} \
+                 it lists (use the exact rule)"
             )));
         }
-        let exact = Variant { rule: Rule::Exact, ..v.clone() };
-        // The readings agree after a removal (no forbidden move) and whenever the exact undo
-        // exists (the class reading prefers it).
-        let differs = |cells: &Vec<Cell>| {
-            v.finished(cells).is_none()
-                && v.all_moves(cells).into_iter().any(|m| {
-                    let e = exact.after(cells, m);
-                    e.forbidden.is_none() && v.after(cells, m) != e
-                })
-        };
-        let listed: Vec<(Vec<Symbol>, Vec<Vec<Symbol>>)> = v
-            .all_boards()
-            .into_par_iter()
-            .filter(differs)
-            .flat_map_iter(|cells| {
-                let moves = v.all_moves(&cells);
-                std::iter::once(None).chain(moves.into_iter().map(Some)).map(move |forbidden| {
-                    let state = State { cells: cells.clone(), forbidden };
-                    let next = v.successors(&state).iter().map(|(_, t)| v.encode(t)).collect();
-                    (v.encode(&state), next)
-                })
+        let boards = v.almost_symmetric_boards();
+        let sources = boards
+            .par_chunks(4096)
+            .map(|chunk| {
+                let states: Vec<Vec<Symbol>> = chunk
+                    .iter()
+                    .flat_map(|cells| {
+                        let forbidden = std::iter::once(None).chain(v.all_moves(cells).into_iter().map(Some));
+                        forbidden.map(|forbidden| v.encode(&State { cells: cells.clone(), forbidden }))
+                    })
+                    .collect();
+                Dfa::from_strings(&self.shape, &states)
             })
+            .reduce(|| Dfa::reject_all(&self.shape), |a, b| a.union(&b));
+        // Each board's moves and where they lead; a state has them all but its forbidden one.
+        let moves: Vec<Vec<(Move, Vec<Symbol>)>> = boards
+            .par_iter()
+            .map(|cells| v.all_moves(cells).into_iter().map(|m| (m, v.encode(&v.after(cells, m)))).collect())
             .collect();
-        Ok(ListedMoves::new(&self.shape, listed.into_iter().collect()))
+        let table: HashMap<Vec<Cell>, Vec<(Move, Vec<Symbol>)>> = boards.into_iter().zip(moves).collect();
+        let successors = move |state: &[Symbol]| -> Vec<Vec<Symbol>> {
+            let Some(s) = v.decode(state) else { return Vec::new() };
+            let moves = table.get(&s.cells).map_or(&[][..], Vec::as_slice);
+            moves.iter().filter(|(m, _)| Some(*m) != s.forbidden).map(|(_, next)| next.clone()).collect()
+        };
+        Ok(ListedMoves::new(sources, std::sync::Arc::new(successors)))
     }
 
     /// The variant.

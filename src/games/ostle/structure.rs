@@ -8,12 +8,14 @@
 //! the hole within its class), so the orbit counts of the parts add up to those of the whole.
 
 use super::census::{Count, SolvedSets};
+use super::explicit::State;
 use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
 use super::{HOLE, HOLE_BANNED, Ostle, THEIRS, Variant};
-use crate::dfa::Dfa;
+use crate::dfa::{Dfa, Symbol};
 use crate::error::{Error, Result};
 use crate::games::Game;
 use crate::vocabulary::Side;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// The value-free counts of a variant.
@@ -28,6 +30,9 @@ pub struct Structure {
     pub nontrivial_states: Count,
     /// Of those, the states that carry a forbidden move.
     pub nontrivial_with_forbidden_move: Count,
+    /// Ongoing boards where the two readings of the no-undo rule differ (some move leaves a
+    /// different forbidden move behind), by (mover, opponent) pieces, then their total.
+    pub boards_where_readings_differ: Vec<Count>,
     /// Breadth-first levels from the start (forbidden moves not excluded).
     pub distances_from_start: Vec<Count>,
     /// Why the levels stop early, if they do (e.g. the memory budget).
@@ -47,6 +52,26 @@ pub(super) fn add(total: &mut Count, part: &Count) {
 
 fn zero(what: &str) -> Count {
     Count { what: what.into(), raw: 0, up_to_symmetry: 0 }
+}
+
+/// The boards where the readings of the no-undo rule differ, by pieces, then their total.
+fn readings_differ(game: &Ostle) -> Result<Vec<Count>> {
+    let v = game.variant();
+    let mut by_pieces: BTreeMap<(usize, usize), Vec<Vec<Symbol>>> = BTreeMap::new();
+    for cells in v.almost_symmetric_boards() {
+        let string = v.encode(&State { cells, forbidden: None });
+        let pieces = Variant::piece_counts(&v.decode(&string).expect("an encoded board").cells);
+        by_pieces.entry(pieces).or_default().push(string);
+    }
+    let mut rows = Vec::new();
+    let mut total = zero("all boards where the readings differ");
+    for ((mine, theirs), strings) in by_pieces {
+        let row = count(v, format!("readings differ, {mine} v {theirs}"), &Dfa::from_strings(game.shape(), &strings))?;
+        add(&mut total, &row);
+        rows.push(row);
+    }
+    rows.push(total);
+    Ok(rows)
 }
 
 /// One part: its states (markers included) and its boards (no marker, game not over).
@@ -191,6 +216,7 @@ impl<'a> Counter<'a> {
             checkmate_positions,
             nontrivial_states,
             nontrivial_with_forbidden_move: with_forbidden,
+            boards_where_readings_differ: readings_differ(game)?,
             distances_from_start: Vec::new(),
             distances_stopped: None,
         })
