@@ -248,6 +248,26 @@ fn classes_as_jobs_give_the_whole_solution() {
     );
 }
 
+/// Solved by classes, Ostle reports the same census as solved whole: one row per value, not
+/// one per class and value.
+#[test]
+fn ostle_by_classes_reports_the_whole_census() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("classes");
+    let game = ["ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--json", "--no-save"];
+    let census = |extra: &[&str]| {
+        let out = dfasolve(&[&game[..], extra].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["census"].clone()
+    };
+    let whole = census(&[]);
+    let by_classes = census(&["--by-classes", d.to_str().unwrap()]);
+    assert!(whole["values"].as_array().unwrap().len() > 10);
+    assert_eq!(by_classes["values"], whole["values"]);
+    assert_eq!(by_classes["nontrivial_values"], whole["nontrivial_values"]);
+}
+
 #[test]
 fn sets_too_large_for_the_state_ids_are_a_clear_error() {
     // The limit lowered for this process, so that Breakthrough 4x4 reaches it.

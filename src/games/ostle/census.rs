@@ -54,7 +54,7 @@ pub struct SolvedSets<'a> {
 /// [`crate::Error::Verification`] if an orbit count does not divide exactly.
 pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>, limit: LevelsLimit) -> Result<Census> {
     let v = game.variant().clone();
-    let mut values = Vec::new();
+    let mut values: Vec<Count> = Vec::new();
     let mut classes: Vec<_> = solution.classes.iter().filter(|c| c.side == Side::First).collect();
     classes.sort_by_key(|c| match c.outcome {
         Outcome::Win { plies } => (0, plies.unwrap_or(0)),
@@ -62,7 +62,12 @@ pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>, limit: L
         Outcome::Draw => (2, 0),
     });
     for c in &classes {
-        values.push(count(&v, c.outcome.to_string(), &c.set)?);
+        let row = count(&v, c.outcome.to_string(), &c.set)?;
+        // A solution by classes has one value class per position class and outcome: one row.
+        match values.last_mut() {
+            Some(last) if last.what == row.what => add(last, &row),
+            _ => values.push(row),
+        }
     }
     // The published histogram: non-trivial states by d = plies - 1 (d even: the mover wins),
     // summed over the parts the structure goes through.
