@@ -55,13 +55,12 @@ fn zero(what: &str) -> Count {
 }
 
 /// The boards where the readings of the no-undo rule differ, by pieces, then their total.
-fn readings_differ(game: &Ostle) -> Result<Vec<Count>> {
+fn boards_where_readings_differ(game: &Ostle) -> Result<Vec<Count>> {
     let v = game.variant();
     let mut by_pieces: BTreeMap<(usize, usize), Vec<Vec<Symbol>>> = BTreeMap::new();
     for cells in v.almost_symmetric_boards() {
-        let string = v.encode(&State { cells, forbidden: None });
-        let pieces = Variant::piece_counts(&v.decode(&string).expect("an encoded board").cells);
-        by_pieces.entry(pieces).or_default().push(string);
+        let pieces = Variant::piece_counts(&cells);
+        by_pieces.entry(pieces).or_default().push(v.encode(&State { cells, forbidden: None }));
     }
     let mut rows = Vec::new();
     let mut total = zero("all boards where the readings differ");
@@ -216,7 +215,7 @@ impl<'a> Counter<'a> {
             checkmate_positions,
             nontrivial_states,
             nontrivial_with_forbidden_move: with_forbidden,
-            boards_where_readings_differ: readings_differ(game)?,
+            boards_where_readings_differ: boards_where_readings_differ(game)?,
             distances_from_start: Vec::new(),
             distances_stopped: None,
         })
