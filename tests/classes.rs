@@ -72,3 +72,58 @@ fn ostle_by_classes_equals_whole() {
         check(&Ostle::new(Variant { width, height, pieces, lose_at, rule: Rule::Exact }).unwrap());
     }
 }
+
+/// A solved subgame Ostle(W×H, K, T) plus one explicit step over the states only a removal
+/// reaches (`gap` of them) gives exactly the K v K class of Ostle(W×H, K+1, T) solved by
+/// classes.
+fn subgame_makes_the_class(width: usize, height: usize, pieces: usize, lose_at: usize, gap: u128) {
+    use dfasolve::games::ostle::subgame::{class_from_subgame, removal_gap};
+    let variant = |pieces| Ostle::new(Variant { width, height, pieces, lose_at, rule: Rule::Exact }).unwrap();
+    let (small, big) = (variant(pieces), variant(pieces + 1));
+    assert_eq!(removal_gap(&small, &big).unwrap().1.count(), gap, "{}", big.name());
+    let solution = Solver::new(&small).solve(Mode::Strong).unwrap();
+    let made = class_from_subgame(&small, &big, solution).unwrap();
+    assert_eq!(made.gap_states, gap);
+    let class = big.classes().into_iter().find(|c| c.name == made.class.class).unwrap();
+    let mut solved = Solver::new(&big).solve_by_classes(None).unwrap();
+    for c in &mut solved.classes {
+        c.set = c.set.intersection(&class.set);
+    }
+    let made = Solution { classes: made.class.values, ..solved.clone() };
+    let (a, b) = (by_value(&big, &made), by_value(&big, &solved));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{}: the same values", big.name());
+    for (key, set) in &a {
+        assert_eq!(set, &b[key], "{}: {key:?}", big.name());
+    }
+}
+
+#[test]
+fn ostle_subgame_makes_the_class_of_the_bigger_game() {
+    subgame_makes_the_class(3, 3, 2, 1, 36);
+    subgame_makes_the_class(3, 4, 2, 1, 30);
+}
+
+/// The same on 4x4 (minutes: 4x4 K4 T2 by classes takes about 5).
+#[test]
+#[ignore = "minutes; run with --ignored"]
+fn ostle_subgame_makes_the_class_of_the_bigger_game_4x4() {
+    subgame_makes_the_class(4, 4, 2, 1, 24);
+    subgame_makes_the_class(4, 4, 3, 2, 256);
+}
+
+#[test]
+fn ostle_subgame_refuses_what_is_not_one() {
+    use dfasolve::games::ostle::subgame::class_from_subgame;
+    let variant =
+        |width, pieces| Ostle::new(Variant { width, height: 3, pieces, lose_at: 1, rule: Rule::Exact }).unwrap();
+    let (small, other_board, big) = (variant(3, 2), variant(4, 2), variant(3, 3));
+    let solution = Solver::new(&small).solve(Mode::Strong).unwrap();
+    // The solution of another game, a game that is not a subgame, and the wrong way round.
+    let err = class_from_subgame(&other_board, &big, solution.clone()).unwrap_err().to_string();
+    assert!(err.contains("not a strong solution of"), "{err}");
+    let err = class_from_subgame(&small, &variant(4, 3), solution.clone()).unwrap_err().to_string();
+    assert!(err.contains("is not a subgame of"), "{err}");
+    let big_solution = Solver::new(&big).solve(Mode::Strong).unwrap();
+    let err = class_from_subgame(&big, &small, big_solution).unwrap_err().to_string();
+    assert!(err.contains("is not a subgame of"), "{err}");
+}

@@ -268,6 +268,36 @@ fn ostle_by_classes_reports_the_whole_census() {
     assert_eq!(by_classes["nontrivial_values"], whole["nontrivial_values"]);
 }
 
+/// The lowest class of a solve by classes made from a solved subgame: the by-classes solve
+/// reads it instead of solving that class, and reports the whole census. Not a subgame, not
+/// an Ostle solution: one-line errors.
+#[test]
+fn ostle_class_from_a_solved_subgame() {
+    let dir = tempfile::tempdir().unwrap();
+    let (d, small) = (dir.path().join("classes"), dir.path().join("small.dfas"));
+    let (d, small) = (d.to_str().unwrap(), small.to_str().unwrap());
+    let board = ["ostle", "--width", "3", "--height", "3", "--lose-at", "1"];
+    let run = |extra: &[&str]| dfasolve(&[&board[..], extra].concat());
+    let out = run(&["--pieces", "2", "--quiet", "--out", small]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&["--pieces", "3", "--by-classes", d, "--class-from-subgame", small]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("class 2v2") && said.contains("36 of them only a removal reaches"), "{said}");
+    let census = |extra: &[&str]| {
+        let out = run(&[&["--pieces", "3", "--json", "--no-save"][..], extra].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["census"].clone()
+    };
+    assert_eq!(census(&["--by-classes", d])["values"], census(&[])["values"]);
+    assert_clean_error(&run(&["--pieces", "2", "--by-classes", d, "--class-from-subgame", small]), "not a subgame");
+    let nim = dir.path().join("nim.dfas");
+    let out = dfasolve(&["nim", "--heaps", "2", "--tokens", "2", "--quiet", "--out", nim.to_str().unwrap()]);
+    assert!(out.status.success());
+    let out = run(&["--pieces", "3", "--by-classes", d, "--class-from-subgame", nim.to_str().unwrap()]);
+    assert_clean_error(&out, "not a solution of an ostle variant");
+}
+
 #[test]
 fn sets_too_large_for_the_state_ids_are_a_clear_error() {
     // The limit lowered for this process, so that Breakthrough 4x4 reaches it.

@@ -106,6 +106,11 @@ pub enum Command {
         /// gives the levels finished by then and says where they stopped.
         #[arg(long, value_name = "MIN", default_value_t = 60.0)]
         levels_minutes: f64,
+        /// Instead of solving: write the K v K class file of this variant into the
+        /// `--by-classes` directory from FILE, a strong solution of the same board and limit
+        /// with K pieces a side (5x5's 4 v 4 class from `dfasolve ostle --pieces 4 --lose-at 3`).
+        #[arg(long, value_name = "FILE", requires = "by_classes", conflicts_with_all = ["census", "class"])]
+        class_from_subgame: Option<PathBuf>,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -318,7 +323,10 @@ pub fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
-        Command::Ostle { variant, census, levels_minutes, run } => {
+        Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
+            ostle::run_class_from_subgame(&variant, &file, &run)
+        }
+        Command::Ostle { variant, census, levels_minutes, run, .. } => {
             let limit = ostle::levels_limit(levels_minutes)?;
             if census { ostle::run_census(&variant, limit, &run) } else { ostle::run_ostle(&variant, limit, &run) }
         }

@@ -2,20 +2,22 @@
 //! (every entry of the explicit tables checked by membership in the DFA solution).
 
 use super::RunOptions;
-use super::output::{say, say_raw};
+use super::output::{AboutFile, say, say_raw};
 use super::report::{SolveReport, finish, human};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit::{self, Value};
 use crate::games::ostle::structure::{Counter, LevelsLimit, Structure};
+use crate::games::ostle::subgame::class_from_subgame;
 use crate::games::ostle::{Ostle, Rule, Variant};
-use crate::games::{Game, Mode};
+use crate::games::solution::ClassValues;
+use crate::games::{Game, GameParams, Mode, Solution};
 use crate::solver::Solver;
 use crate::vocabulary::Side;
 use anyhow::Result;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Which Ostle variant.
@@ -176,6 +178,43 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
     level_table(&mut out, &s);
     out.push_str(&format!("computed in {wall_s:.2} s, peak memory {} MiB\n", peak.unwrap_or(0) >> 20));
     say!("{}", out.trim_end());
+    Ok(())
+}
+
+/// `dfasolve ostle --by-classes DIR --class-from-subgame FILE`: the K v K class file of the
+/// variant from a strong solution of its K-piece subgame.
+pub fn run_class_from_subgame(args: &OstleArgs, file: &Path, run: &RunOptions) -> Result<()> {
+    let big = symbolic_game(&args.variant()?)?;
+    let dir = run.by_classes.as_deref().expect("clap requires --by-classes");
+    let started = Instant::now();
+    let (_, solution) = Solution::load(file).about_file("loading", file)?;
+    let GameParams::Ostle(small) = solution.params.clone() else {
+        anyhow::bail!("{} is not a solution of an Ostle variant", file.display());
+    };
+    let small = symbolic_game(&small)?;
+    let loaded_s = started.elapsed().as_secs_f64();
+    let made = class_from_subgame(&small, &big, solution)?;
+    let path = ClassValues::path(dir, &made.class.class);
+    made.class.save(&path)?;
+    let states: u128 = made.class.values.iter().map(|v| v.set.count()).sum();
+    let wall_s = started.elapsed().as_secs_f64();
+    if run.json {
+        say!(
+            "{}",
+            serde_json::json!({ "class_file": path, "class": made.class.class, "from": small.name(),
+                "states": states, "gap_states": made.gap_states, "loaded_s": loaded_s, "wall_s": wall_s,
+                "peak_rss_bytes": crate::record::peak_rss_bytes() })
+        );
+    } else {
+        say!(
+            "wrote {}: class {} of {}, {} states ({} of them only a removal reaches, valued by one step), in {wall_s:.1} s",
+            path.display(),
+            made.class.class,
+            big.name(),
+            human(Some(states)),
+            human(Some(made.gap_states))
+        );
+    }
     Ok(())
 }
 

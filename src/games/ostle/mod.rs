@@ -38,6 +38,7 @@ pub mod explicit;
 mod moves;
 mod notation;
 pub mod structure;
+pub mod subgame;
 pub mod symmetry;
 mod variant;
 pub mod verify;
