@@ -21,9 +21,12 @@ use crate::games::solution::ClassValues;
 use crate::games::{Mode, PositionClass, Solution, ValueClass};
 use crate::record::Phase;
 use crate::vocabulary::{Outcome, Side};
+use std::borrow::Cow;
 use std::path::Path;
 
-/// The final values of the lower classes one move can reach, by side to move and distance.
+/// The final values of the lower classes one move can reach, by side to move and distance,
+/// kept only where the class's moves land (a lower class's file can be far larger than that:
+/// 5x5's {5 v 4, 4 v 5} reaches 4 v 4 only by removing a piece).
 struct LowerValues {
     /// `win[s][d]`: won in exactly `d` plies with `s` to move.
     win: [Vec<Dfa>; 2],
@@ -33,9 +36,10 @@ struct LowerValues {
 
 impl LowerValues {
     /// The union, per side and distance, of `values` (strong values: every win and loss has
-    /// its distance).
-    fn new(shape: &Shape, values: &[&ValueClass]) -> Result<LowerValues> {
-        let mut parts: [[Vec<Vec<&Dfa>>; 2]; 2] = Default::default();
+    /// its distance) within `landing[side]`. Each owned value is dropped once read, so the
+    /// peak is the values read plus their part within `landing`.
+    fn new(shape: &Shape, values: Vec<Cow<'_, ValueClass>>, landing: &[Dfa; 2]) -> Result<LowerValues> {
+        let mut parts: [[Vec<Vec<Dfa>>; 2]; 2] = Default::default();
         for v in values {
             let (kind, plies) = match v.outcome {
                 Outcome::Win { plies: Some(d) } => (0, d as usize),
@@ -43,17 +47,29 @@ impl LowerValues {
                 Outcome::Draw => continue,
                 o => return Err(Error::Mismatch(format!("a lower class's value {o} has no exact distance"))),
             };
+            let set = v.set.intersection(&landing[v.side.index()]);
             let by_distance = &mut parts[kind][v.side.index()];
             if by_distance.len() <= plies {
                 by_distance.resize_with(plies + 1, Vec::new);
             }
-            by_distance[plies].push(&v.set);
+            by_distance[plies].push(set);
         }
-        let unite = |by_distance: &Vec<Vec<&Dfa>>| -> Vec<Dfa> {
-            by_distance.iter().map(|sets| Dfa::union_all(shape, sets)).collect()
+        let unite = |by_distance: Vec<Vec<Dfa>>| -> Vec<Dfa> {
+            by_distance
+                .into_iter()
+                .map(|mut sets| match sets.len() {
+                    1 => sets.pop().expect("one set"),
+                    _ => Dfa::union_all(shape, &sets.iter().collect::<Vec<_>>()),
+                })
+                .collect()
         };
-        let [wins, losses] = &parts;
-        Ok(LowerValues { win: [unite(&wins[0]), unite(&wins[1])], loss: [unite(&losses[0]), unite(&losses[1])] })
+        let [[w0, w1], [l0, l1]] = parts;
+        Ok(LowerValues { win: [unite(w0), unite(w1)], loss: [unite(l0), unite(l1)] })
+    }
+
+    /// DFA states of all the sets together (for the trace).
+    fn nontrivial_state_count(&self) -> usize {
+        self.win.iter().chain(&self.loss).flatten().map(Dfa::nontrivial_state_count).sum()
     }
 
     /// The largest distance of any lower value (`None` if there are none).
@@ -96,12 +112,13 @@ impl Solver<'_> {
             values[k] = Some(match stored {
                 Some(path) => ClassValues::load(&path, Some(&self.game.params()), Some(&class.name))?.values,
                 None => {
-                    let lower: Vec<&ValueClass> = class
+                    let lower: Vec<Cow<'_, ValueClass>> = class
                         .successors
                         .iter()
                         .flat_map(|&s| values[s].as_deref().expect("lower classes are solved first"))
+                        .map(Cow::Borrowed)
                         .collect();
-                    let solved = self.solve_class(class, &classes, &lower)?;
+                    let solved = self.solve_class(class, &classes, lower)?;
                     self.save_class(dir, class, solved)?
                 }
             });
@@ -148,10 +165,10 @@ impl Solver<'_> {
                     path.display()
                 )));
             }
-            lower.extend(ClassValues::load(&path, Some(&self.game.params()), Some(&classes[s].name))?.values);
+            let values = ClassValues::load(&path, Some(&self.game.params()), Some(&classes[s].name))?.values;
+            lower.extend(values.into_iter().map(Cow::Owned));
         }
-        let solved = self.solve_class(class, &classes, &lower.iter().collect::<Vec<_>>())?;
-        drop(lower);
+        let solved = self.solve_class(class, &classes, lower)?;
         let values = self.save_class(Some(dir), class, solved)?;
         Ok(ClassValues {
             params: self.game.params(),
@@ -193,7 +210,8 @@ impl Solver<'_> {
 
     /// Solve one class given the final values of the lower classes one move can reach
     /// (`lower`: the value classes of `class.successors`, from [`Solver::solve_class`] or
-    /// their files). Returns the class's value classes, exact distances and draws.
+    /// their files; owned ones leave memory once their part where the class's moves land is
+    /// taken). Returns the class's value classes, exact distances and draws.
     ///
     /// # Errors
     /// [`Error::Mismatch`] if a lower value has no exact distance; checkpoint I/O.
@@ -201,24 +219,32 @@ impl Solver<'_> {
         &mut self,
         class: &PositionClass,
         classes: &[PositionClass],
-        lower: &[&ValueClass],
+        lower: Vec<Cow<'_, ValueClass>>,
     ) -> Result<Vec<ValueClass>> {
         let shape = self.game.shape().clone();
         let empty = Dfa::reject_all(&shape);
         let sides = self.sides();
         let shared = self.game.mover_relative();
-        let lower = LowerValues::new(&shape, lower)?;
-        let last_lower = lower.max_distance();
         let within = |sets: &[Dfa; 2]| [0, 1].map(|i| sets[i].intersection(&class.set));
         let universe = within(&self.universe);
         let (won, lost) = (within(&self.won), within(&self.lost));
         let ongoing = within(&self.ongoing);
         let mut undecided = [0, 1].map(|i| ongoing[i].difference(&won[i]).difference(&lost[i]));
         drop(ongoing);
-        // Where one move from the class can lead: the class and its successors.
-        let reach_set = class.successors.iter().fold(class.set.clone(), |acc, &s| acc.union(&classes[s].set));
-        let reach = [0, 1].map(|i| self.universe[i].intersection(&reach_set));
-        drop(reach_set);
+        // Where one move from the class can lead: the class, and the part of the lower
+        // classes that its moves land on (by side to move after the move).
+        let lower_sets = class.successors.iter().fold(empty.clone(), |acc, &s| acc.union(&classes[s].set));
+        let mut landing = [empty.clone(), empty.clone()];
+        for &s in sides {
+            let o = if shared { s } else { s.other() };
+            let image = timed!("landing", self.moves[s.index()].forward(&undecided[s.index()]));
+            landing[o.index()] = image.intersection(&lower_sets).intersection(&self.universe[o.index()]);
+        }
+        drop(lower_sets);
+        let lower = timed!("lower values", LowerValues::new(&shape, lower, &landing)?);
+        let last_lower = lower.max_distance();
+        let reach = [0, 1].map(|i| universe[i].union(&landing[i]));
+        drop(landing);
         self.recorder.set_class(Some(class.name.clone()));
         for &s in sides {
             self.recorder.record(Phase::Backward, 0, s, "universe", &universe[s.index()]);
@@ -325,14 +351,20 @@ mod tests {
             v(Side::Second, Outcome::Loss { plies: Some(0) }, &[2, 2]),
             v(Side::First, Outcome::Draw, &[0, 0]),
         ];
-        let refs: Vec<&ValueClass> = classes.iter().collect();
-        let lower = LowerValues::new(&shape, &refs).expect("exact values");
+        let everywhere = [Dfa::accept_all(&shape), Dfa::accept_all(&shape)];
+        let borrowed = || classes.iter().map(Cow::Borrowed).collect::<Vec<_>>();
+        let lower = LowerValues::new(&shape, borrowed(), &everywhere).expect("exact values");
         assert_eq!(lower.win[0].len(), 2);
         assert_eq!(lower.win[0][1].count(), 2);
         assert!(lower.win[0][0].is_empty());
         assert_eq!(lower.loss[1][0], one(&[2, 2]));
         assert_eq!(lower.max_distance(), Some(1));
-        let unknown = [v(Side::First, Outcome::Win { plies: None }, &[0, 1])];
-        assert!(LowerValues::new(&shape, &unknown.iter().collect::<Vec<_>>()).is_err());
+        // Only where the class's moves land: not [1, 1], nothing of the second side.
+        let landing = [Dfa::from_strings(&shape, &[vec![0, 1], vec![0, 0]]), Dfa::reject_all(&shape)];
+        let lower = LowerValues::new(&shape, borrowed(), &landing).expect("exact values");
+        assert_eq!(lower.win[0][1], one(&[0, 1]));
+        assert!(lower.loss[1].iter().all(Dfa::is_empty));
+        let unknown = v(Side::First, Outcome::Win { plies: None }, &[0, 1]);
+        assert!(LowerValues::new(&shape, vec![Cow::Owned(unknown)], &everywhere).is_err());
     }
 }
