@@ -12,18 +12,23 @@ pub struct PositionClass {
     /// universe by the solver).
     pub set: Dfa,
     /// Indices, in the game's list of classes, of the lower classes that one move can lead
-    /// to (each below this class's own index).
+    /// to (each below this class's own index, each once: a one-class job reads each file
+    /// once).
     pub successors: Vec<usize>,
 }
 
-/// Checks that `classes` are listed lowest first: every successor comes earlier.
+/// Checks that `classes` are listed lowest first: every successor comes earlier, once.
 ///
 /// # Panics
-/// If a class names itself or a later class as a successor.
+/// If a class names itself or a later class as a successor, or one successor twice.
 pub fn check_order(classes: &[PositionClass]) {
     for (k, c) in classes.iter().enumerate() {
         for &s in &c.successors {
             assert!(s < k, "class {} lists {} as a successor, which is not lower", c.name, s);
         }
+        let mut distinct = c.successors.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), c.successors.len(), "class {} lists a successor twice", c.name);
     }
 }

@@ -256,11 +256,13 @@ impl Game for Ostle {
             .map(|&(p, q)| {
                 let set = mine(p).intersection(&theirs(q));
                 let set = if p == q { set } else { set.union(&mine(q).intersection(&theirs(p))) };
-                let successors = [(p.wrapping_sub(1), q), (p, q.wrapping_sub(1))]
+                let mut successors: Vec<usize> = [(p.wrapping_sub(1), q), (p, q.wrapping_sub(1))]
                     .into_iter()
                     .filter(|&(a, b)| a >= lo && a <= hi && b >= lo && b <= hi)
                     .filter_map(|(a, b)| index(a, b))
                     .collect();
+                // From P v P either side losing a piece gives the same class: read it once.
+                successors.dedup();
                 PositionClass { name: format!("{p}v{q}"), set, successors }
             })
             .collect()
