@@ -1,0 +1,1 @@
+/usr/bin/time -v dfasolve ostle --by-classes classes --class-from-subgame ostle-4v4.dfas --max-memory 22   # build 69501df, 2026-11-25 23:07-23:10, alone; ostle-4v4.dfas is the solution of Ostle(5x5, 4, 3) (runs/ostle-5x5-4v4-final.*); then --class 3v3, 4v3, 5v3 (under 1 s each)
