@@ -268,6 +268,41 @@ fn ostle_by_classes_reports_the_whole_census() {
     assert_eq!(by_classes["nontrivial_values"], whole["nontrivial_values"]);
 }
 
+/// A one-class job checkpoints every iteration of its class and, stopped, resumes from them to
+/// the same values; its CSV record is written.
+#[test]
+fn a_class_job_resumes_from_its_iterations() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (d, ck, csv) = (path("classes"), path("ck"), path("top.csv"));
+    let game = ["ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--quiet"];
+    let job = |class: &str, extra: &[&str]| {
+        let out = dfasolve(&[&game[..], &["--by-classes", &d, "--class", class], extra].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for class in ["1v1", "2v1", "2v2", "3v1", "3v2"] {
+        job(class, &[]);
+    }
+    let first = job("3v3", &["--checkpoint", &ck, "--csv", &csv]);
+    assert!(std::fs::read_to_string(&csv).unwrap().lines().count() > 10, "the CSV record is written");
+    let mut steps: Vec<String> = std::fs::read_dir(&ck)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("class-3v3-backward-"))
+        .collect();
+    steps.sort();
+    assert!(steps.len() > 10, "one checkpoint per iteration: {steps:?}");
+    // Stopped after half of its iterations: the later checkpoints and the class file are gone.
+    for name in &steps[steps.len() / 2..] {
+        std::fs::remove_file(dir.path().join("ck").join(name)).unwrap();
+    }
+    std::fs::remove_file(dir.path().join("classes").join("class-3v3.dfas")).unwrap();
+    let resumed = job("3v3", &["--checkpoint", &ck]);
+    let values = |report: &str| report.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(values(&resumed), values(&first), "the same values after resuming");
+}
+
 /// The lowest class of a solve by classes made from a solved subgame: the by-classes solve
 /// reads it instead of solving that class, and reports the whole census. Not a subgame, not
 /// an Ostle solution: one-line errors.

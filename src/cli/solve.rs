@@ -42,17 +42,23 @@ pub(super) fn list_classes(game: &dyn Game) -> Result<()> {
 /// `--by-classes DIR --class NAME`: solve one class from the files of the lower ones and
 /// report its values.
 pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &RunOptions) -> Result<()> {
-    check_outputs(None, None, [Some(dir)])?;
+    let checkpoint = checkpoint_dir(game, Mode::Strong, run);
+    check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref()])?;
     watch_memory(run);
     let started = Instant::now();
     let mut solver = Solver::new(game);
-    let progress = Progress::new(run);
-    let shown = progress.clone();
-    solver.on_step(move |r: &StepRecord| shown.step(r));
-    let class = solver.solve_one_class(dir, name).with_context(|| format!("solving class {name} of {}", game.name()));
+    let progress = follow_steps(&mut solver, game, run, checkpoint.as_deref());
+    let class = solver
+        .solve_one_class(dir, name)
+        .map_err(|e| resumable(e, checkpoint.as_deref()))
+        .with_context(|| format!("solving class {name} of {}", game.name()));
     progress.finish();
     let class = class?;
     let wall_s = started.elapsed().as_secs_f64();
+    if let Some(csv) = &run.csv {
+        let _ = std::fs::remove_file(csv.with_extension("partial.csv"));
+        write_csv(csv, &game.name(), solver.records()).about_file("writing", csv)?;
+    }
     let rows: Vec<serde_json::Value> = class
         .values
         .iter()
@@ -109,11 +115,7 @@ pub fn solve_with<'g>(
 ) -> Result<SolveReport> {
     // A solve by classes is a strong solve.
     let mode = if run.by_classes.is_some() { Mode::Strong } else { mode };
-    let checkpoint = match (&run.checkpoint, run.resume) {
-        (Some(d), _) => Some(d.clone()),
-        (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
-        (None, false) => None,
-    };
+    let checkpoint = checkpoint_dir(game, mode, run);
     let out = (!run.no_save).then(|| {
         run.out
             .clone()
@@ -122,28 +124,7 @@ pub fn solve_with<'g>(
     // Every output is checked before the solve, so that a bad path costs nothing.
     check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
     watch_memory(run);
-    let progress = Progress::new(run);
-    let shown = progress.clone();
-    // Long runs: progress on a terminal, and the CSV record grows step by step (a
-    // `.partial` file next to the final one) so an interrupted run still shows how far it got.
-    let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
-    if let Some(p) = &partial {
-        let _ = std::fs::remove_file(p);
-    }
-    let name = game.name();
-    solver.on_step(move |r: &StepRecord| {
-        shown.step(r);
-        if let (Some(p), Ok(line)) = (&partial, csv_line(&name, r)) {
-            use std::io::Write;
-            let new = !p.exists();
-            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(p) {
-                let _ = write!(f, "{}{line}", if new { CSV_HEADER } else { "" });
-            }
-        }
-    });
-    if let Some(dir) = &checkpoint {
-        solver.checkpoint_into(dir.clone());
-    }
+    let progress = follow_steps(solver, game, run, checkpoint.as_deref());
     let solution = match &run.by_classes {
         Some(dir) => solver.solve_by_classes(Some(dir)),
         None => solver.solve(mode),
@@ -162,6 +143,42 @@ pub fn solve_with<'g>(
         write_csv(csv, &game.name(), &solution.records).about_file("writing", csv)?;
     }
     Ok(SolveReport { name: game.name(), solution, wall_s, saved })
+}
+
+/// The checkpoint directory of a run: `--checkpoint DIR`, or with `--resume` the default one.
+fn checkpoint_dir(game: &dyn Game, mode: Mode, run: &RunOptions) -> Option<PathBuf> {
+    match (&run.checkpoint, run.resume) {
+        (Some(d), _) => Some(d.clone()),
+        (None, true) => Some(PathBuf::from("checkpoints").join(format!("{}-{}", file_stem(game), mode_tag(mode)))),
+        (None, false) => None,
+    }
+}
+
+/// Show the solve's steps and, for long runs, grow the CSV record step by step (a `.partial`
+/// file next to the final one, so an interrupted run still shows how far it got); checkpoint
+/// into `checkpoint`.
+fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions, checkpoint: Option<&Path>) -> Progress {
+    let progress = Progress::new(run);
+    let shown = progress.clone();
+    let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
+    if let Some(p) = &partial {
+        let _ = std::fs::remove_file(p);
+    }
+    let name = game.name();
+    solver.on_step(move |r: &StepRecord| {
+        shown.step(r);
+        if let (Some(p), Ok(line)) = (&partial, csv_line(&name, r)) {
+            use std::io::Write;
+            let new = !p.exists();
+            if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(p) {
+                let _ = write!(f, "{}{line}", if new { CSV_HEADER } else { "" });
+            }
+        }
+    });
+    if let Some(dir) = checkpoint {
+        solver.checkpoint_into(dir.to_path_buf());
+    }
+    progress
 }
 
 /// `e`, saying where the finished steps are when the solve ran out of memory with

@@ -82,6 +82,11 @@ impl LowerValues {
     }
 }
 
+/// The checkpoint name of iteration `n` of class `class`'s retrograde pass.
+fn step_name(class: &str, n: usize) -> String {
+    format!("class-{class}-backward-{n:04}")
+}
+
 impl Solver<'_> {
     /// Solve every class of the game from the lowest up and put their values together: the
     /// same value classes as [`Mode::Strong`] over the whole universe, one entry per class and
@@ -97,6 +102,7 @@ impl Solver<'_> {
     }
 
     fn solve_by_classes_unchecked(&mut self, dir: Option<&Path>) -> Result<Solution> {
+        self.checkpoints.set_mode(Mode::Strong);
         let classes = self.declared_classes()?;
         // Which later class last needs each class's values, so that they leave memory then.
         let mut last_use: Vec<usize> = (0..classes.len()).collect();
@@ -146,6 +152,7 @@ impl Solver<'_> {
     }
 
     fn solve_one_class_unchecked(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
+        self.checkpoints.set_mode(Mode::Strong);
         let classes = self.declared_classes()?;
         let Some(class) = classes.iter().find(|c| c.name == name) else {
             let names: Vec<&str> = classes.iter().map(|c| c.name.as_str()).collect();
@@ -257,6 +264,8 @@ impl Solver<'_> {
         // The lower wins of distance up to the current iteration, by side.
         let mut lower_won_so_far = [empty.clone(), empty.clone()];
         let mut n = 0usize;
+        // Iterations whose increments were dropped from memory after their checkpoint.
+        let mut spilled: Vec<usize> = Vec::new();
         loop {
             for (so_far, wins) in lower_won_so_far.iter_mut().zip(&lower.win) {
                 let newest = LowerValues::at(wins, n, &empty);
@@ -289,16 +298,25 @@ impl Solver<'_> {
                 let dl = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
                 (dw, dl)
             };
-            // As in the whole solve, large sets take the sides in turn to halve the peak.
-            let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > retrograde::SIDES_IN_TURN_STATES;
-            let ((dw0, dl0), (dw1, dl1)) = if shared {
-                (side_step(Side::First), (empty.clone(), empty.clone()))
-            } else if large {
-                (side_step(Side::First), side_step(Side::Second))
-            } else {
-                rayon::join(|| side_step(Side::First), || side_step(Side::Second))
+            let step = step_name(&class.name, n + 1);
+            let (dw, dl) = match self.load_increments(&step)? {
+                Some(done) => done,
+                None => {
+                    // As in the whole solve, large sets take the sides in turn to halve the peak.
+                    let large =
+                        undecided.iter().map(Dfa::state_count).sum::<usize>() > retrograde::SIDES_IN_TURN_STATES;
+                    let ((dw0, dl0), (dw1, dl1)) = if shared {
+                        (side_step(Side::First), (empty.clone(), empty.clone()))
+                    } else if large {
+                        (side_step(Side::First), side_step(Side::Second))
+                    } else {
+                        rayon::join(|| side_step(Side::First), || side_step(Side::Second))
+                    };
+                    let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
+                    self.save_increments(&step, &dw, &dl)?;
+                    (dw, dl)
+                }
             };
-            let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
             n += 1;
             let mut changed = false;
             for &s in sides {
@@ -316,6 +334,16 @@ impl Solver<'_> {
             new_win[1].push(dw1);
             new_loss[0].push(dl0);
             new_loss[1].push(dl1);
+            // Only the newest increments are read from here on; with checkpoints the older
+            // ones wait on disk until the class is done.
+            if n >= 2 && self.checkpoints.enabled() {
+                let old = n - 1;
+                for i in 0..2 {
+                    new_win[i][old] = empty.clone();
+                    new_loss[i][old] = empty.clone();
+                }
+                spilled.push(old);
+            }
             // Iteration n used the distance-(n - 1) sets; nothing new can come after the last
             // lower distance once an iteration has added nothing.
             if !changed && last_lower.is_none_or(|d| n > d) {
@@ -323,6 +351,13 @@ impl Solver<'_> {
             }
         }
         self.recorder.set_class(None);
+        for old in spilled {
+            let step = step_name(&class.name, old);
+            let ([w0, w1], [l0, l1]) = self
+                .load_increments(&step)?
+                .ok_or_else(|| Error::Mismatch(format!("checkpoint {step} disappeared during the run")))?;
+            (new_win[0][old], new_win[1][old], new_loss[0][old], new_loss[1][old]) = (w0, w1, l0, l1);
+        }
         let mut values = retrograde::exact_classes(new_win, new_loss, sides);
         for &s in sides {
             let i = s.index();

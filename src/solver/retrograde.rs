@@ -92,14 +92,7 @@ impl Solver<'_> {
                 Some(sets) => sets,
                 None => {
                     let (dw, dl) = self.iteration(n, &r, &undecided);
-                    let names: Vec<(String, String)> =
-                        sides.iter().map(|s| (format!("new_win/{s}"), format!("new_loss/{s}"))).collect();
-                    let mut entries: Vec<(&str, &Dfa)> = Vec::new();
-                    for (&s, (win_name, loss_name)) in sides.iter().zip(&names) {
-                        entries.push((win_name, &dw[s.index()]));
-                        entries.push((loss_name, &dl[s.index()]));
-                    }
-                    self.checkpoints.save(&name, &entries)?;
+                    self.save_increments(&name, &dw, &dl)?;
                     (dw, dl)
                 }
             };
@@ -208,9 +201,23 @@ impl Solver<'_> {
         (dw, dl)
     }
 
+    /// Checkpoint one finished iteration's increments under `name` (nothing without a
+    /// checkpoint directory).
+    pub(super) fn save_increments(&self, name: &str, dw: &[Dfa; 2], dl: &[Dfa; 2]) -> Result<()> {
+        let sides = self.sides();
+        let names: Vec<(String, String)> =
+            sides.iter().map(|s| (format!("new_win/{s}"), format!("new_loss/{s}"))).collect();
+        let mut entries: Vec<(&str, &Dfa)> = Vec::new();
+        for (&s, (win_name, loss_name)) in sides.iter().zip(&names) {
+            entries.push((win_name, &dw[s.index()]));
+            entries.push((loss_name, &dl[s.index()]));
+        }
+        self.checkpoints.save(name, &entries)
+    }
+
     /// The increments (new wins, new losses, by side) of one finished iteration, from its
     /// checkpoint, if there is one.
-    fn load_increments(&self, name: &str) -> Result<Option<Increments>> {
+    pub(super) fn load_increments(&self, name: &str) -> Result<Option<Increments>> {
         let Some(mut b) = self.checkpoints.load(name)? else {
             return Ok(None);
         };
