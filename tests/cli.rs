@@ -293,6 +293,7 @@ fn a_class_job_resumes_from_its_iterations() {
         .collect();
     steps.sort();
     assert!(steps.len() > 10, "one checkpoint per iteration: {steps:?}");
+    assert!(dir.path().join("ck").join("class-3v3-lower-0000.dfas").exists(), "the lower values wait on disk");
     // Stopped after half of its iterations: the later checkpoints and the class file are gone.
     for name in &steps[steps.len() / 2..] {
         std::fs::remove_file(dir.path().join("ck").join(name)).unwrap();

@@ -32,6 +32,9 @@ struct LowerValues {
     win: [Vec<Dfa>; 2],
     /// `loss[s][d]`: lost in exactly `d` plies.
     loss: [Vec<Dfa>; 2],
+    /// With checkpoints the sets wait on disk, one file per distance, and the vectors are
+    /// empty: the largest distance parked there.
+    parked: Option<Option<usize>>,
 }
 
 impl LowerValues {
@@ -64,7 +67,7 @@ impl LowerValues {
                 .collect()
         };
         let [[w0, w1], [l0, l1]] = parts;
-        Ok(LowerValues { win: [unite(w0), unite(w1)], loss: [unite(l0), unite(l1)] })
+        Ok(LowerValues { win: [unite(w0), unite(w1)], loss: [unite(l0), unite(l1)], parked: None })
     }
 
     /// DFA states of all the sets together (for the trace).
@@ -74,13 +77,31 @@ impl LowerValues {
 
     /// The largest distance of any lower value (`None` if there are none).
     fn max_distance(&self) -> Option<usize> {
-        self.win.iter().chain(&self.loss).filter_map(|v| v.len().checked_sub(1)).max()
+        match self.parked {
+            Some(max) => max,
+            None => self.win.iter().chain(&self.loss).filter_map(|v| v.len().checked_sub(1)).max(),
+        }
     }
 
-    fn at<'a>(sets: &'a [Dfa], d: usize, empty: &'a Dfa) -> &'a Dfa {
-        sets.get(d).unwrap_or(empty)
+    /// The values of distance `d` held in memory (wins, losses by side), moved out: each
+    /// distance is read in one iteration only.
+    fn take(&mut self, d: usize, empty: &Dfa) -> ([Dfa; 2], [Dfa; 2]) {
+        let take = |sets: &mut Vec<Dfa>| {
+            sets.get_mut(d).map_or_else(|| empty.clone(), |set| std::mem::replace(set, empty.clone()))
+        };
+        let [w0, w1] = &mut self.win;
+        let [l0, l1] = &mut self.loss;
+        ([take(w0), take(w1)], [take(l0), take(l1)])
     }
 }
+
+/// The checkpoint name of the lower values of distance `d` read by class `class`.
+fn lower_name(class: &str, d: usize) -> String {
+    format!("class-{class}-lower-{d:04}")
+}
+
+/// The names of a distance's sets in its checkpoint.
+const LOWER_ENTRIES: [&str; 4] = ["win/first", "win/second", "loss/first", "loss/second"];
 
 /// The checkpoint name of iteration `n` of class `class`'s retrograde pass.
 fn step_name(class: &str, n: usize) -> String {
@@ -185,6 +206,44 @@ impl Solver<'_> {
         })
     }
 
+    /// With checkpoints, move the lower values to disk, one file per distance (5x5's
+    /// {5 v 4, 4 v 5} kept about 5 GB of them, of which each iteration reads one distance).
+    fn park_lower(&self, class: &str, lower: &mut LowerValues, empty: &Dfa) -> Result<()> {
+        if !self.checkpoints.enabled() {
+            return Ok(());
+        }
+        let max = lower.max_distance();
+        for d in 0..=max.unwrap_or(0) {
+            let (w, l) = lower.take(d, empty);
+            let sets = [&w[0], &w[1], &l[0], &l[1]];
+            let entries: Vec<(&str, &Dfa)> = LOWER_ENTRIES.into_iter().zip(sets).collect();
+            self.checkpoints.save(&lower_name(class, d), &entries)?;
+        }
+        *lower = LowerValues { win: Default::default(), loss: Default::default(), parked: Some(max) };
+        Ok(())
+    }
+
+    /// The lower values of distance `d` (wins, losses by side), from memory or from disk.
+    fn lower_at(&self, class: &str, lower: &mut LowerValues, d: usize, empty: &Dfa) -> Result<([Dfa; 2], [Dfa; 2])> {
+        let Some(max) = lower.parked else {
+            return Ok(lower.take(d, empty));
+        };
+        if max.is_none_or(|m| d > m) {
+            return Ok(([empty.clone(), empty.clone()], [empty.clone(), empty.clone()]));
+        }
+        let name = lower_name(class, d);
+        let mut b = self
+            .checkpoints
+            .load(&name)?
+            .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
+        let mut get = |k: &str| {
+            let at = b.entries.iter().position(|(n, _)| n == k);
+            at.map(|i| b.entries.swap_remove(i).1).ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")))
+        };
+        let [w0, w1, l0, l1] = LOWER_ENTRIES;
+        Ok(([get(w0)?, get(w1)?], [get(l0)?, get(l1)?]))
+    }
+
     /// The game's classes, checked to be listed lowest first.
     fn declared_classes(&self) -> Result<Vec<PositionClass>> {
         let classes = self.game.classes();
@@ -248,8 +307,9 @@ impl Solver<'_> {
             landing[o.index()] = image.intersection(&lower_sets).intersection(&self.universe[o.index()]);
         }
         drop(lower_sets);
-        let lower = timed!("lower values", LowerValues::new(&shape, lower, &landing)?);
+        let mut lower = timed!("lower values", LowerValues::new(&shape, lower, &landing)?);
         let last_lower = lower.max_distance();
+        self.park_lower(&class.name, &mut lower, &empty)?;
         let reach = [0, 1].map(|i| universe[i].union(&landing[i]));
         drop(landing);
         self.recorder.set_class(Some(class.name.clone()));
@@ -267,8 +327,8 @@ impl Solver<'_> {
         // Iterations whose increments were dropped from memory after their checkpoint.
         let mut spilled: Vec<usize> = Vec::new();
         loop {
-            for (so_far, wins) in lower_won_so_far.iter_mut().zip(&lower.win) {
-                let newest = LowerValues::at(wins, n, &empty);
+            let (lower_win, lower_loss) = self.lower_at(&class.name, &mut lower, n, &empty)?;
+            for (so_far, newest) in lower_won_so_far.iter_mut().zip(&lower_win) {
                 if !newest.is_empty() {
                     *so_far = so_far.union(newest);
                 }
@@ -279,9 +339,9 @@ impl Solver<'_> {
                 let i = s.index();
                 let o = if shared { i } else { s.other().index() };
                 let moves = &self.moves[i];
-                let newest_loss = new_loss[o][n].union(LowerValues::at(&lower.loss[o], n, &empty));
+                let newest_loss = new_loss[o][n].union(&lower_loss[o]);
                 let dw = timed!("new wins", moves.backward_within(&newest_loss, &undecided[i]));
-                let newest_win = new_win[o][n].union(LowerValues::at(&lower.win[o], n, &empty));
+                let newest_win = new_win[o][n].union(&lower_win[o]);
                 if newest_win.is_empty() {
                     return (dw, empty.clone());
                 }
