@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v dfasolve ostle --rule class --census --levels-minutes 5 --max-memory 20   # build 69501df, 2026-11-26 00:01-00:43; beside: two .ci/run (00:02-00:17, 00:18-00:29) and tests; trace lines of the parts and levels in ostle-5x5-census-class.parts.txt
