@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v timeout 19m dfasolve ostle --by-classes classes --class 5v4 --checkpoint ckpt --csv ck-run1/5v4.csv --max-memory 22 --progress   # build 38b1989, 2026-11-26 00:43; stopped by its timeout in iteration 4 (records copied before the end)
