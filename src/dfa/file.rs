@@ -61,6 +61,15 @@ impl Bundle {
         self.entries.iter().find(|(n, _)| n == name).map(|(_, d)| d)
     }
 
+    /// The DFA named `name`, moved out of the bundle (large sets are not copied).
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] naming `what` (the file or step) if there is none.
+    pub fn take(&mut self, name: &str, what: &str) -> Result<Dfa> {
+        let at = self.entries.iter().position(|(n, _)| n == name);
+        at.map(|i| self.entries.swap_remove(i).1).ok_or_else(|| Error::Mismatch(format!("{what}: missing {name}")))
+    }
+
     /// Encode to bytes (header + payload).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut p = Vec::new();

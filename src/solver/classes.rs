@@ -236,10 +236,7 @@ impl Solver<'_> {
             .checkpoints
             .load(&name)?
             .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
-        let mut get = |k: &str| {
-            let at = b.entries.iter().position(|(n, _)| n == k);
-            at.map(|i| b.entries.swap_remove(i).1).ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")))
-        };
+        let mut get = |k: &str| b.take(k, &name);
         let [w0, w1, l0, l1] = LOWER_ENTRIES;
         Ok(([get(w0)?, get(w1)?], [get(l0)?, get(l1)?]))
     }

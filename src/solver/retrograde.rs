@@ -222,10 +222,7 @@ impl Solver<'_> {
             return Ok(None);
         };
         // Moved out of the bundle, not copied: late iterations' sets are large.
-        let mut get = |k: &str| {
-            let at = b.entries.iter().position(|(n, _)| n == k);
-            at.map(|i| b.entries.swap_remove(i).1).ok_or_else(|| Error::Mismatch(format!("{name}: missing {k}")))
-        };
+        let mut get = |k: &str| b.take(k, name);
         if self.game.mover_relative() {
             let empty = Dfa::reject_all(self.game.shape());
             Ok(Some(([get("new_win/first")?, empty.clone()], [get("new_loss/first")?, empty])))
