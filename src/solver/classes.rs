@@ -342,12 +342,12 @@ impl Solver<'_> {
                 if newest_win.is_empty() {
                     return (dw, empty.clone());
                 }
-                let open = undecided[i].difference(&dw);
-                let open = if self.game.has_draws() {
-                    timed!("candidates", moves.backward_within(&newest_win, &open))
-                } else {
-                    open
-                };
+                let open = retrograde::loss_candidates(
+                    moves,
+                    &newest_win,
+                    undecided[i].difference(&dw),
+                    self.game.has_draws(),
+                );
                 if open.is_empty() {
                     return (dw, empty.clone());
                 }
