@@ -338,16 +338,14 @@ impl Solver<'_> {
                 let moves = &self.moves[i];
                 let newest_loss = new_loss[o][n].union(&lower_loss[o]);
                 let dw = timed!("new wins", moves.backward_within(&newest_loss, &undecided[i]));
+                drop(newest_loss);
                 let newest_win = new_win[o][n].union(&lower_win[o]);
                 if newest_win.is_empty() {
                     return (dw, empty.clone());
                 }
-                let open = retrograde::loss_candidates(
-                    moves,
-                    &newest_win,
-                    undecided[i].difference(&dw),
-                    self.game.has_draws(),
-                );
+                let open = retrograde::open_for_losses(moves, &newest_win, &undecided[i], &dw, self.game.has_draws());
+                // Only the escape image is left, the largest step: hold no more than it needs.
+                drop(newest_win);
                 if open.is_empty() {
                     return (dw, empty.clone());
                 }

@@ -8,6 +8,7 @@ use crate::games::ValueClass;
 use crate::move_graph::Moves;
 use crate::record::Phase;
 use crate::vocabulary::{Outcome, Side};
+use std::borrow::Cow;
 
 /// Result of a retrograde pass: cumulative sets and exact-distance increments per side.
 #[derive(Clone, Debug)]
@@ -31,7 +32,7 @@ type Increments = ([Dfa; 2], [Dfa; 2]);
 /// two sides in turn rather than side by side, to halve its peak memory.
 pub(super) const SIDES_IN_TURN_STATES: usize = 4_000_000;
 
-/// The open positions (undecided, not newly won) among which the new losses lie, narrowed
+/// The positions among which the new losses lie: the undecided ones not newly won, narrowed
 /// to those with a move into a newest win of the opponent when that is likely to pay.
 ///
 /// A new loss has such a move (had all its moves gone into older wins, an earlier iteration
@@ -41,15 +42,26 @@ pub(super) const SIDES_IN_TURN_STATES: usize = 4_000_000;
 /// 1.56x). With draws it depends on how many newest wins there are beside the open
 /// positions, in DFA states: on Ostle 4x4 narrowing paid below a ratio of about 0.4 and cost
 /// up to 2.4x above it, and on the 5x5 class {5 v 4, 4 v 5} (ratio about 0.5) the candidates
-/// came to 6x the open positions' states (`docs/engine-notes.md`).
-pub(super) fn loss_candidates(moves: &Moves, newest_win: &Dfa, open: Dfa, draws: bool) -> Dfa {
+/// came to 6x the open positions' states (`docs/engine-notes.md`). Both ways are taken in
+/// the small variants checked against explicit tables.
+///
+/// When nothing was newly won (every other iteration, as wins and losses alternate) the
+/// undecided set is borrowed, not copied: 52 M DFA states, about 2 GB, in {5 v 4, 4 v 5}.
+pub(super) fn open_for_losses<'a>(
+    moves: &Moves,
+    newest_win: &Dfa,
+    undecided: &'a Dfa,
+    new_wins: &Dfa,
+    draws: bool,
+) -> Cow<'a, Dfa> {
+    let open = if new_wins.is_empty() { Cow::Borrowed(undecided) } else { Cow::Owned(undecided.difference(new_wins)) };
     let narrow =
         draws && newest_win.nontrivial_state_count() * NARROW_RATIO.1 < open.nontrivial_state_count() * NARROW_RATIO.0;
-    if narrow { timed!("candidates", moves.backward_within(newest_win, &open)) } else { open }
+    if narrow { Cow::Owned(timed!("candidates", moves.backward_within(newest_win, &open))) } else { open }
 }
 
 /// Newest wins below this fraction (numerator, denominator) of the open positions' DFA states
-/// narrow the open positions first ([`loss_candidates`]).
+/// narrow the open positions first ([`open_for_losses`]).
 const NARROW_RATIO: (usize, usize) = (2, 5);
 
 /// The checkpoint name of backward iteration `n`.
@@ -204,7 +216,7 @@ impl Solver<'_> {
         let newest_win = &r.new_win[o][n as usize];
         let mut dl = Dfa::reject_all(newest_win.shape());
         if !newest_win.is_empty() {
-            let open = loss_candidates(moves, newest_win, undecided.difference(&dw), self.game.has_draws());
+            let open = open_for_losses(moves, newest_win, undecided, &dw, self.game.has_draws());
             if !open.is_empty() {
                 let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
                 dl = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
