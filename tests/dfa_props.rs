@@ -181,7 +181,10 @@ proptest! {
         let within = &sets[0];
         let bwd_within: Set = bwd.intersection(within).cloned().collect();
         prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), Some(&dfa(&shape, within)))), bwd_within.clone());
-        prop_assert_eq!(members(&g.backward_within(&dfa(&shape, target), &dfa(&shape, within))), bwd_within);
+        prop_assert_eq!(members(&g.backward_within(&dfa(&shape, target), &dfa(&shape, within))), bwd_within.clone());
+        // Filtering a path at a time leaves exactly the strings of `within` with no path into `target`.
+        let no_path: Set = within.difference(&bwd_within).cloned().collect();
+        prop_assert_eq!(members(&g.without_path_into(&dfa(&shape, target), &dfa(&shape, within))), no_path);
         // The dot form names every node and draws every edge, a condition's solid.
         let dot = g.to_dot();
         let names_nodes = dot.starts_with("digraph moves {") && dot.contains("label=\"a\\n") && dot.contains("label=\"b\\n");
@@ -611,6 +614,7 @@ proptest! {
             relations.iter().map(|(l, p)| (*l, p.iter().map(|&(f, t)| (t, f)).collect())).collect();
         prop_assert!(g.forward(&s) == s.relations_image(&relations, None));
         prop_assert!(g.backward_within(&s, &within) == s.relations_image(&inverse, Some(&within)));
+        prop_assert!(g.without_path_into(&s, &within) == within.difference(&s.relations_image(&inverse, Some(&within))));
         // The graph keeps its imagers: later images reuse the unions built for earlier ones.
         prop_assert!(g.backward(&within) == within.relations_image(&inverse, None));
         prop_assert!(g.forward(&within) == within.relations_image(&relations, None));

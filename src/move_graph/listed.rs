@@ -97,6 +97,19 @@ impl Moves {
         by_graph.union(&Self::listed_into(l, set, &listed))
     }
 
+    /// The strings of `within` with no move into `set`: `within \ backward_within(set, within)`,
+    /// where the graph's moves are taken a group at a time, each group's image explored only
+    /// among the strings the groups before it left ([`MoveGraph::without_path_into`]).
+    pub fn without_move_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
+        let Some(l) = &self.listed else { return self.graph.without_path_into(set, within) };
+        let listed = within.intersection(&l.sources);
+        if listed.is_empty() {
+            return self.graph.without_path_into(set, within);
+        }
+        let by_graph = self.graph.without_path_into(set, &within.difference(&l.sources));
+        by_graph.union(&listed.difference(&Self::listed_into(l, set, &listed)))
+    }
+
     /// The members of `candidates` (all listed) with a listed successor in `set`.
     fn listed_into(l: &ListedMoves, set: &Dfa, candidates: &Dfa) -> Dfa {
         let hits: Vec<Vec<Symbol>> =

@@ -236,6 +236,34 @@ impl MoveGraph {
         self.backward_impl(set, Some(within))
     }
 
+    /// The strings of `within` with no path into `set`: `within \ backward_within(set, within)`.
+    ///
+    /// With the moves flattened into plans (a group, or part of one, each), the plans are
+    /// taken one after the other, each image explored only among the strings the plans
+    /// before it left: what is known to have a path into `set` is not explored again, and no
+    /// union of the plans' images (most of `within` when few strings have no path) is built.
+    pub fn without_path_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
+        if let Some(relations) = self.layer_relations() {
+            return within.difference(&self.relation_images(relations, set, true, Some(within)));
+        }
+        match self.plan(true, split_level()) {
+            Some(plans) => {
+                let mut rest = within.clone();
+                for plan in plans {
+                    if rest.is_empty() {
+                        break;
+                    }
+                    let hit = set.image_planned(plan, Some(&rest));
+                    if !hit.is_empty() {
+                        rest = rest.difference(&hit);
+                    }
+                }
+                rest
+            }
+            None => within.difference(&self.backward_dag(set, Some(within))),
+        }
+    }
+
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
         if let Some(relations) = self.layer_relations() {
             return self.relation_images(relations, set, true, within);

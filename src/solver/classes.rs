@@ -350,7 +350,7 @@ impl Solver<'_> {
                     return (dw, empty.clone());
                 }
                 let escape = timed!("escape", reach[o].difference(&win[o]).difference(&lower_won_so_far[o]));
-                let dl = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
+                let dl = timed!("new losses", moves.without_move_into(&escape, &open));
                 (dw, dl)
             };
             let step = step_name(&class.name, n + 1);

@@ -219,7 +219,7 @@ impl Solver<'_> {
             let open = open_for_losses(moves, newest_win, undecided, &dw, self.game.has_draws());
             if !open.is_empty() {
                 let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
-                dl = timed!("new losses", open.difference(&moves.backward_within(&escape, &open)));
+                dl = timed!("new losses", moves.without_move_into(&escape, &open));
             }
         }
         (dw, dl)
