@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v timeout 110m dfasolve ostle --by-classes classes --class 5v4 --checkpoint ckpt --csv ck-run3/5v4.csv --max-memory 22 --progress   # build 3d2eb1c, 2026-11-26 02:08; stopped by hand after 14 of iteration 6's 20 escape passes, at a peak of 21.7 GiB (22,775,900 KiB) against its 22 GiB budget
