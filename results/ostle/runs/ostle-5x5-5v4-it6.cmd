@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v timeout 75m dfasolve ostle --by-classes classes --class 5v4 --checkpoint ckpt --csv ck-run4/5v4.csv --max-memory 22 --progress   # build f3874a3 + filtered loss image (committed as 1943cc2), 2026-11-26 02:48
