@@ -26,6 +26,7 @@ use crate::dfa::limits::{SPLIT_LEVELS, split_level};
 use crate::dfa::{Change, Dfa, MovePlan, RelationImager, Shape, Symbol};
 use flat::FlatMove;
 use relations::LayerRelation;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
@@ -248,17 +249,18 @@ impl MoveGraph {
         }
         match self.plan(true, split_level()) {
             Some(plans) => {
-                let mut rest = within.clone();
+                // Borrowed until the first difference: `within` can be gigabytes.
+                let mut rest = Cow::Borrowed(within);
                 for plan in plans {
                     if rest.is_empty() {
                         break;
                     }
                     let hit = set.image_planned(plan, Some(&rest));
                     if !hit.is_empty() {
-                        rest = rest.difference(&hit);
+                        rest = Cow::Owned(rest.difference(&hit));
                     }
                 }
-                rest
+                rest.into_owned()
             }
             None => within.difference(&self.backward_dag(set, Some(within))),
         }

@@ -8,7 +8,9 @@
 //!   new wins), `L_{n+1} = L_n ∪ (C \ back_s(U_opp \ W_n^opp))` where
 //!   `C = N_s ∩ back_s(W_n^opp \ W_{n-1}^opp) \ (W ∪ L)` are the undecided positions with a move
 //!   into a newly won position (a position all of whose moves go into `W_n` has one into the
-//!   newest part, or it was decided earlier). The fixpoint is reached when an iteration adds
+//!   newest part, or it was decided earlier; so `C` may be replaced by all the undecided
+//!   positions, which is cheaper when the newest wins are many, see
+//!   `retrograde::open_for_losses`). The fixpoint is reached when an iteration adds
 //!   nothing; what is left undecided is a draw. `W_n \ W_{n-1}` wins in exactly `n` plies.
 //! * **Forward** ([`Solver::forward_plies`]): `F_0 = {initial}`, `F_{k+1} = forward_s(F_k ∩ N_s \ D)` where
 //!   `D` are positions already decided by a (possibly shallow) retrograde pass.
