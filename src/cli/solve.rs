@@ -55,10 +55,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     progress.finish();
     let class = class?;
     let wall_s = started.elapsed().as_secs_f64();
-    if let Some(csv) = &run.csv {
-        let _ = std::fs::remove_file(csv.with_extension("partial.csv"));
-        write_csv(csv, &game.name(), solver.records()).about_file("writing", csv)?;
-    }
+    finish_csv(game, run, solver.records())?;
     let rows: Vec<serde_json::Value> = class
         .values
         .iter()
@@ -138,10 +135,7 @@ pub fn solve_with<'g>(
         solution.save(path).about_file("saving the solution to", path)?;
     }
     let saved = out;
-    if let Some(csv) = &run.csv {
-        let _ = std::fs::remove_file(csv.with_extension("partial.csv"));
-        write_csv(csv, &game.name(), &solution.records).about_file("writing", csv)?;
-    }
+    finish_csv(game, run, &solution.records)?;
     Ok(SolveReport { name: game.name(), solution, wall_s, saved })
 }
 
@@ -179,6 +173,15 @@ fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions, chec
         solver.checkpoint_into(dir.to_path_buf());
     }
     progress
+}
+
+/// Write the run's CSV record, if asked for, in place of the `.partial` one its steps grew.
+fn finish_csv(game: &dyn Game, run: &RunOptions, records: &[StepRecord]) -> Result<()> {
+    if let Some(csv) = &run.csv {
+        let _ = std::fs::remove_file(csv.with_extension("partial.csv"));
+        write_csv(csv, &game.name(), records).about_file("writing", csv)?;
+    }
+    Ok(())
 }
 
 /// `e`, saying where the finished steps are when the solve ran out of memory with

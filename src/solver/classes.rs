@@ -357,17 +357,8 @@ impl Solver<'_> {
             let (dw, dl) = match self.load_increments(&step)? {
                 Some(done) => done,
                 None => {
-                    // As in the whole solve, large sets take the sides in turn to halve the peak.
-                    let large =
-                        undecided.iter().map(Dfa::state_count).sum::<usize>() > retrograde::SIDES_IN_TURN_STATES;
-                    let ((dw0, dl0), (dw1, dl1)) = if shared {
-                        (side_step(Side::First), (empty.clone(), empty.clone()))
-                    } else if large {
-                        (side_step(Side::First), side_step(Side::Second))
-                    } else {
-                        rayon::join(|| side_step(Side::First), || side_step(Side::Second))
-                    };
-                    let (dw, dl) = ([dw0, dw1], [dl0, dl1]);
+                    // As in the whole solve, except that a class's second side is always imaged.
+                    let (dw, dl) = self.both_sides(&undecided, false, side_step);
                     self.save_increments(&step, &dw, &dl)?;
                     (dw, dl)
                 }
@@ -389,16 +380,7 @@ impl Solver<'_> {
             new_win[1].push(dw1);
             new_loss[0].push(dl0);
             new_loss[1].push(dl1);
-            // Only the newest increments are read from here on; with checkpoints the older
-            // ones wait on disk until the class is done.
-            if n >= 2 && self.checkpoints.enabled() {
-                let old = n - 1;
-                for i in 0..2 {
-                    new_win[i][old] = empty.clone();
-                    new_loss[i][old] = empty.clone();
-                }
-                spilled.push(old);
-            }
+            self.spill_previous(n, &mut new_win, &mut new_loss, &mut spilled);
             // Iteration n used the distance-(n - 1) sets; nothing new can come after the last
             // lower distance once an iteration has added nothing.
             if !changed && last_lower.is_none_or(|d| n > d) {
@@ -406,13 +388,7 @@ impl Solver<'_> {
             }
         }
         self.recorder.set_class(None);
-        for old in spilled {
-            let step = step_name(&class.name, old);
-            let ([w0, w1], [l0, l1]) = self
-                .load_increments(&step)?
-                .ok_or_else(|| Error::Mismatch(format!("checkpoint {step} disappeared during the run")))?;
-            (new_win[0][old], new_win[1][old], new_loss[0][old], new_loss[1][old]) = (w0, w1, l0, l1);
-        }
+        self.restore_spilled(spilled, |old| step_name(&class.name, old), &mut new_win, &mut new_loss)?;
         let mut values = retrograde::exact_classes(new_win, new_loss, sides);
         for &s in sides {
             let i = s.index();

@@ -111,7 +111,6 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backward, 0, s, "universe", &self.universe[s.index()]);
             self.recorder.record(Phase::Backward, 0, s, "loss", &r.loss[s.index()]);
         }
-        let empty = Dfa::reject_all(self.game.shape());
         // Ongoing positions not yet won or lost, kept up to date as the sets grow.
         let mut undecided: [Dfa; 2] = [0, 1].map(|i| self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]));
         let mut n = 0u32;
@@ -149,44 +148,40 @@ impl Solver<'_> {
             r.new_win[1].push(dw1);
             r.new_loss[0].push(dl0);
             r.new_loss[1].push(dl1);
-            // Only the newest increments are read from here on; with checkpoints the older
-            // ones wait on disk (Breakthrough 5x6 kept 3.7 GB of them by iteration 19).
-            if n >= 2 && self.checkpoints.enabled() {
-                let old = n as usize - 1;
-                for i in 0..2 {
-                    r.new_win[i][old] = empty.clone();
-                    r.new_loss[i][old] = empty.clone();
-                }
-                spilled.push(old);
-            }
+            self.spill_previous(n as usize, &mut r.new_win, &mut r.new_loss, &mut spilled);
             if !changed {
                 r.complete = true;
                 break;
             }
         }
-        for old in spilled {
-            let name = step_name(old as u32);
-            let ([w0, w1], [l0, l1]) = self
-                .load_increments(&name)?
-                .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
-            (r.new_win[0][old], r.new_win[1][old], r.new_loss[0][old], r.new_loss[1][old]) = (w0, w1, l0, l1);
-        }
+        self.restore_spilled(spilled, |old| step_name(old as u32), &mut r.new_win, &mut r.new_loss)?;
         Ok(r)
     }
 
     /// Iteration `n + 1`: the new wins and new losses of each side, from the sets after
     /// iteration `n` and the positions still `undecided`.
     fn iteration(&self, n: u32, r: &Retrograde, undecided: &[Dfa; 2]) -> Increments {
+        self.both_sides(undecided, true, |s: Side| self.side_step(n, r, undecided, s))
+    }
+
+    /// One iteration's increments of both sides from `side_step` (one side's new wins and
+    /// losses): once with mover-relative strings, else both sides, or the first side and
+    /// its mirror image where `mirror` allows and the policy says so.
+    pub(super) fn both_sides(
+        &self,
+        undecided: &[Dfa; 2],
+        mirror: bool,
+        side_step: impl Fn(Side) -> (Dfa, Dfa) + Sync,
+    ) -> Increments {
         let shared = self.game.mover_relative();
         let empty = Dfa::reject_all(self.game.shape());
         // Large sets take the sides one after the other: each image is parallel inside, and
         // two at once would double the peak memory of the largest step (Breakthrough 5x6 ran
         // out of 24 GB that way).
         let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > SIDES_IN_TURN_STATES;
-        let side_step = |s: Side| self.side_step(n, r, undecided, s);
         let ((dw0, dl0), (dw1, dl1)) = if shared {
             (side_step(Side::First), (empty.clone(), empty))
-        } else if self.mirror.applies(large) {
+        } else if mirror && self.mirror.applies(large) {
             let (dw0, dl0) = side_step(Side::First);
             match rayon::join(|| self.mirror.apply(&dw0), || self.mirror.apply(&dl0)) {
                 (Some(dw1), Some(dl1)) => ((dw0, dl0), (dw1, dl1)),
@@ -223,6 +218,46 @@ impl Solver<'_> {
             }
         }
         (dw, dl)
+    }
+
+    /// With checkpoints, drop iteration `n - 1`'s increments from memory once iteration `n`'s
+    /// are in: only the newest are read from here on, and the older wait on disk until the
+    /// pass ends (Breakthrough 5x6 kept 3.7 GB of them by iteration 19). `spilled` lists them.
+    pub(super) fn spill_previous(
+        &self,
+        n: usize,
+        new_win: &mut [Vec<Dfa>; 2],
+        new_loss: &mut [Vec<Dfa>; 2],
+        spilled: &mut Vec<usize>,
+    ) {
+        if n < 2 || !self.checkpoints.enabled() {
+            return;
+        }
+        let empty = Dfa::reject_all(self.game.shape());
+        for i in 0..2 {
+            new_win[i][n - 1] = empty.clone();
+            new_loss[i][n - 1] = empty.clone();
+        }
+        spilled.push(n - 1);
+    }
+
+    /// Read back the increments [`Solver::spill_previous`] dropped, from the checkpoints
+    /// `name(iteration)`.
+    pub(super) fn restore_spilled(
+        &self,
+        spilled: Vec<usize>,
+        name: impl Fn(usize) -> String,
+        new_win: &mut [Vec<Dfa>; 2],
+        new_loss: &mut [Vec<Dfa>; 2],
+    ) -> Result<()> {
+        for old in spilled {
+            let name = name(old);
+            let ([w0, w1], [l0, l1]) = self
+                .load_increments(&name)?
+                .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
+            (new_win[0][old], new_win[1][old], new_loss[0][old], new_loss[1][old]) = (w0, w1, l0, l1);
+        }
+        Ok(())
     }
 
     /// Checkpoint one finished iteration's increments under `name` (nothing without a
