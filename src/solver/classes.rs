@@ -14,6 +14,7 @@
 //! pass ends when an iteration adds nothing to `K` and no lower value has a larger distance;
 //! what is left undecided in `K` is a draw.
 
+use super::undecided::Undecided;
 use super::{Solver, retrograde, timed};
 use crate::dfa::{Dfa, Shape};
 use crate::error::{Error, Result};
@@ -292,7 +293,11 @@ impl Solver<'_> {
         let universe = within(&self.universe);
         let (won, lost) = (within(&self.won), within(&self.lost));
         let ongoing = within(&self.ongoing);
-        let mut undecided = [0, 1].map(|i| ongoing[i].difference(&won[i]).difference(&lost[i]));
+        let mut undecided = Undecided::new(&ongoing, &won, &lost, self.game.has_draws());
+        // Positions that are neither ongoing nor won or lost by rule (no move left) are
+        // draws from the start; the ongoing ones that stay undecided are the others.
+        let settled_draws =
+            [0, 1].map(|i| universe[i].difference(&ongoing[i]).difference(&won[i]).difference(&lost[i]));
         drop(ongoing);
         // Where one move from the class can lead: the class, and the part of the lower
         // classes that its moves land on (by side to move after the move).
@@ -300,7 +305,7 @@ impl Solver<'_> {
         let mut landing = [empty.clone(), empty.clone()];
         for &s in sides {
             let o = if shared { s } else { s.other() };
-            let image = timed!("landing", self.moves[s.index()].forward(&undecided[s.index()]));
+            let image = timed!("landing", self.moves[s.index()].forward(&undecided.sets()[s.index()]));
             landing[o.index()] = image.intersection(&lower_sets).intersection(&self.universe[o.index()]);
         }
         drop(lower_sets);
@@ -315,7 +320,6 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backward, 0, s, "loss", &lost[s.index()]);
         }
         let mut win = won.clone();
-        let mut loss = lost.clone();
         let mut new_win: [Vec<Dfa>; 2] = [vec![won[0].clone()], vec![won[1].clone()]];
         let mut new_loss: [Vec<Dfa>; 2] = [vec![lost[0].clone()], vec![lost[1].clone()]];
         // The lower wins of distance up to the current iteration, by side.
@@ -337,13 +341,14 @@ impl Solver<'_> {
                 let o = if shared { i } else { s.other().index() };
                 let moves = &self.moves[i];
                 let newest_loss = new_loss[o][n].union(&lower_loss[o]);
-                let dw = timed!("new wins", moves.backward_within(&newest_loss, &undecided[i]));
+                let dw = timed!("new wins", moves.backward_within(&newest_loss, undecided.for_wins(i)));
                 drop(newest_loss);
                 let newest_win = new_win[o][n].union(&lower_win[o]);
                 if newest_win.is_empty() {
                     return (dw, empty.clone());
                 }
-                let open = retrograde::open_for_losses(moves, &newest_win, &undecided[i], &dw, self.game.has_draws());
+                let open =
+                    retrograde::open_for_losses(moves, &newest_win, &undecided.sets()[i], &dw, self.game.has_draws());
                 // Only the escape image is left, the largest step: hold no more than it needs.
                 drop(newest_win);
                 if open.is_empty() {
@@ -358,7 +363,7 @@ impl Solver<'_> {
                 Some(done) => done,
                 None => {
                     // As in the whole solve, except that a class's second side is always imaged.
-                    let (dw, dl) = self.both_sides(&undecided, false, side_step);
+                    let (dw, dl) = self.both_sides(undecided.sets(), false, side_step);
                     self.save_increments(&step, &dw, &dl)?;
                     (dw, dl)
                 }
@@ -369,8 +374,7 @@ impl Solver<'_> {
                 let i = s.index();
                 changed |= !dw[i].is_empty() || !dl[i].is_empty();
                 win[i] = win[i].union(&dw[i]);
-                loss[i] = loss[i].union(&dl[i]);
-                undecided[i] = undecided[i].difference(&dw[i]).difference(&dl[i]);
+                undecided.settle(i, &dw[i], &dl[i]);
                 self.recorder.record(Phase::Backward, n as u32, s, "new_win", &dw[i]);
                 self.recorder.record(Phase::Backward, n as u32, s, "new_loss", &dl[i]);
             }
@@ -390,9 +394,10 @@ impl Solver<'_> {
         self.recorder.set_class(None);
         self.restore_spilled(spilled, |old| step_name(&class.name, old), &mut new_win, &mut new_loss)?;
         let mut values = retrograde::exact_classes(new_win, new_loss, sides);
+        let undecided = undecided.into_sets();
         for &s in sides {
             let i = s.index();
-            let draws = universe[i].difference(&win[i]).difference(&loss[i]);
+            let draws = undecided[i].union(&settled_draws[i]);
             if !draws.is_empty() {
                 values.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
             }

@@ -10,8 +10,11 @@
 //!   into a newly won position (a position all of whose moves go into `W_n` has one into the
 //!   newest part, or it was decided earlier; so `C` may be replaced by all the undecided
 //!   positions, which is cheaper when the newest wins are many, see
-//!   `retrograde::open_for_losses`). The fixpoint is reached when an iteration adds
-//!   nothing; what is left undecided is a draw. `W_n \ W_{n-1}` wins in exactly `n` plies.
+//!   `retrograde::open_for_losses`). With draws, the new wins may be imaged within
+//!   `N_s \ W`, whose DFA is often much smaller than the undecided positions'
+//!   (`undecided::Undecided`). The fixpoint is reached when an
+//!   iteration adds nothing; what is left undecided is a draw. `W_n \ W_{n-1}` wins in
+//!   exactly `n` plies.
 //! * **Forward** ([`Solver::forward_plies`]): `F_0 = {initial}`, `F_{k+1} = forward_s(F_k ∩ N_s \ D)` where
 //!   `D` are positions already decided by a (possibly shallow) retrograde pass.
 //! * **Meet in the middle** ([`Mode::MeetInTheMiddle`], games without draws): from the last ply back to ply 0,
@@ -33,6 +36,7 @@ mod meet;
 mod mirror;
 mod retrograde;
 mod running;
+mod undecided;
 
 pub use mirror::MirrorPolicy;
 pub use retrograde::Retrograde;

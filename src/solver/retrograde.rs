@@ -1,6 +1,7 @@
 //! Retrograde analysis: from the terminal positions back, one iteration per ply of distance,
 //! to the fixpoint (or a given depth). See the formulas in the module docs of [`super`].
 
+use super::undecided::Undecided;
 use super::{Solver, timed};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
@@ -32,8 +33,9 @@ type Increments = ([Dfa; 2], [Dfa; 2]);
 /// two sides in turn rather than side by side, to halve its peak memory.
 pub(super) const SIDES_IN_TURN_STATES: usize = 4_000_000;
 
-/// The positions among which the new losses lie: the undecided ones not newly won, narrowed
-/// to those with a move into a newest win of the opponent when that is likely to pay.
+/// The positions among which the new losses lie: the undecided ones (`within`) not newly
+/// won, narrowed to those with a move into a newest win of the opponent when that is likely
+/// to pay.
 ///
 /// A new loss has such a move (had all its moves gone into older wins, an earlier iteration
 /// would have found it), so either set gives the same losses; the narrower one makes the
@@ -46,15 +48,15 @@ pub(super) const SIDES_IN_TURN_STATES: usize = 4_000_000;
 /// the small variants checked against explicit tables.
 ///
 /// When nothing was newly won (every other iteration, as wins and losses alternate) the
-/// undecided set is borrowed, not copied: 52 M DFA states, about 2 GB, in {5 v 4, 4 v 5}.
+/// `within` set is borrowed, not copied: 52 M DFA states, about 2 GB, in {5 v 4, 4 v 5}.
 pub(super) fn open_for_losses<'a>(
     moves: &Moves,
     newest_win: &Dfa,
-    undecided: &'a Dfa,
+    within: &'a Dfa,
     new_wins: &Dfa,
     draws: bool,
 ) -> Cow<'a, Dfa> {
-    let open = if new_wins.is_empty() { Cow::Borrowed(undecided) } else { Cow::Owned(undecided.difference(new_wins)) };
+    let open = if new_wins.is_empty() { Cow::Borrowed(within) } else { Cow::Owned(within.difference(new_wins)) };
     let narrow =
         draws && newest_win.nontrivial_state_count() * NARROW_RATIO.1 < open.nontrivial_state_count() * NARROW_RATIO.0;
     if narrow { Cow::Owned(timed!("candidates", moves.backward_within(newest_win, &open))) } else { open }
@@ -112,7 +114,7 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backward, 0, s, "loss", &r.loss[s.index()]);
         }
         // Ongoing positions not yet won or lost, kept up to date as the sets grow.
-        let mut undecided: [Dfa; 2] = [0, 1].map(|i| self.ongoing[i].difference(&r.win[i]).difference(&r.loss[i]));
+        let mut undecided = Undecided::new(&self.ongoing, &r.win, &r.loss, self.game.has_draws());
         let mut n = 0u32;
         // Iterations whose increments were dropped from memory after their checkpoint.
         let mut spilled: Vec<usize> = Vec::new();
@@ -136,9 +138,7 @@ impl Solver<'_> {
                 changed |= !dw[i].is_empty() || !dl[i].is_empty();
                 r.win[i] = timed!("win union", r.win[i].union(&dw[i]));
                 r.loss[i] = timed!("loss union", r.loss[i].union(&dl[i]));
-                if !dw[i].is_empty() || !dl[i].is_empty() {
-                    undecided[i] = timed!("undecided", undecided[i].difference(&dw[i]).difference(&dl[i]));
-                }
+                undecided.settle(i, &dw[i], &dl[i]);
                 self.recorder.record(Phase::Backward, n, s, "new_win", &dw[i]);
                 self.recorder.record(Phase::Backward, n, s, "new_loss", &dl[i]);
             }
@@ -160,8 +160,8 @@ impl Solver<'_> {
 
     /// Iteration `n + 1`: the new wins and new losses of each side, from the sets after
     /// iteration `n` and the positions still `undecided`.
-    fn iteration(&self, n: u32, r: &Retrograde, undecided: &[Dfa; 2]) -> Increments {
-        self.both_sides(undecided, true, |s: Side| self.side_step(n, r, undecided, s))
+    fn iteration(&self, n: u32, r: &Retrograde, undecided: &Undecided) -> Increments {
+        self.both_sides(undecided.sets(), true, |s: Side| self.side_step(n, r, undecided, s))
     }
 
     /// One iteration's increments of both sides from `side_step` (one side's new wins and
@@ -199,19 +199,18 @@ impl Solver<'_> {
     }
 
     /// One side's new wins and new losses in iteration `n + 1`.
-    fn side_step(&self, n: u32, r: &Retrograde, undecided: &[Dfa; 2], s: Side) -> (Dfa, Dfa) {
+    fn side_step(&self, n: u32, r: &Retrograde, undecided: &Undecided, s: Side) -> (Dfa, Dfa) {
         let i = s.index();
         let o = if self.game.mover_relative() { i } else { s.other().index() };
         let moves = &self.moves[i];
-        let undecided = &undecided[i];
         // New wins: a move into a newest loss of the opponent.
         let newest_loss = &r.new_loss[o][n as usize];
-        let dw = timed!("new wins", moves.backward_within(newest_loss, undecided));
+        let dw = timed!("new wins", moves.backward_within(newest_loss, undecided.for_wins(i)));
         // New losses: undecided positions all of whose moves go into wins.
         let newest_win = &r.new_win[o][n as usize];
         let mut dl = Dfa::reject_all(newest_win.shape());
         if !newest_win.is_empty() {
-            let open = open_for_losses(moves, newest_win, undecided, &dw, self.game.has_draws());
+            let open = open_for_losses(moves, newest_win, &undecided.sets()[i], &dw, self.game.has_draws());
             if !open.is_empty() {
                 let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
                 dl = timed!("new losses", moves.without_move_into(&escape, &open));

@@ -1,0 +1,112 @@
+//! The positions a retrograde iteration's images run within.
+//!
+//! Every image of an iteration explores only inside a set of positions (`within`). The
+//! undecided positions are the obvious choice, but subtracting both the wins and the losses
+//! from the ongoing positions makes a DFA larger than either: on Ostle 5x5's class
+//! {5 v 4, 4 v 5} after 6 iterations the undecided positions had 95.1 M DFA states and the
+//! ongoing positions not won 27.0 M (`docs/engine-notes.md`).
+//!
+//! The new wins are the same within the positions not won: a lost position has every move
+//! into a win of the opponent, so none into one of the opponent's newest losses. Their image
+//! takes whichever of the two sets has the fewer DFA states.
+//!
+//! The new losses are likewise the same within the positions not lost (a won position
+//! always has a move into a loss, which escapes), but that set is not kept: on Ostle 4x4
+//! K3 T2 the escape filter took 1.5-2x longer within it even where its DFA was the smaller,
+//! as it must look at the won positions' moves too. Without draws the undecided positions
+//! run out, and keeping the positions not won made Breakthrough 5x5's strong solve 1.25x
+//! slower, so they are kept only for games with draws.
+
+use super::timed;
+use crate::dfa::Dfa;
+
+/// The undecided positions of both sides, and the positions not won that the new wins may
+/// be imaged within.
+///
+/// Invariants: `undecided[i] ⊆ not_won[i]`, both within the ongoing positions, and
+/// `not_won[i] \ undecided[i]` holds only lost positions.
+pub(super) struct Undecided {
+    undecided: [Dfa; 2],
+    /// Kept only for games with draws.
+    not_won: Option<[Dfa; 2]>,
+}
+
+impl Undecided {
+    /// The ongoing positions that are neither `won` nor `lost`, keeping those not won as
+    /// well when the game has `draws`.
+    pub(super) fn new(ongoing: &[Dfa; 2], won: &[Dfa; 2], lost: &[Dfa; 2], draws: bool) -> Undecided {
+        let not_won = [0, 1].map(|i| ongoing[i].difference(&won[i]));
+        let undecided = [0, 1].map(|i| not_won[i].difference(&lost[i]));
+        Undecided { undecided, not_won: draws.then_some(not_won) }
+    }
+
+    /// The undecided positions, by side to move.
+    pub(super) fn sets(&self) -> &[Dfa; 2] {
+        &self.undecided
+    }
+
+    /// The set the new wins of side `i` are imaged within: the positions not won or the
+    /// undecided ones, whichever has the smaller DFA.
+    pub(super) fn for_wins(&self, i: usize) -> &Dfa {
+        let undecided = &self.undecided[i];
+        let Some(not_won) = &self.not_won else { return undecided };
+        let (u, w) = (undecided.nontrivial_state_count(), not_won[i].nontrivial_state_count());
+        tracing::debug!(target: "dfasolve::solver", "      within: undecided {u} states, not won {w}");
+        if w < u { &not_won[i] } else { undecided }
+    }
+
+    /// Remove side `i`'s new wins `dw` and new losses `dl` (each within the undecided set).
+    pub(super) fn settle(&mut self, i: usize, dw: &Dfa, dl: &Dfa) {
+        if dw.is_empty() && dl.is_empty() {
+            return;
+        }
+        self.undecided[i] = timed!("undecided", self.undecided[i].difference(dw).difference(dl));
+        if let Some(not_won) = &mut self.not_won
+            && !dw.is_empty()
+        {
+            not_won[i] = timed!("not won", not_won[i].difference(dw));
+        }
+    }
+
+    /// The undecided positions, by side to move, once the pass is over.
+    pub(super) fn into_sets(self) -> [Dfa; 2] {
+        self.undecided
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfa::Shape;
+
+    fn set(shape: &Shape, members: &[[u8; 2]]) -> Dfa {
+        Dfa::from_strings(shape, &members.iter().map(|m| m.to_vec()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn new_wins_run_within_the_smaller_set_and_settling_keeps_the_invariants() {
+        let shape = Shape::uniform(2, 3);
+        let all: Vec<Vec<u8>> = (0..9u8).map(|k| vec![k / 3, k % 3]).collect();
+        let ongoing = Dfa::from_strings(&shape, &all);
+        let won = set(&shape, &[[0, 0], [0, 1], [0, 2]]);
+        let lost = set(&shape, &[[1, 1]]);
+        let both = |d: &Dfa| [d.clone(), d.clone()];
+        let mut u = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), true);
+        for i in 0..2 {
+            assert_eq!(u.sets()[i], ongoing.difference(&won).difference(&lost));
+            // "Not won" (first symbol 1 or 2) has fewer DFA states than the undecided set.
+            assert_eq!(*u.for_wins(i), ongoing.difference(&won));
+            assert!(u.for_wins(i).nontrivial_state_count() < u.sets()[i].nontrivial_state_count());
+        }
+        let dw = set(&shape, &[[2, 0]]);
+        let dl = set(&shape, &[[1, 2]]);
+        u.settle(0, &dw, &dl);
+        let undecided = ongoing.difference(&won).difference(&lost).difference(&dw).difference(&dl);
+        assert_eq!(u.sets()[0], undecided);
+        assert!(undecided.difference(u.for_wins(0)).is_empty(), "every undecided position stays within");
+        assert!(u.for_wins(0).intersection(&won.union(&dw)).is_empty());
+        assert_eq!(u.sets()[1], ongoing.difference(&won).difference(&lost), "the other side is untouched");
+        let without = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), false);
+        assert_eq!(without.for_wins(1), &without.sets()[1]);
+    }
+}
