@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v timeout 2700 dfasolve breakthrough --width 4 --height 8 --json --csv run.csv --out bt-4x8.dfas --checkpoint ckpt --max-memory 20   # run twice: the second run resumed from ckpt/ after the first's timeout; then dfasolve check bt-4x8.dfas --sample 300
