@@ -80,6 +80,15 @@ fn json_report_has_the_figures() {
 /// Kill a checkpointing run of `game_args` part-way (SIGKILL), resume it, and compare with a
 /// run that was never interrupted: the saved solutions must be byte-identical.
 fn killed_run_resumes(game_args: &[&str]) {
+    // Killed after a few finished iterations.
+    let (left, _) = killed_run_resumes_after(game_args, |files| files.len() >= 4);
+    assert!(!left.is_empty(), "some iterations were checkpointed before the kill");
+}
+
+/// As [`killed_run_resumes`], killed as soon as `ready` holds for the names of the files
+/// in the checkpoint directory (or after a minute); returns the names the kill left and the
+/// resumed run's log of journals read.
+fn killed_run_resumes_after(game_args: &[&str], ready: impl Fn(&[String]) -> bool) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("ck");
     let (full, resumed) = (dir.path().join("full.dfas"), dir.path().join("resumed.dfas"));
@@ -92,26 +101,32 @@ fn killed_run_resumes(game_args: &[&str]) {
         }
         a
     };
+    let saved = |ck: &Path| -> Vec<String> {
+        std::fs::read_dir(ck)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".dfas"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     assert!(Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&full, None)).output().unwrap().status.success());
     let mut child = Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&resumed, Some(&ck))).spawn().unwrap();
-    // Wait for a few finished iterations, then kill without warning.
     let started = std::time::Instant::now();
-    loop {
-        let done = std::fs::read_dir(&ck)
-            .map(|d| d.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".dfas")).count())
-            .unwrap_or(0);
-        if done >= 4 || started.elapsed().as_secs() > 60 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
+    while !ready(&saved(&ck)) && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
     }
     let _ = child.kill();
     let _ = child.wait();
-    let saved_before = std::fs::read_dir(&ck).unwrap().count();
-    assert!(saved_before >= 1, "some iterations were checkpointed before the kill");
-    let out = Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&resumed, Some(&ck))).output().unwrap();
+    let left = saved(&ck);
+    let out = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
+        .args(args(&resumed, Some(&ck)))
+        .env("DFASOLVE_LOG", "dfasolve::journal=info")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read(&full).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
+    (left, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[test]
@@ -123,6 +138,27 @@ fn killed_run_resumes_to_the_same_result() {
 #[test]
 fn killed_ostle_run_resumes_to_the_same_result() {
     killed_run_resumes(&["ostle", "--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"]);
+}
+
+/// With `--journal-every 0` a retrograde image saves its progress after every move group:
+/// a run killed inside an image resumes from there, to the same solution, and a finished
+/// iteration's journals are gone.
+#[test]
+fn run_killed_inside_an_image_resumes_from_its_journal() {
+    let journal = |n: &String| n.ends_with("-wins.dfas") || n.ends_with("-losses.dfas");
+    let game = ["ostle", "--width", "4", "--height", "4", "--pieces", "2", "--lose-at", "1", "--journal-every", "0"];
+    // Killed once an iteration is checkpointed and a later one has a journal.
+    let (left, log) = killed_run_resumes_after(&game, |files| files.iter().any(journal) && files.len() >= 4);
+    assert!(left.iter().any(journal), "the kill left a journal: {left:?}");
+    assert!(log.contains("resuming after"), "the resumed run read the journal: {log}");
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let args = [&game[..], &["--quiet", "--no-save", "--checkpoint", ck.to_str().unwrap()]].concat();
+    assert!(dfasolve(&args).status.success());
+    let files: Vec<String> =
+        std::fs::read_dir(&ck).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(files.iter().any(|n| n.starts_with("backward-")), "{files:?}");
+    assert!(!files.iter().any(journal), "journals of finished iterations are removed: {files:?}");
 }
 
 #[test]

@@ -277,6 +277,10 @@ pub struct RunOptions {
     /// (`checkpoints/GAME-MODE/`).
     #[arg(long)]
     pub resume: bool,
+    /// With checkpoints: inside a long retrograde iteration, save its image's progress at
+    /// most this often (after a move group), so that a stop loses at most this much of it.
+    #[arg(long, value_name = "MINUTES", default_value_t = 10.0, value_parser = minutes)]
+    pub journal_every: f64,
     /// Solve by classes of positions (a strong solve, one class at a time from the lowest up),
     /// saving each class's values in this directory as `class-NAME.dfas` and reusing those
     /// already there. `query`, `check` and `stats` read the directory as a solution.
@@ -406,4 +410,12 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
         (Some(dir), Some(name)) => solve::solve_one_class(game.as_ref(), dir, name, run),
         _ => Err(anyhow::anyhow!("--class needs --by-classes DIR (where the lower classes' files are)")),
     })
+}
+
+/// A number of minutes for `--journal-every`: finite, 0 or more, at most a year.
+fn minutes(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(m) if (0.0..=525_600.0).contains(&m) => Ok(m),
+        _ => Err(format!("{text:?} is not a number of minutes from 0 to 525600")),
+    }
 }

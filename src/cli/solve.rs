@@ -13,7 +13,7 @@ use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
 use crate::solver::Solver;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn mode_tag(mode: Mode) -> String {
     match mode {
@@ -171,6 +171,7 @@ fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions, chec
     });
     if let Some(dir) = checkpoint {
         solver.checkpoint_into(dir.to_path_buf());
+        solver.set_journal_interval(Duration::from_secs_f64(run.journal_every * 60.0));
     }
     progress
 }

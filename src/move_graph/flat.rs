@@ -1,13 +1,18 @@
 //! A move graph flattened into its paths, each one move `(pre, changes, post)`, grouped and
 //! prepared once as [`MovePlan`]s for the one-pass image engine.
 
+use super::progress::{Partial, Resume};
 use super::{Edge, MoveGraph};
 use crate::dfa::{Background, Change, Dfa, Move, MovePlan};
+use std::borrow::Cow;
+
+/// A prepared pass and the ordinal (0, 1, ...) of the move group it belongs to.
+pub(super) type GroupPlan = (usize, MovePlan);
 
 impl MoveGraph {
     /// The prepared plan of all paths forward (`backward = false`) or backward, if the graph
     /// flattens.
-    pub(super) fn plan(&self, backward: bool, split: usize) -> Option<&[MovePlan]> {
+    pub(super) fn plan(&self, backward: bool, split: usize) -> Option<&[GroupPlan]> {
         self.plans[split][usize::from(backward)]
             .get_or_init(|| {
                 let paths = self.flat()?;
@@ -25,7 +30,8 @@ impl MoveGraph {
                 // passes over the same layers.
                 let plans = groups
                     .iter()
-                    .flat_map(|&g| {
+                    .enumerate()
+                    .flat_map(|(ordinal, &g)| {
                         let moves: Vec<Move> = paths
                             .iter()
                             .filter(|p| p.group == g)
@@ -34,7 +40,7 @@ impl MoveGraph {
                         let per_pass = moves.len().div_ceil(1 << split).max(1);
                         moves
                             .chunks(per_pass)
-                            .map(|part| MovePlan::new(&self.shape, part, background.clone()))
+                            .map(|part| (ordinal, MovePlan::new(&self.shape, part, background.clone())))
                             .collect::<Vec<_>>()
                     })
                     .collect();
@@ -50,9 +56,18 @@ impl MoveGraph {
     /// on. One n-ary union of all the groups' images was the alternative; on Ostle 5x5 its
     /// subset construction over ten images of 1-4 M states each passed 10 GB where these
     /// unions stay near the size of their operands.
-    pub(super) fn image_by_plans(&self, plans: &[MovePlan], set: &Dfa, within: Option<&Dfa>) -> Dfa {
-        let mut pending: Vec<(u32, Dfa)> = Vec::new();
-        for plan in plans {
+    ///
+    /// `resume` may skip the groups an earlier run finished (starting from the images it left
+    /// waiting) and is told what waits after each group.
+    pub(super) fn image_by_plans(
+        &self,
+        plans: &[GroupPlan],
+        set: &Dfa,
+        within: Option<&Dfa>,
+        mut resume: Resume,
+    ) -> Dfa {
+        let (skip, mut pending) = resume.from.take().map_or((0, Vec::new()), |p| (p.groups_done, p.sets));
+        for (i, (group, plan)) in plans.iter().enumerate().filter(|(_, (g, _))| *g >= skip) {
             let mut merged = (0u32, set.image_planned(plan, within));
             while let Some((rank, _)) = pending.last()
                 && *rank == merged.0
@@ -61,6 +76,10 @@ impl MoveGraph {
                 merged = (rank + 1, earlier.union(&merged.1));
             }
             pending.push(merged);
+            if plans.get(i + 1).is_none_or(|(next, _)| next != group) {
+                let waiting: Vec<(u32, &Dfa)> = pending.iter().map(|(r, d)| (*r, d)).collect();
+                resume.report(group + 1, &waiting);
+            }
         }
         // Whatever is left has distinct ranks; the smallest go first.
         let mut result = pending.pop().map_or_else(|| Dfa::reject_all(&self.shape), |p| p.1);
@@ -69,6 +88,35 @@ impl MoveGraph {
         }
         result
     }
+    /// The strings of `within` with no path into `set` under any plan: each plan's image is
+    /// explored only among the strings the plans before it left, and subtracted at once
+    /// (see [`MoveGraph::without_path_into`]).
+    ///
+    /// `resume` may skip the groups an earlier run finished (starting from the strings they
+    /// left) and is told what is left after each group.
+    pub(super) fn filter_by_plans(&self, plans: &[GroupPlan], set: &Dfa, within: &Dfa, mut resume: Resume) -> Dfa {
+        // Borrowed until the first difference: `within` can be gigabytes.
+        let (skip, mut rest) = match resume.from.take() {
+            Some(Partial { groups_done, mut sets }) if sets.len() == 1 => {
+                (groups_done, Cow::Owned(sets.pop().expect("one set").1))
+            }
+            _ => (0, Cow::Borrowed(within)),
+        };
+        for (i, (group, plan)) in plans.iter().enumerate().filter(|(_, (g, _))| *g >= skip) {
+            if rest.is_empty() {
+                break;
+            }
+            let hit = set.image_planned(plan, Some(&rest));
+            if !hit.is_empty() {
+                rest = Cow::Owned(rest.difference(&hit));
+            }
+            if plans.get(i + 1).is_none_or(|(next, _)| next != group) {
+                resume.report(group + 1, &[(0, &rest)]);
+            }
+        }
+        rest.into_owned()
+    }
+
     /// Every path as one move `(pre, changes, post)`, or `None` if there are more than
     /// [`MAX_FLAT_PATHS`]. Computed once.
     pub(super) fn flat(&self) -> Option<&[FlatMove]> {
@@ -169,6 +217,7 @@ mod tests {
     use crate::dfa::Dfa;
     use crate::games::Game;
     use crate::games::breakthrough::Breakthrough;
+    use crate::move_graph::{Partial, Resume};
 
     /// An image is the same set whether each group of moves is one pass or is split into
     /// halves or quarters: Breakthrough 4x5's moves forward from its first plies, and
@@ -182,7 +231,7 @@ mod tests {
             let graph = game.moves(side);
             let image = |backward: bool, split: usize, of: &Dfa| {
                 let plans = graph.plan(backward, split).expect("Breakthrough's moves flatten");
-                graph.image_by_plans(plans, of, backward.then(|| game.universe(side)).as_ref())
+                graph.image_by_plans(plans, of, backward.then(|| game.universe(side)).as_ref(), Resume::none())
             };
             let forward = image(false, 0, &set);
             let backward = image(true, 0, &forward);
@@ -194,6 +243,51 @@ mod tests {
             }
             set = forward;
             side = side.other();
+        }
+    }
+
+    /// An image resumed from the progress it reported after any of its groups, at any split
+    /// level, is the image computed in one go: the union of images and the filter, on
+    /// Breakthrough 4x5's moves backward from its third ply within the universe.
+    #[test]
+    fn images_resumed_after_any_group_are_the_same() {
+        use std::sync::Mutex;
+        let game = Breakthrough::new(4, 5).unwrap();
+        let mut set = Dfa::from_string(game.shape(), &game.initial().board);
+        let mut side = game.initial().side;
+        for _ in 0..3 {
+            set = game.moves(side).forward(&set);
+            side = side.other();
+        }
+        let graph = game.moves(side.other());
+        let within = &game.universe(side.other());
+        let snapshots = Mutex::new(Vec::new());
+        let record = |groups_done: usize, sets: &[(u32, &Dfa)]| {
+            let sets = sets.iter().map(|(r, d)| (*r, (*d).clone())).collect();
+            snapshots.lock().unwrap().push(Partial { groups_done, sets });
+        };
+        let plans = |split: usize| graph.plan(true, split).expect("Breakthrough's moves flatten");
+        let whole = graph.image_by_plans(plans(0), &set, Some(within), Resume { from: None, record: Some(&record) });
+        let image_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
+        let left = graph.filter_by_plans(plans(0), &set, within, Resume { from: None, record: Some(&record) });
+        let filter_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
+        assert!(!whole.is_empty() && !left.is_empty());
+        assert_eq!(left, within.difference(&whole));
+        let groups = plans(0).len();
+        assert!(groups > 2 && image_snapshots.len() == groups && filter_snapshots.len() == groups);
+        for split in 0..crate::dfa::limits::SPLIT_LEVELS {
+            for from in image_snapshots.iter().cloned() {
+                let resume = Resume { from: Some(from), record: None };
+                assert_eq!(
+                    graph.image_by_plans(plans(split), &set, Some(within), resume),
+                    whole,
+                    "split level {split}"
+                );
+            }
+            for from in filter_snapshots.iter().cloned() {
+                let resume = Resume { from: Some(from), record: None };
+                assert_eq!(graph.filter_by_plans(plans(split), &set, within, resume), left, "split level {split}");
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Moves listed state by state where a move graph cannot describe them ([`ListedMoves`]), and
 //! the moves a solver applies: a graph overridden on the listed states ([`Moves`]).
 
-use super::MoveGraph;
+use super::{MoveGraph, Resume};
 use crate::dfa::{Dfa, Symbol};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -88,12 +88,17 @@ impl Moves {
 
     /// The strings of `within` with some move into `set`.
     pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
-        let Some(l) = &self.listed else { return self.graph.backward_within(set, within) };
+        self.backward_within_resumable(set, within, Resume::none())
+    }
+
+    /// [`Moves::backward_within`], with the graph's image resumable ([`Resume`]).
+    pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+        let Some(l) = &self.listed else { return self.graph.backward_within_resumable(set, within, resume) };
         let listed = within.intersection(&l.sources);
         if listed.is_empty() {
-            return self.graph.backward_within(set, within);
+            return self.graph.backward_within_resumable(set, within, resume);
         }
-        let by_graph = self.graph.backward_within(set, &within.difference(&l.sources));
+        let by_graph = self.graph.backward_within_resumable(set, &within.difference(&l.sources), resume);
         by_graph.union(&Self::listed_into(l, set, &listed))
     }
 
@@ -101,12 +106,17 @@ impl Moves {
     /// where the graph's moves are taken a group at a time, each group's image explored only
     /// among the strings the groups before it left ([`MoveGraph::without_path_into`]).
     pub fn without_move_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
-        let Some(l) = &self.listed else { return self.graph.without_path_into(set, within) };
+        self.without_move_into_resumable(set, within, Resume::none())
+    }
+
+    /// [`Moves::without_move_into`], with the graph's filter resumable ([`Resume`]).
+    pub fn without_move_into_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+        let Some(l) = &self.listed else { return self.graph.without_path_into_resumable(set, within, resume) };
         let listed = within.intersection(&l.sources);
         if listed.is_empty() {
-            return self.graph.without_path_into(set, within);
+            return self.graph.without_path_into_resumable(set, within, resume);
         }
-        let by_graph = self.graph.without_path_into(set, &within.difference(&l.sources));
+        let by_graph = self.graph.without_path_into_resumable(set, &within.difference(&l.sources), resume);
         by_graph.union(&listed.difference(&Self::listed_into(l, set, &listed)))
     }
 

@@ -16,17 +16,18 @@
 
 mod flat;
 mod listed;
+mod progress;
 mod relations;
 mod stages;
 
 pub use flat::MAX_FLAT_PATHS;
 pub use listed::{ListedMoves, Moves};
+pub use progress::{Partial, Recorder, Resume};
 
 use crate::dfa::limits::{SPLIT_LEVELS, split_level};
-use crate::dfa::{Change, Dfa, MovePlan, RelationImager, Shape, Symbol};
-use flat::FlatMove;
+use crate::dfa::{Change, Dfa, RelationImager, Shape, Symbol};
+use flat::{FlatMove, GroupPlan};
 use relations::LayerRelation;
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
@@ -58,7 +59,7 @@ struct Edge {
 
 /// Plans by split level (each group whole, in halves, in quarters) and direction (forward,
 /// backward).
-type PlanCache = [[OnceLock<Option<Vec<MovePlan>>>; 2]; SPLIT_LEVELS];
+type PlanCache = [[OnceLock<Option<Vec<GroupPlan>>>; 2]; SPLIT_LEVELS];
 
 /// A set of moves as a DAG of change nodes and condition edges (see the module docs).
 ///
@@ -221,20 +222,27 @@ impl MoveGraph {
             return self.relation_images(relations, set, false, None);
         }
         match self.plan(false, split_level()) {
-            Some(plans) => self.image_by_plans(plans, set, None),
+            Some(plans) => self.image_by_plans(plans, set, None, Resume::none()),
             None => self.forward_by_stages(set),
         }
     }
 
     /// The strings with some path into `set`.
     pub fn backward(&self, set: &Dfa) -> Dfa {
-        self.backward_impl(set, None)
+        self.backward_impl(set, None, Resume::none())
     }
 
     /// The strings of `within` with some path into `set`: `within ∩ backward(set)`, computed
     /// with `within` fused into the first stage so that work outside it is never done.
     pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
-        self.backward_impl(set, Some(within))
+        self.backward_impl(set, Some(within), Resume::none())
+    }
+
+    /// [`MoveGraph::backward_within`], resuming after the move groups `resume.from` says are
+    /// done and reporting each finished group (see [`Resume`]). Graphs that are not imaged
+    /// by plans start over and report nothing.
+    pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+        self.backward_impl(set, Some(within), resume)
     }
 
     /// The strings of `within` with no path into `set`: `within \ backward_within(set, within)`.
@@ -244,34 +252,28 @@ impl MoveGraph {
     /// before it left: what is known to have a path into `set` is not explored again, and no
     /// union of the plans' images (most of `within` when few strings have no path) is built.
     pub fn without_path_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
+        self.without_path_into_resumable(set, within, Resume::none())
+    }
+
+    /// [`MoveGraph::without_path_into`], resuming after the move groups `resume.from` says
+    /// are done (its one set is what they left) and reporting each finished group (see
+    /// [`Resume`]). Graphs that are not imaged by plans start over and report nothing.
+    pub fn without_path_into_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
         if let Some(relations) = self.layer_relations() {
             return within.difference(&self.relation_images(relations, set, true, Some(within)));
         }
         match self.plan(true, split_level()) {
-            Some(plans) => {
-                // Borrowed until the first difference: `within` can be gigabytes.
-                let mut rest = Cow::Borrowed(within);
-                for plan in plans {
-                    if rest.is_empty() {
-                        break;
-                    }
-                    let hit = set.image_planned(plan, Some(&rest));
-                    if !hit.is_empty() {
-                        rest = Cow::Owned(rest.difference(&hit));
-                    }
-                }
-                rest.into_owned()
-            }
+            Some(plans) => self.filter_by_plans(plans, set, within, resume),
             None => within.difference(&self.backward_dag(set, Some(within))),
         }
     }
 
-    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>, resume: Resume) -> Dfa {
         if let Some(relations) = self.layer_relations() {
             return self.relation_images(relations, set, true, within);
         }
         match self.plan(true, split_level()) {
-            Some(plans) => self.image_by_plans(plans, set, within),
+            Some(plans) => self.image_by_plans(plans, set, within, resume),
             None => self.backward_dag(set, within),
         }
     }

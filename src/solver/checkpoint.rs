@@ -76,6 +76,14 @@ impl Checkpoints {
         Ok(Some(b))
     }
 
+    /// Remove step `name`'s file, if there is one (a journal whose iteration is done; a
+    /// file left behind would only be read again and overwritten).
+    pub(super) fn remove(&self, name: &str) {
+        if let Some(path) = self.path(name) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
     /// Save the sets of step `name` (nothing without a directory).
     ///
     /// # Errors

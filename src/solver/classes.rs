@@ -336,35 +336,42 @@ impl Solver<'_> {
             }
             // One side's new wins and new losses; the two sides only read the sets of the
             // iteration before, so they run side by side.
-            let side_step = |s: Side| -> (Dfa, Dfa) {
+            let step = step_name(&class.name, n + 1);
+            let side_step = |s: Side| -> Result<(Dfa, Dfa)> {
                 let i = s.index();
                 let o = if shared { i } else { s.other().index() };
                 let moves = &self.moves[i];
+                let [win_journal, loss_journal] = self.journals(&step, s);
                 let newest_loss = new_loss[o][n].union(&lower_loss[o]);
-                let dw = timed!("new wins", moves.backward_within(&newest_loss, undecided.for_wins(i)));
+                let record = |groups: usize, sets: &[(u32, &Dfa)]| win_journal.record(groups, sets);
+                let resume = win_journal.start(&record)?;
+                let dw =
+                    timed!("new wins", moves.backward_within_resumable(&newest_loss, undecided.for_wins(i), resume));
                 drop(newest_loss);
                 let newest_win = new_win[o][n].union(&lower_win[o]);
                 if newest_win.is_empty() {
-                    return (dw, empty.clone());
+                    return Ok((dw, empty.clone()));
                 }
                 let open =
                     retrograde::open_for_losses(moves, &newest_win, &undecided.sets()[i], &dw, self.game.has_draws());
                 // Only the escape image is left, the largest step: hold no more than it needs.
                 drop(newest_win);
                 if open.is_empty() {
-                    return (dw, empty.clone());
+                    return Ok((dw, empty.clone()));
                 }
                 let escape = timed!("escape", reach[o].difference(&win[o]).difference(&lower_won_so_far[o]));
-                let dl = timed!("new losses", moves.without_move_into(&escape, &open));
-                (dw, dl)
+                let record = |groups: usize, sets: &[(u32, &Dfa)]| loss_journal.record(groups, sets);
+                let resume = loss_journal.start(&record)?;
+                let dl = timed!("new losses", moves.without_move_into_resumable(&escape, &open, resume));
+                Ok((dw, dl))
             };
-            let step = step_name(&class.name, n + 1);
             let (dw, dl) = match self.load_increments(&step)? {
                 Some(done) => done,
                 None => {
                     // As in the whole solve, except that a class's second side is always imaged.
-                    let (dw, dl) = self.both_sides(undecided.sets(), false, side_step);
+                    let (dw, dl) = self.both_sides(undecided.sets(), false, side_step)?;
                     self.save_increments(&step, &dw, &dl)?;
+                    self.forget_journals(&step);
                     (dw, dl)
                 }
             };

@@ -32,6 +32,7 @@
 mod checkpoint;
 mod classes;
 mod forward;
+mod journal;
 mod meet;
 mod mirror;
 mod retrograde;
@@ -50,7 +51,7 @@ use crate::vocabulary::{Outcome, Position, Side};
 use checkpoint::Checkpoints;
 use mirror::Mirror;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Evaluate `expr` (a set), and emit a debug event with how long it took and its size.
 macro_rules! timed {
@@ -73,8 +74,13 @@ pub struct Solver<'g> {
     ongoing: [Dfa; 2],
     recorder: Recorder<'g>,
     checkpoints: Checkpoints,
+    /// How often a long image's progress is saved with the checkpoints.
+    journal_every: Duration,
     mirror: Mirror,
 }
+
+/// Default of [`Solver::set_journal_interval`].
+const JOURNAL_EVERY: Duration = Duration::from_secs(600);
 
 impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game`.
@@ -118,6 +124,7 @@ impl<'g> Solver<'g> {
             ongoing,
             recorder: Recorder::new(started),
             checkpoints: Checkpoints::none(),
+            journal_every: JOURNAL_EVERY,
             mirror: Mirror::new(if shared { None } else { game.side_mirror() }),
         }
     }
@@ -143,6 +150,12 @@ impl<'g> Solver<'g> {
     /// Save every finished step under `dir` and reuse steps already saved there (resume).
     pub fn checkpoint_into(&mut self, dir: PathBuf) {
         self.checkpoints = Checkpoints::new(dir, self.game.params());
+    }
+
+    /// With checkpoints, save the progress of an image inside a retrograde iteration at
+    /// most this often (default 10 minutes), so that a stopped run resumes inside it.
+    pub fn set_journal_interval(&mut self, every: Duration) {
+        self.journal_every = every;
     }
 
     /// The records of all steps so far.

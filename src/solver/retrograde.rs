@@ -1,6 +1,7 @@
 //! Retrograde analysis: from the terminal positions back, one iteration per ply of distance,
 //! to the fixpoint (or a given depth). See the formulas in the module docs of [`super`].
 
+use super::journal::Journal;
 use super::undecided::Undecided;
 use super::{Solver, timed};
 use crate::dfa::Dfa;
@@ -126,8 +127,9 @@ impl Solver<'_> {
             let (dw, dl) = match self.load_increments(&name)? {
                 Some(sets) => sets,
                 None => {
-                    let (dw, dl) = self.iteration(n, &r, &undecided);
+                    let (dw, dl) = self.iteration(n, &r, &undecided, &name)?;
                     self.save_increments(&name, &dw, &dl)?;
+                    self.forget_journals(&name);
                     (dw, dl)
                 }
             };
@@ -158,10 +160,10 @@ impl Solver<'_> {
         Ok(r)
     }
 
-    /// Iteration `n + 1`: the new wins and new losses of each side, from the sets after
-    /// iteration `n` and the positions still `undecided`.
-    fn iteration(&self, n: u32, r: &Retrograde, undecided: &Undecided) -> Increments {
-        self.both_sides(undecided.sets(), true, |s: Side| self.side_step(n, r, undecided, s))
+    /// Iteration `n + 1` (checkpointed as `step`): the new wins and new losses of each
+    /// side, from the sets after iteration `n` and the positions still `undecided`.
+    fn iteration(&self, n: u32, r: &Retrograde, undecided: &Undecided, step: &str) -> Result<Increments> {
+        self.both_sides(undecided.sets(), true, |s: Side| self.side_step(n, r, undecided, s, step))
     }
 
     /// One iteration's increments of both sides from `side_step` (one side's new wins and
@@ -171,8 +173,8 @@ impl Solver<'_> {
         &self,
         undecided: &[Dfa; 2],
         mirror: bool,
-        side_step: impl Fn(Side) -> (Dfa, Dfa) + Sync,
-    ) -> Increments {
+        side_step: impl Fn(Side) -> Result<(Dfa, Dfa)> + Sync,
+    ) -> Result<Increments> {
         let shared = self.game.mover_relative();
         let empty = Dfa::reject_all(self.game.shape());
         // Large sets take the sides one after the other: each image is parallel inside, and
@@ -180,32 +182,49 @@ impl Solver<'_> {
         // out of 24 GB that way).
         let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > SIDES_IN_TURN_STATES;
         let ((dw0, dl0), (dw1, dl1)) = if shared {
-            (side_step(Side::First), (empty.clone(), empty))
+            (side_step(Side::First)?, (empty.clone(), empty))
         } else if mirror && self.mirror.applies(large) {
-            let (dw0, dl0) = side_step(Side::First);
+            let (dw0, dl0) = side_step(Side::First)?;
             match rayon::join(|| self.mirror.apply(&dw0), || self.mirror.apply(&dl0)) {
                 (Some(dw1), Some(dl1)) => ((dw0, dl0), (dw1, dl1)),
                 // The rotation would cost more than the images it replaces.
-                _ => ((dw0, dl0), side_step(Side::Second)),
+                _ => ((dw0, dl0), side_step(Side::Second)?),
             }
         } else if large {
-            (side_step(Side::First), side_step(Side::Second))
+            (side_step(Side::First)?, side_step(Side::Second)?)
         } else {
             // The two sides of one iteration only read the previous iteration's sets, so they
             // run side by side.
-            rayon::join(|| side_step(Side::First), || side_step(Side::Second))
+            let (first, second) = rayon::join(|| side_step(Side::First), || side_step(Side::Second));
+            (first?, second?)
         };
-        ([dw0, dw1], [dl0, dl1])
+        Ok(([dw0, dw1], [dl0, dl1]))
+    }
+
+    /// The journals of side `s`'s new wins and new losses in the iteration checkpointed as
+    /// `step` (see [`Journal`]).
+    pub(super) fn journals(&self, step: &str, s: Side) -> [Journal<'_>; 2] {
+        Journal::pair(&self.checkpoints, step, s, self.journal_every)
+    }
+
+    /// Remove the journals of the iteration checkpointed as `step`, now that it is.
+    pub(super) fn forget_journals(&self, step: &str) {
+        for s in Side::BOTH {
+            self.journals(step, s).iter().for_each(Journal::remove);
+        }
     }
 
     /// One side's new wins and new losses in iteration `n + 1`.
-    fn side_step(&self, n: u32, r: &Retrograde, undecided: &Undecided, s: Side) -> (Dfa, Dfa) {
+    fn side_step(&self, n: u32, r: &Retrograde, undecided: &Undecided, s: Side, step: &str) -> Result<(Dfa, Dfa)> {
         let i = s.index();
         let o = if self.game.mover_relative() { i } else { s.other().index() };
         let moves = &self.moves[i];
+        let [win_journal, loss_journal] = self.journals(step, s);
         // New wins: a move into a newest loss of the opponent.
         let newest_loss = &r.new_loss[o][n as usize];
-        let dw = timed!("new wins", moves.backward_within(newest_loss, undecided.for_wins(i)));
+        let record = |groups: usize, sets: &[(u32, &Dfa)]| win_journal.record(groups, sets);
+        let resume = win_journal.start(&record)?;
+        let dw = timed!("new wins", moves.backward_within_resumable(newest_loss, undecided.for_wins(i), resume));
         // New losses: undecided positions all of whose moves go into wins.
         let newest_win = &r.new_win[o][n as usize];
         let mut dl = Dfa::reject_all(newest_win.shape());
@@ -213,10 +232,12 @@ impl Solver<'_> {
             let open = open_for_losses(moves, newest_win, &undecided.sets()[i], &dw, self.game.has_draws());
             if !open.is_empty() {
                 let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
-                dl = timed!("new losses", moves.without_move_into(&escape, &open));
+                let record = |groups: usize, sets: &[(u32, &Dfa)]| loss_journal.record(groups, sets);
+                let resume = loss_journal.start(&record)?;
+                dl = timed!("new losses", moves.without_move_into_resumable(&escape, &open, resume));
             }
         }
-        (dw, dl)
+        Ok((dw, dl))
     }
 
     /// With checkpoints, drop iteration `n - 1`'s increments from memory once iteration `n`'s
