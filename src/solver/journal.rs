@@ -77,10 +77,15 @@ impl<'c> Journal<'c> {
         let names: Vec<String> =
             sets.iter().enumerate().map(|(i, (rank, _))| format!("{groups_done}/{rank}/{i}")).collect();
         let entries: Vec<(&str, &Dfa)> = names.iter().map(String::as_str).zip(sets.iter().map(|(_, d)| *d)).collect();
+        let started = Instant::now();
         match self.checkpoints.save(&self.name, &entries) {
-            Ok(()) => {
-                tracing::debug!(target: "dfasolve::solver", "     journal: {} after {groups_done} groups", self.name)
-            }
+            Ok(()) => tracing::debug!(
+                target: "dfasolve::solver",
+                "     journal: {} after {groups_done} groups, {} states, {:.1} s",
+                self.name,
+                sets.iter().map(|(_, d)| d.nontrivial_state_count()).sum::<usize>(),
+                started.elapsed().as_secs_f64()
+            ),
             Err(e) => tracing::warn!("journal {} not saved ({e}); a stop would redo the image", self.name),
         }
         *last = Instant::now();
