@@ -69,6 +69,11 @@ proptest! {
         prop_assert_eq!(members(&d), a.difference(b).cloned().collect::<Set>());
         prop_assert_eq!(da.is_subset(&db), a.is_subset(b));
         prop_assert_eq!(da == db, a == b);
+        let (mut united, mut subtracted) = (da.clone(), da.clone());
+        united.unite_with(&db);
+        subtracted.subtract(&db);
+        prop_assert_eq!(&united, &u);
+        prop_assert_eq!(&subtracted, &d);
         let c = da.complement();
         prop_assert_eq!(c.validate(), Ok(()));
         let all: Set = all_strings(&shape).into_iter().collect();

@@ -376,22 +376,23 @@ impl Solver<'_> {
                 }
             };
             n += 1;
-            let mut changed = false;
-            for &s in sides {
-                let i = s.index();
-                changed |= !dw[i].is_empty() || !dl[i].is_empty();
-                win[i] = win[i].union(&dw[i]);
-                undecided.settle(i, &dw[i], &dl[i]);
-                self.recorder.record(Phase::Backward, n as u32, s, "new_win", &dw[i]);
-                self.recorder.record(Phase::Backward, n as u32, s, "new_loss", &dl[i]);
-            }
+            let changed = dw.iter().chain(&dl).any(|d| !d.is_empty());
             let [dw0, dw1] = dw;
             let [dl0, dl1] = dl;
             new_win[0].push(dw0);
             new_win[1].push(dw1);
             new_loss[0].push(dl0);
             new_loss[1].push(dl1);
+            // The older increments leave memory before the running sets are updated.
             self.spill_previous(n, &mut new_win, &mut new_loss, &mut spilled);
+            for &s in sides {
+                let i = s.index();
+                let (dw, dl) = (&new_win[i][n], &new_loss[i][n]);
+                win[i].unite_with(dw);
+                undecided.settle(i, dw, dl);
+                self.recorder.record(Phase::Backward, n as u32, s, "new_win", dw);
+                self.recorder.record(Phase::Backward, n as u32, s, "new_loss", dl);
+            }
             // Iteration n used the distance-(n - 1) sets; nothing new can come after the last
             // lower distance once an iteration has added nothing.
             if !changed && last_lower.is_none_or(|d| n > d) {

@@ -134,23 +134,30 @@ impl Solver<'_> {
                 }
             };
             n += 1;
-            let mut changed = false;
-            for &s in sides {
-                let i = s.index();
-                changed |= !dw[i].is_empty() || !dl[i].is_empty();
-                r.win[i] = timed!("win union", r.win[i].union(&dw[i]));
-                r.loss[i] = timed!("loss union", r.loss[i].union(&dl[i]));
-                undecided.settle(i, &dw[i], &dl[i]);
-                self.recorder.record(Phase::Backward, n, s, "new_win", &dw[i]);
-                self.recorder.record(Phase::Backward, n, s, "new_loss", &dl[i]);
-            }
+            let changed = dw.iter().chain(&dl).any(|d| !d.is_empty());
             let [dw0, dw1] = dw;
             let [dl0, dl1] = dl;
             r.new_win[0].push(dw0);
             r.new_win[1].push(dw1);
             r.new_loss[0].push(dl0);
             r.new_loss[1].push(dl1);
+            // The older increments leave memory before the running sets are updated.
             self.spill_previous(n as usize, &mut r.new_win, &mut r.new_loss, &mut spilled);
+            for &s in sides {
+                let i = s.index();
+                let (dw, dl) = (&r.new_win[i][n as usize], &r.new_loss[i][n as usize]);
+                timed!("win union", {
+                    r.win[i].unite_with(dw);
+                    &r.win[i]
+                });
+                timed!("loss union", {
+                    r.loss[i].unite_with(dl);
+                    &r.loss[i]
+                });
+                undecided.settle(i, dw, dl);
+                self.recorder.record(Phase::Backward, n, s, "new_win", dw);
+                self.recorder.record(Phase::Backward, n, s, "new_loss", dl);
+            }
             if !changed {
                 r.complete = true;
                 break;

@@ -57,15 +57,20 @@ impl Undecided {
 
     /// Remove side `i`'s new wins `dw` and new losses `dl` (each within the undecided set).
     pub(super) fn settle(&mut self, i: usize, dw: &Dfa, dl: &Dfa) {
-        if dw.is_empty() && dl.is_empty() {
-            return;
+        // The smaller set first, and no copies for empty operands: by iteration 7 of Ostle
+        // 5x5's {5 v 4, 4 v 5} the undecided set had 133 M DFA states, and these steps went
+        // past a 22 GiB budget.
+        if let Some(not_won) = &mut self.not_won {
+            timed!("not won", {
+                not_won[i].subtract(dw);
+                &not_won[i]
+            });
         }
-        self.undecided[i] = timed!("undecided", self.undecided[i].difference(dw).difference(dl));
-        if let Some(not_won) = &mut self.not_won
-            && !dw.is_empty()
-        {
-            not_won[i] = timed!("not won", not_won[i].difference(dw));
-        }
+        timed!("undecided", {
+            self.undecided[i].subtract(dw);
+            self.undecided[i].subtract(dl);
+            &self.undecided[i]
+        });
     }
 
     /// The undecided positions, by side to move, once the pass is over.
