@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v timeout 65m dfasolve ostle --by-classes classes --class 5v4 --checkpoint ckpt --csv ck-run6/5v4.csv --max-memory 22 --progress   # build cea5a69 + no copies for empty operands, spill before settle (uncommitted), 2026-11-26 05:42
