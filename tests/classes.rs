@@ -127,3 +127,33 @@ fn ostle_subgame_refuses_what_is_not_one() {
     let err = class_from_subgame(&big, &small, big_solution).unwrap_err().to_string();
     assert!(err.contains("is not a subgame of"), "{err}");
 }
+
+/// With checkpoints, the class solve's loss steps park the running sets on disk past a
+/// threshold (here always) and journal their images (here after every move group): the
+/// values are those of the solve without either, the finished run leaves neither file, and
+/// Breakthrough (two sides, in turn) and Ostle (one side, with draws) both take that path.
+#[test]
+fn parked_and_journaled_class_solve_equals_the_plain_one() {
+    let games: Vec<Box<dyn Game>> = vec![
+        Box::new(Ostle::new(Variant { width: 3, height: 4, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap()),
+        Box::new(Breakthrough::new(3, 4).unwrap()),
+    ];
+    for game in &games {
+        let plain = Solver::new(game.as_ref()).solve_by_classes(None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut solver = Solver::new(game.as_ref());
+        solver.checkpoint_into(dir.path().join("ck"));
+        solver.set_park_threshold(0);
+        solver.set_journal_interval(std::time::Duration::ZERO);
+        let parked = solver.solve_by_classes(Some(&dir.path().join("classes"))).unwrap();
+        assert_eq!(parked.initial_value, plain.initial_value, "{}", game.name());
+        let (a, b) = (by_value(game.as_ref(), &plain), by_value(game.as_ref(), &parked));
+        assert_eq!(a, b, "{}: the same values", game.name());
+        let left: Vec<String> = std::fs::read_dir(dir.path().join("ck"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("parked") || n.ends_with("-wins.dfas") || n.ends_with("-losses.dfas"))
+            .collect();
+        assert!(left.is_empty(), "{}: {left:?}", game.name());
+    }
+}

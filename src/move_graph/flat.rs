@@ -94,13 +94,20 @@ impl MoveGraph {
     ///
     /// `resume` may skip the groups an earlier run finished (starting from the strings they
     /// left) and is told what is left after each group.
-    pub(super) fn filter_by_plans(&self, plans: &[GroupPlan], set: &Dfa, within: &Dfa, mut resume: Resume) -> Dfa {
-        // Borrowed until the first difference: `within` can be gigabytes.
+    /// `within` may be borrowed (copied at the first difference) or handed over (replaced
+    /// at the first difference): it can be gigabytes.
+    pub(super) fn filter_by_plans(
+        &self,
+        plans: &[GroupPlan],
+        set: &Dfa,
+        within: Cow<'_, Dfa>,
+        mut resume: Resume,
+    ) -> Dfa {
         let (skip, mut rest) = match resume.from.take() {
             Some(Partial { groups_done, mut sets }) if sets.len() == 1 => {
                 (groups_done, Cow::Owned(sets.pop().expect("one set").1))
             }
-            _ => (0, Cow::Borrowed(within)),
+            _ => (0, within),
         };
         for (i, (group, plan)) in plans.iter().enumerate().filter(|(_, (g, _))| *g >= skip) {
             if rest.is_empty() {
@@ -218,6 +225,7 @@ mod tests {
     use crate::games::Game;
     use crate::games::breakthrough::Breakthrough;
     use crate::move_graph::{Partial, Resume};
+    use std::borrow::Cow;
 
     /// An image is the same set whether each group of moves is one pass or is split into
     /// halves or quarters: Breakthrough 4x5's moves forward from its first plies, and
@@ -269,7 +277,8 @@ mod tests {
         let plans = |split: usize| graph.plan(true, split).expect("Breakthrough's moves flatten");
         let whole = graph.image_by_plans(plans(0), &set, Some(within), Resume { from: None, record: Some(&record) });
         let image_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
-        let left = graph.filter_by_plans(plans(0), &set, within, Resume { from: None, record: Some(&record) });
+        let left =
+            graph.filter_by_plans(plans(0), &set, Cow::Borrowed(within), Resume { from: None, record: Some(&record) });
         let filter_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
         assert!(!whole.is_empty() && !left.is_empty());
         assert_eq!(left, within.difference(&whole));
@@ -286,7 +295,11 @@ mod tests {
             }
             for from in filter_snapshots.iter().cloned() {
                 let resume = Resume { from: Some(from), record: None };
-                assert_eq!(graph.filter_by_plans(plans(split), &set, within, resume), left, "split level {split}");
+                assert_eq!(
+                    graph.filter_by_plans(plans(split), &set, Cow::Borrowed(within), resume),
+                    left,
+                    "split level {split}"
+                );
             }
         }
     }

@@ -4,6 +4,7 @@
 use super::{MoveGraph, Resume};
 use crate::dfa::{Dfa, Symbol};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The successors of a listed state, as [`ListedMoves`] computes them.
@@ -106,17 +107,20 @@ impl Moves {
     /// where the graph's moves are taken a group at a time, each group's image explored only
     /// among the strings the groups before it left ([`MoveGraph::without_path_into`]).
     pub fn without_move_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
-        self.without_move_into_resumable(set, within, Resume::none())
+        self.without_move_into_resumable(set, Cow::Borrowed(within), Resume::none())
     }
 
-    /// [`Moves::without_move_into`], with the graph's filter resumable ([`Resume`]).
-    pub fn without_move_into_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+    /// [`Moves::without_move_into`], with the graph's filter resumable ([`Resume`]); a
+    /// `within` handed over is dropped as soon as it is narrowed.
+    pub fn without_move_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
         let Some(l) = &self.listed else { return self.graph.without_path_into_resumable(set, within, resume) };
         let listed = within.intersection(&l.sources);
         if listed.is_empty() {
             return self.graph.without_path_into_resumable(set, within, resume);
         }
-        let by_graph = self.graph.without_path_into_resumable(set, &within.difference(&l.sources), resume);
+        let rest = Cow::Owned(within.difference(&l.sources));
+        drop(within);
+        let by_graph = self.graph.without_path_into_resumable(set, rest, resume);
         by_graph.union(&listed.difference(&Self::listed_into(l, set, &listed)))
     }
 

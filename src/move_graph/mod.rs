@@ -28,6 +28,7 @@ use crate::dfa::limits::{SPLIT_LEVELS, split_level};
 use crate::dfa::{Change, Dfa, RelationImager, Shape, Symbol};
 use flat::{FlatMove, GroupPlan};
 use relations::LayerRelation;
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
@@ -252,19 +253,20 @@ impl MoveGraph {
     /// before it left: what is known to have a path into `set` is not explored again, and no
     /// union of the plans' images (most of `within` when few strings have no path) is built.
     pub fn without_path_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
-        self.without_path_into_resumable(set, within, Resume::none())
+        self.without_path_into_resumable(set, Cow::Borrowed(within), Resume::none())
     }
 
     /// [`MoveGraph::without_path_into`], resuming after the move groups `resume.from` says
     /// are done (its one set is what they left) and reporting each finished group (see
     /// [`Resume`]). Graphs that are not imaged by plans start over and report nothing.
-    pub fn without_path_into_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+    /// `within` handed over (`Cow::Owned`) is dropped once the first group has narrowed it.
+    pub fn without_path_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
         if let Some(relations) = self.layer_relations() {
-            return within.difference(&self.relation_images(relations, set, true, Some(within)));
+            return within.difference(&self.relation_images(relations, set, true, Some(&within)));
         }
         match self.plan(true, split_level()) {
             Some(plans) => self.filter_by_plans(plans, set, within, resume),
-            None => within.difference(&self.backward_dag(set, Some(within))),
+            None => within.difference(&self.backward_dag(set, Some(&within))),
         }
     }
 

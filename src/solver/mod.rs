@@ -76,11 +76,16 @@ pub struct Solver<'g> {
     checkpoints: Checkpoints,
     /// How often a long image's progress is saved with the checkpoints.
     journal_every: Duration,
+    /// Above this many undecided DFA states a class's loss step parks its running sets.
+    park_above: usize,
     mirror: Mirror,
 }
 
 /// Default of [`Solver::set_journal_interval`].
 const JOURNAL_EVERY: Duration = Duration::from_secs(600);
+
+/// Default of [`Solver::set_park_threshold`]: sets of about a gigabyte.
+const PARK_ABOVE: usize = 30_000_000;
 
 impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game`.
@@ -125,6 +130,7 @@ impl<'g> Solver<'g> {
             recorder: Recorder::new(started),
             checkpoints: Checkpoints::none(),
             journal_every: JOURNAL_EVERY,
+            park_above: PARK_ABOVE,
             mirror: Mirror::new(if shared { None } else { game.side_mirror() }),
         }
     }
@@ -156,6 +162,12 @@ impl<'g> Solver<'g> {
     /// most this often (default 10 minutes), so that a stopped run resumes inside it.
     pub fn set_journal_interval(&mut self, every: Duration) {
         self.journal_every = every;
+    }
+
+    /// With checkpoints, a class's loss step whose undecided sets have more than `states`
+    /// DFA states keeps the running sets on disk while its escape filter runs (default 30 M).
+    pub fn set_park_threshold(&mut self, states: usize) {
+        self.park_above = states;
     }
 
     /// The records of all steps so far.

@@ -241,7 +241,7 @@ impl Solver<'_> {
                 let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
                 let record = |groups: usize, sets: &[(u32, &Dfa)]| loss_journal.record(groups, sets);
                 let resume = loss_journal.start(&record)?;
-                dl = timed!("new losses", moves.without_move_into_resumable(&escape, &open, resume));
+                dl = timed!("new losses", moves.without_move_into_resumable(&escape, open, resume));
             }
         }
         Ok((dw, dl))

@@ -73,6 +73,22 @@ impl Undecided {
         });
     }
 
+    /// Every set held, named, so that a step that does not read them can park them on disk.
+    pub(super) fn parts_mut(&mut self) -> Vec<(String, &mut Dfa)> {
+        let mut parts: Vec<(String, &mut Dfa)> =
+            self.undecided.iter_mut().enumerate().map(|(i, d)| (format!("undecided/{i}"), d)).collect();
+        if let Some(not_won) = &mut self.not_won {
+            parts.extend(not_won.iter_mut().enumerate().map(|(i, d)| (format!("not_won/{i}"), d)));
+        }
+        parts
+    }
+
+    /// Take side `i`'s undecided set out (leaving an empty one): the caller has parked it.
+    pub(super) fn take(&mut self, i: usize) -> Dfa {
+        let empty = Dfa::reject_all(self.undecided[i].shape());
+        std::mem::replace(&mut self.undecided[i], empty)
+    }
+
     /// The undecided positions, by side to move, once the pass is over.
     pub(super) fn into_sets(self) -> [Dfa; 2] {
         self.undecided
