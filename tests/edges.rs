@@ -223,8 +223,10 @@ fn checkpoints_of_another_solve_are_refused() {
     let ck = dir.path().join("ck");
     assert!(run(&ck, "2").status.success());
     std::fs::write(ck.join(".backward-1.dfas.tmpXYZ"), b"left by a killed run").unwrap();
+    std::fs::write(ck.join("class-2v2-backward-0003-first-parked.dfas"), b"parked by a killed run").unwrap();
     assert!(run(&ck, "2").status.success(), "the same solve resumes");
     assert!(!ck.join(".backward-1.dfas.tmpXYZ").exists(), "stale temporary removed");
+    assert!(!ck.join("class-2v2-backward-0003-first-parked.dfas").exists(), "stale parked sets removed");
     assert_clean_error(&run(&ck, "3"), "not for this solve");
     // Swap two checkpoints of the same solve: each names its own step.
     let ck2 = dir.path().join("ck2");

@@ -96,13 +96,16 @@ impl Checkpoints {
     }
 }
 
-/// Remove `dir/.NAME.tmp*`, the temporary files of atomic writes that a killed run left.
+/// Remove `dir/.NAME.tmp*`, the temporary files of atomic writes that a killed run left, and
+/// `*-parked.dfas`, running sets a killed class solve had parked (never read by a new run,
+/// and gigabytes on the largest classes).
 fn remove_stale_temporaries(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') && name.contains(".tmp") && entry.file_type().is_ok_and(|t| t.is_file()) {
+        let stale = (name.starts_with('.') && name.contains(".tmp")) || name.ends_with("-parked.dfas");
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

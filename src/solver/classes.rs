@@ -245,7 +245,7 @@ impl Solver<'_> {
         for (_, d) in undecided.parts_mut().into_iter().chain(win.iter_mut().map(|d| (String::new(), d))) {
             *d = empty.clone();
         }
-        let dl = filter(s, Cow::Owned(open), escape)?;
+        let dl = filter(s, Cow::Owned(open), escape).inspect_err(|_| self.checkpoints.remove(&name))?;
         let mut bundle = self
             .checkpoints
             .load(&name)?
