@@ -278,7 +278,8 @@ pub struct RunOptions {
     #[arg(long)]
     pub resume: bool,
     /// With checkpoints: inside a long retrograde iteration, save its image's progress at
-    /// most this often (after a move group), so that a stop loses at most this much of it.
+    /// most this often (after a move group), so that a stop loses at most this much of it
+    /// and the group under way.
     #[arg(long, value_name = "MINUTES", default_value_t = 10.0, value_parser = minutes)]
     pub journal_every: f64,
     /// Solve by classes of positions (a strong solve, one class at a time from the lowest up),
