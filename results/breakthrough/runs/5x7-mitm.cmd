@@ -1,0 +1,1 @@
+DFASOLVE_TRACE=1 /usr/bin/time -v timeout 1380 dfasolve breakthrough --width 5 --height 7 --json --csv run.csv --out bt-5x7.dfas --checkpoint ckpt --max-memory 20   # build b7bda97, 2026-11-26 06:32, alone; stopped by the timeout; checkpoints in ~/dfasolve-runs/bt-5x7-mitm/ckpt (run.sh resumes)
