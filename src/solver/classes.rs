@@ -109,6 +109,13 @@ fn step_name(class: &str, n: usize) -> String {
     format!("class-{class}-backward-{n:04}")
 }
 
+/// The running sets a loss step parks, each named as in its parked file.
+fn running_sets<'a>(win: &'a mut [Dfa; 2], undecided: &'a mut Undecided) -> Vec<(String, &'a mut Dfa)> {
+    let mut sets: Vec<(String, &mut Dfa)> = win.iter_mut().enumerate().map(|(i, d)| (format!("win/{i}"), d)).collect();
+    sets.extend(undecided.parts_mut());
+    sets
+}
+
 /// One side's escape filter: its new losses among the open positions (handed over or
 /// borrowed), given the escape set.
 type EscapeFilter<'f> = dyn Fn(Side, Cow<'_, Dfa>, &Dfa) -> Result<Dfa> + 'f;
@@ -229,9 +236,7 @@ impl Solver<'_> {
     ) -> Result<Dfa> {
         let name = format!("{step}-{s}-parked");
         let empty = Dfa::reject_all(self.game.shape());
-        let mut parts: Vec<(String, &mut Dfa)> =
-            win.iter_mut().enumerate().map(|(i, d)| (format!("win/{i}"), d)).collect();
-        parts.extend(undecided.parts_mut());
+        let parts = running_sets(win, undecided);
         let entries: Vec<(&str, &Dfa)> = parts.iter().map(|(k, d)| (k.as_str(), &**d)).collect();
         timed!("park", {
             self.checkpoints.save(&name, &entries)?;
@@ -242,7 +247,7 @@ impl Solver<'_> {
             Some(open) => open,
             None => undecided.take(s.index()),
         };
-        for (_, d) in undecided.parts_mut().into_iter().chain(win.iter_mut().map(|d| (String::new(), d))) {
+        for (_, d) in running_sets(win, undecided) {
             *d = empty.clone();
         }
         let dl = filter(s, Cow::Owned(open), escape).inspect_err(|_| self.checkpoints.remove(&name))?;
@@ -250,10 +255,7 @@ impl Solver<'_> {
             .checkpoints
             .load(&name)?
             .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
-        let mut parts: Vec<(String, &mut Dfa)> =
-            win.iter_mut().enumerate().map(|(i, d)| (format!("win/{i}"), d)).collect();
-        parts.extend(undecided.parts_mut());
-        for (k, d) in parts {
+        for (k, d) in running_sets(win, undecided) {
             *d = bundle.take(&k, &name)?;
         }
         self.checkpoints.remove(&name);
