@@ -186,6 +186,22 @@ fn dfa_solution_matches_explicit_tables_3x4_and_4x3() {
     verify(variant(4, 3, 3, 2, Rule::Exact));
 }
 
+/// Every loss step's escape filter taken by hole square and journaled after every part and
+/// move group: the solution still matches the explicit tables entry by entry.
+#[test]
+fn dfa_solution_by_hole_parts_matches_explicit_tables() {
+    let v = variant(3, 4, 3, 1, Rule::Exact);
+    let tables = explicit::solve(&v);
+    let game = Ostle::new(v).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut solver = Solver::new(&game);
+    solver.checkpoint_into(dir.path().to_path_buf());
+    solver.set_part_threshold(0);
+    solver.set_journal_interval(std::time::Duration::ZERO);
+    let solution = solver.solve(Mode::Strong).unwrap();
+    assert_eq!(check_tables(&tables, &solution).unwrap() as usize, tables.states.len());
+}
+
 /// 6.9 M states; about two minutes in a release build, most of it the explicit solver.
 #[test]
 fn dfa_solution_matches_explicit_tables_4x4() {

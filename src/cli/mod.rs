@@ -282,6 +282,11 @@ pub struct RunOptions {
     /// and the group under way.
     #[arg(long, value_name = "MINUTES", default_value_t = 10.0, value_parser = minutes)]
     pub journal_every: f64,
+    /// A loss step whose open positions have more than this many DFA states takes its escape
+    /// filter (the step's largest image) one part of them at a time, for games that declare
+    /// parts (Ostle: by hole square); 0: always. The values are the same either way.
+    #[arg(long, value_name = "STATES", default_value_t = crate::solver::FILTER_PARTS_ABOVE)]
+    pub filter_parts_above: usize,
     /// Solve by classes of positions (a strong solve, one class at a time from the lowest up),
     /// saving each class's values in this directory as `class-NAME.dfas` and reusing those
     /// already there. `query`, `check` and `stats` read the directory as a solution.

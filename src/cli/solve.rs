@@ -173,6 +173,7 @@ fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions, chec
         solver.checkpoint_into(dir.to_path_buf());
         solver.set_journal_interval(Duration::from_secs_f64(run.journal_every * 60.0));
     }
+    solver.set_part_threshold(run.filter_parts_above);
     progress
 }
 

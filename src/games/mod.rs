@@ -127,6 +127,14 @@ pub trait Game: Sync {
         Vec::new()
     }
 
+    /// A partition of the positions with `side` to move into parts that the solver's
+    /// largest step, a loss step's escape filter, may take one at a time, so that each
+    /// part's sets and tables are a fraction of the whole (Ostle: where the hole is). Empty
+    /// (the default): the filter takes its positions whole.
+    fn filter_parts(&self, _side: Side) -> Vec<Dfa> {
+        Vec::new()
+    }
+
     // ---- the explicit oracle: plain board code, independent of the symbolic rules ----
 
     /// Positions reachable in one move of `pos.side` (the other side to move), by the rules

@@ -432,12 +432,7 @@ impl Solver<'_> {
                     escape,
                 ))
             };
-            let filter = |s: Side, open: Cow<'_, Dfa>, escape: &Dfa| -> Result<Dfa> {
-                let [_, loss_journal] = self.journals(&step, s);
-                let record = |groups: usize, sets: &[(u32, &Dfa)]| loss_journal.record(groups, sets);
-                let resume = loss_journal.start(&record)?;
-                Ok(timed!("new losses", self.moves[s.index()].without_move_into_resumable(escape, open, resume)))
-            };
+            let filter = |s: Side, open: Cow<'_, Dfa>, escape: &Dfa| self.escape_filter(&step, s, open, escape);
             let (dw, dl) = match self.load_increments(&step)? {
                 Some(done) => done,
                 None => {

@@ -105,6 +105,11 @@ impl<'c> Journal<'c> {
         ["wins", "losses"].map(|kind| Journal::new(checkpoints, format!("{step}-{side}-{kind}"), every))
     }
 
+    /// The journal's checkpoint name (for messages).
+    pub(super) fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Forget the progress: the iteration it belongs to is checkpointed.
     pub(super) fn remove(&self) {
         self.checkpoints.remove(&self.name);

@@ -31,6 +31,7 @@
 
 mod checkpoint;
 mod classes;
+mod escape;
 mod forward;
 mod journal;
 mod meet;
@@ -78,6 +79,10 @@ pub struct Solver<'g> {
     journal_every: Duration,
     /// Above this many undecided DFA states a class's loss step parks its running sets.
     park_above: usize,
+    /// The game's [`Game::filter_parts`] by side to move.
+    filter_parts: [Vec<Dfa>; 2],
+    /// Above this many open DFA states an escape filter goes by parts.
+    part_above: usize,
     mirror: Mirror,
 }
 
@@ -86,6 +91,10 @@ const JOURNAL_EVERY: Duration = Duration::from_secs(600);
 
 /// Default of [`Solver::set_park_threshold`]: sets of about a gigabyte.
 const PARK_ABOVE: usize = 30_000_000;
+
+/// Default of [`Solver::set_part_threshold`]: open sets of a few gigabytes, whose filter's
+/// working sets no longer fit beside them whole.
+pub const FILTER_PARTS_ABOVE: usize = 60_000_000;
 
 impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game`.
@@ -131,6 +140,12 @@ impl<'g> Solver<'g> {
             checkpoints: Checkpoints::none(),
             journal_every: JOURNAL_EVERY,
             park_above: PARK_ABOVE,
+            filter_parts: {
+                let first = game.filter_parts(Side::First);
+                let second = if shared { first.clone() } else { game.filter_parts(Side::Second) };
+                [first, second]
+            },
+            part_above: FILTER_PARTS_ABOVE,
             mirror: Mirror::new(if shared { None } else { game.side_mirror() }),
         }
     }
@@ -168,6 +183,13 @@ impl<'g> Solver<'g> {
     /// DFA states keeps the running sets on disk while its escape filter runs (default 30 M).
     pub fn set_park_threshold(&mut self, states: usize) {
         self.park_above = states;
+    }
+
+    /// An escape filter (a loss step's largest image) whose open positions have more than
+    /// `states` DFA states takes them one part of the game's [`Game::filter_parts`] at a time
+    /// (default 60 M; games without parts always take them whole).
+    pub fn set_part_threshold(&mut self, states: usize) {
+        self.part_above = states;
     }
 
     /// The records of all steps so far.

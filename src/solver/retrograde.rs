@@ -218,6 +218,7 @@ impl Solver<'_> {
     pub(super) fn forget_journals(&self, step: &str) {
         for s in Side::BOTH {
             self.journals(step, s).iter().for_each(Journal::remove);
+            self.forget_part_journals(step, s);
         }
     }
 
@@ -226,7 +227,7 @@ impl Solver<'_> {
         let i = s.index();
         let o = if self.game.mover_relative() { i } else { s.other().index() };
         let moves = &self.moves[i];
-        let [win_journal, loss_journal] = self.journals(step, s);
+        let [win_journal, _] = self.journals(step, s);
         // New wins: a move into a newest loss of the opponent.
         let newest_loss = &r.new_loss[o][n as usize];
         let record = |groups: usize, sets: &[(u32, &Dfa)]| win_journal.record(groups, sets);
@@ -239,9 +240,7 @@ impl Solver<'_> {
             let open = open_for_losses(moves, newest_win, &undecided.sets()[i], &dw, self.game.has_draws());
             if !open.is_empty() {
                 let escape = timed!("escape", self.universe[o].difference(&r.win[o]));
-                let record = |groups: usize, sets: &[(u32, &Dfa)]| loss_journal.record(groups, sets);
-                let resume = loss_journal.start(&record)?;
-                dl = timed!("new losses", moves.without_move_into_resumable(&escape, open, resume));
+                dl = self.escape_filter(step, s, open, &escape)?;
             }
         }
         Ok((dw, dl))

@@ -268,6 +268,12 @@ impl Game for Ostle {
             .collect()
     }
 
+    /// Where the hole is, one part per square: every position has exactly one hole, and a
+    /// part fixes a layer of every string, so its sets are much smaller than the whole's.
+    fn filter_parts(&self, _side: Side) -> Vec<Dfa> {
+        (0..self.variant.squares()).map(|k| Dfa::from_allowed(&self.shape, |l, c| l != k || c == HOLE)).collect()
+    }
+
     fn has_draws(&self) -> bool {
         true
     }

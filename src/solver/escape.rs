@@ -1,0 +1,139 @@
+//! A loss step's escape filter: the new losses are the open positions with no move into the
+//! escape set, the opponent's positions not yet known to be won.
+//!
+//! It is the largest step of a long solve: in iteration 8 of Ostle 5x5's {5 v 4, 4 v 5} it
+//! filtered 132.9 M DFA states of open positions against a 66.6 M-state escape set, and its
+//! own sets (137 M and 62 M states) went past 22 GiB. Above a threshold the filter therefore
+//! takes the open positions one part of the game's [`crate::games::Game::filter_parts`] at a
+//! time and unites the parts' losses: the moves of a part's positions read the whole escape
+//! set, but what the filter explores and keeps is the part's. A finished part is also a unit
+//! of the journal, beside the move groups inside each part.
+
+use super::Solver;
+use super::journal::Journal;
+use super::timed;
+use crate::dfa::Dfa;
+use crate::error::{Error, Result};
+use crate::move_graph::Partial;
+use crate::vocabulary::Side;
+use std::borrow::Cow;
+
+impl Solver<'_> {
+    /// Side `s`'s new losses in the iteration checkpointed as `step`: the positions of `open`
+    /// with no move into `escape`, by parts when `open` has more than the part threshold's
+    /// DFA states and the game declares parts. Journaled either way.
+    ///
+    /// # Errors
+    /// A journal of another solve, or unreadable.
+    pub(super) fn escape_filter(&self, step: &str, s: Side, open: Cow<'_, Dfa>, escape: &Dfa) -> Result<Dfa> {
+        let moves = &self.moves[s.index()];
+        let parts = &self.filter_parts[s.index()];
+        if parts.is_empty() || open.nontrivial_state_count() <= self.part_above {
+            let [_, journal] = self.journals(step, s);
+            let record = |groups: usize, sets: &[(u32, &Dfa)]| journal.record(groups, sets);
+            let resume = journal.start(&record)?;
+            return Ok(timed!("new losses", moves.without_move_into_resumable(escape, open, resume)));
+        }
+        // The journal of the parts holds the losses of the parts done (its "groups" count
+        // parts); each part's filter keeps its own journal of move groups.
+        let by_part = self.part_journal(step, s, None);
+        let (done, mut losses) = match by_part.resume()? {
+            None => (0, Dfa::reject_all(open.shape())),
+            Some(Partial { groups_done, mut sets }) if sets.len() == 1 && groups_done <= parts.len() => {
+                (groups_done, sets.pop().expect("one set").1)
+            }
+            Some(_) => {
+                return Err(Error::Mismatch(format!(
+                    "journal {}: not the losses of at most {} parts",
+                    by_part.name(),
+                    parts.len()
+                )));
+            }
+        };
+        for (k, part) in parts.iter().enumerate().skip(done) {
+            let open_part = timed!("part", open.intersection(part));
+            if !open_part.is_empty() {
+                let journal = self.part_journal(step, s, Some(k));
+                let record = |groups: usize, sets: &[(u32, &Dfa)]| journal.record(groups, sets);
+                let resume = journal.start(&record)?;
+                let lost = timed!(
+                    format!("losses {}/{}", k + 1, parts.len()),
+                    moves.without_move_into_resumable(escape, Cow::Owned(open_part), resume)
+                );
+                losses.unite_with(&lost);
+            }
+            by_part.record(k + 1, &[(0, &losses)]);
+        }
+        Ok(losses)
+    }
+
+    /// The journal of side `s`'s escape filter by parts in the iteration checkpointed as
+    /// `step` (`None`), or of the filter of its part `k`. Their names differ from the whole
+    /// filter's, so that a run resumed with another threshold never reads one as the other.
+    fn part_journal(&self, step: &str, s: Side, part: Option<usize>) -> Journal<'_> {
+        let name = match part {
+            None => format!("{step}-{s}-losses-by-part"),
+            Some(k) => format!("{step}-{s}-losses-part-{k:03}"),
+        };
+        Journal::new(&self.checkpoints, name, self.journal_every)
+    }
+
+    /// Remove the journals of side `s`'s escape filter by parts in the iteration checkpointed
+    /// as `step`, now that it is.
+    pub(super) fn forget_part_journals(&self, step: &str, s: Side) {
+        self.part_journal(step, s, None).remove();
+        for k in 0..self.filter_parts[s.index()].len() {
+            self.part_journal(step, s, Some(k)).remove();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::games::ostle::{Ostle, Rule, Variant};
+    use std::time::Duration;
+
+    /// The filter by parts gives the whole filter's losses, from the start, from its journal
+    /// of parts after any number of parts (and past the last), and from the parts' own
+    /// journals alone; a journal of more parts than the game has is refused, and forgetting
+    /// the journals leaves no file.
+    #[test]
+    fn the_filter_by_parts_resumes_to_the_whole_filters_losses() {
+        let game = Ostle::new(Variant { width: 3, height: 3, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut solver = Solver::new(&game);
+        solver.checkpoint_into(dir.path().to_path_buf());
+        solver.set_journal_interval(Duration::ZERO);
+        solver.set_part_threshold(0);
+        let s = Side::First;
+        let open = solver.ongoing(s).clone();
+        let parts = game.filter_parts(s);
+        assert_eq!(parts.len(), 9);
+        // An escape set that some positions reach and others cannot: the positions with the
+        // hole in the first row.
+        let escape = parts[..3].iter().fold(Dfa::reject_all(open.shape()), |acc, p| acc.union(p));
+        let escape = escape.intersection(solver.universe(s));
+        let whole = solver.moves(s).without_move_into(&escape, &open);
+        assert!(!whole.is_empty() && whole != open);
+        assert!(parts.iter().filter(|p| !whole.intersection(p).is_empty()).count() >= 2);
+        let by_parts = solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap();
+        assert_eq!(by_parts, whole);
+        // Everything journaled: the next run only reads the losses back.
+        assert_eq!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap(), whole);
+        for done in [0, 1, 4, 9] {
+            let losses = parts[..done].iter().fold(Dfa::reject_all(open.shape()), |acc, part| {
+                acc.union(&solver.moves(s).without_move_into(&escape, &open.intersection(part)))
+            });
+            solver.part_journal("t", s, None).record(done, &[(0, &losses)]);
+            assert_eq!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap(), whole, "{done} parts");
+        }
+        solver.part_journal("t", s, None).remove();
+        assert_eq!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap(), whole, "part journals");
+        solver.part_journal("t", s, None).record(10, &[(0, &whole)]);
+        assert!(matches!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape), Err(Error::Mismatch(_))));
+        solver.forget_part_journals("t", s);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
