@@ -161,6 +161,37 @@ fn run_killed_inside_an_image_resumes_from_its_journal() {
     assert!(!files.iter().any(journal), "journals of finished iterations are removed: {files:?}");
 }
 
+/// An Ostle run whose escape filters all go by hole square (`--filter-parts-above 0`), killed
+/// once a filter's journal of parts is written, resumes from it to the same solution, which
+/// is byte-identical to the one of whole filters.
+#[test]
+fn run_killed_inside_a_filter_by_parts_resumes_from_its_journal() {
+    let by_parts = |n: &String| n.contains("-losses-by-part");
+    let game = [
+        "ostle",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--pieces",
+        "2",
+        "--lose-at",
+        "1",
+        "--journal-every",
+        "0",
+        "--filter-parts-above",
+        "0",
+    ];
+    let (left, log) = killed_run_resumes_after(&game, |files| files.iter().any(by_parts));
+    assert!(left.iter().any(by_parts), "the kill left a journal of parts: {left:?}");
+    assert!(log.contains("resuming after"), "the resumed run read a journal: {log}");
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, parts) = (dir.path().join("whole.dfas"), dir.path().join("parts.dfas"));
+    assert!(dfasolve(&[&game[..9], &["--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success());
+    assert!(dfasolve(&[&game[..], &["--quiet", "--out", parts.to_str().unwrap()]].concat()).status.success());
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&parts).unwrap(), "by parts or whole, the same solution");
+}
+
 #[test]
 fn play_against_the_perfect_player_to_the_end() {
     use std::io::Write;
