@@ -62,7 +62,10 @@ impl Solver<'_> {
                 );
                 losses.unite_with(&lost);
             }
-            by_part.record(k + 1, &[(0, &losses)]);
+            // The last part is always saved: reloading the parked sets after the filter has
+            // gone over the budget (iteration 8 of {5 v 4, 4 v 5}), and the filter's result
+            // should not go with it.
+            by_part.record_if(k + 1, &[(0, &losses)], k + 1 == parts.len());
         }
         Ok(losses)
     }

@@ -67,11 +67,17 @@ impl<'c> Journal<'c> {
     /// last save. A failed save is reported and the image goes on: the journal only saves
     /// time.
     pub(super) fn record(&self, groups_done: usize, sets: &[(u32, &Dfa)]) {
+        self.record_if(groups_done, sets, false);
+    }
+
+    /// [`Journal::record`], saving whenever it was last saved if `now`: the end of a long
+    /// filter, whose result the steps after it can still lose to the memory budget.
+    pub(super) fn record_if(&self, groups_done: usize, sets: &[(u32, &Dfa)], now: bool) {
         if !self.checkpoints.enabled() {
             return;
         }
         let mut last = self.last_save.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if last.elapsed() < self.every {
+        if !now && last.elapsed() < self.every {
             return;
         }
         let names: Vec<String> =
