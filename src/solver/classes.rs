@@ -116,10 +116,6 @@ fn running_sets<'a>(win: &'a mut [Dfa; 2], undecided: &'a mut Undecided) -> Vec<
     sets
 }
 
-/// One side's escape filter: its new losses among the open positions (handed over or
-/// borrowed), given the escape set.
-type EscapeFilter<'f> = dyn Fn(Side, Cow<'_, Dfa>, &Dfa) -> Result<Dfa> + 'f;
-
 impl Solver<'_> {
     /// Solve every class of the game from the lowest up and put their values together: the
     /// same value classes as [`Mode::Strong`] over the whole universe, one entry per class and
@@ -223,7 +219,6 @@ impl Solver<'_> {
     /// runs, and on 5x5's {5 v 4, 4 v 5} they were 11 GB of the 22 GiB the filter of
     /// iteration 8 went past. `open` is the side's open positions, or `None` when they are
     /// its undecided positions, which are then handed to the filter rather than copied.
-    #[allow(clippy::too_many_arguments)]
     fn park_and_filter(
         &self,
         step: &str,
@@ -232,7 +227,6 @@ impl Solver<'_> {
         escape: Dfa,
         win: &mut [Dfa; 2],
         undecided: &mut Undecided,
-        filter: &EscapeFilter,
     ) -> Result<Dfa> {
         let name = format!("{step}-{s}-parked");
         let empty = Dfa::reject_all(self.game.shape());
@@ -250,7 +244,8 @@ impl Solver<'_> {
         for (_, d) in running_sets(win, undecided) {
             *d = empty.clone();
         }
-        let dl = filter(s, Cow::Owned(open), &escape).inspect_err(|_| self.checkpoints.remove(&name))?;
+        let dl =
+            self.escape_filter(step, s, Cow::Owned(open), &escape).inspect_err(|_| self.checkpoints.remove(&name))?;
         // The escape set leaves memory before the parked sets come back: at iteration 8 of
         // {5 v 4, 4 v 5} the reload with it held went past 22 GiB.
         drop(escape);
@@ -435,7 +430,6 @@ impl Solver<'_> {
                     escape,
                 ))
             };
-            let filter = |s: Side, open: Cow<'_, Dfa>, escape: &Dfa| self.escape_filter(&step, s, open, escape);
             let (dw, dl) = match self.load_increments(&step)? {
                 Some(done) => done,
                 None => {
@@ -449,8 +443,7 @@ impl Solver<'_> {
                             let Some((open, escape)) = losses_input(s, &dw[s.index()], &win, &undecided) else {
                                 continue;
                             };
-                            dl[s.index()] =
-                                self.park_and_filter(&step, s, open, escape, &mut win, &mut undecided, &filter)?;
+                            dl[s.index()] = self.park_and_filter(&step, s, open, escape, &mut win, &mut undecided)?;
                         }
                         (dw, dl)
                     } else {
@@ -462,7 +455,7 @@ impl Solver<'_> {
                             let dl = match losses_input(s, &dw, &win, &undecided) {
                                 Some((open, escape)) => {
                                     let open = open.map_or(Cow::Borrowed(&undecided.sets()[s.index()]), Cow::Owned);
-                                    filter(s, open, &escape)?
+                                    self.escape_filter(&step, s, open, &escape)?
                                 }
                                 None => empty.clone(),
                             };

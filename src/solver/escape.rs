@@ -65,7 +65,11 @@ impl Solver<'_> {
             // The last part is always saved: reloading the parked sets after the filter has
             // gone over the budget (iteration 8 of {5 v 4, 4 v 5}), and the filter's result
             // should not go with it.
-            by_part.record_if(k + 1, &[(0, &losses)], k + 1 == parts.len());
+            if k + 1 == parts.len() {
+                by_part.record_now(k + 1, &[(0, &losses)]);
+            } else {
+                by_part.record(k + 1, &[(0, &losses)]);
+            }
         }
         Ok(losses)
     }
@@ -138,5 +142,11 @@ mod tests {
         assert!(matches!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape), Err(Error::Mismatch(_))));
         solver.forget_part_journals("t", s);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // However long the interval, a filter's last part is journaled.
+        solver.set_journal_interval(Duration::from_secs(3600));
+        assert_eq!(solver.escape_filter("u", s, Cow::Borrowed(&open), &escape).unwrap(), whole);
+        let journal = solver.part_journal("u", s, None).resume().unwrap().expect("the last part is journaled");
+        assert_eq!(journal, Partial { groups_done: parts.len(), sets: vec![(0, whole.clone())] });
+        solver.forget_part_journals("u", s);
     }
 }

@@ -67,12 +67,16 @@ impl<'c> Journal<'c> {
     /// last save. A failed save is reported and the image goes on: the journal only saves
     /// time.
     pub(super) fn record(&self, groups_done: usize, sets: &[(u32, &Dfa)]) {
-        self.record_if(groups_done, sets, false);
+        self.save(groups_done, sets, false);
     }
 
-    /// [`Journal::record`], saving whenever it was last saved if `now`: the end of a long
-    /// filter, whose result the steps after it can still lose to the memory budget.
-    pub(super) fn record_if(&self, groups_done: usize, sets: &[(u32, &Dfa)], now: bool) {
+    /// [`Journal::record`] whenever the last save was: the end of a long filter, whose
+    /// result the steps after it can still lose to the memory budget.
+    pub(super) fn record_now(&self, groups_done: usize, sets: &[(u32, &Dfa)]) {
+        self.save(groups_done, sets, true);
+    }
+
+    fn save(&self, groups_done: usize, sets: &[(u32, &Dfa)], now: bool) {
         if !self.checkpoints.enabled() {
             return;
         }
