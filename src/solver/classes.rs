@@ -431,7 +431,10 @@ impl Solver<'_> {
                 ))
             };
             let (dw, dl) = match self.load_increments(&step)? {
-                Some(done) => done,
+                Some(done) => {
+                    self.forget_journals(&step);
+                    done
+                }
                 None => {
                     let (dw, dl) = if park {
                         let mut dw = [empty.clone(), empty.clone()];

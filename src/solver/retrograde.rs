@@ -125,7 +125,12 @@ impl Solver<'_> {
             }
             let name = step_name(n + 1);
             let (dw, dl) = match self.load_increments(&name)? {
-                Some(sets) => sets,
+                // A run stopped between the checkpoint and the removal of its journals left
+                // them behind.
+                Some(sets) => {
+                    self.forget_journals(&name);
+                    sets
+                }
                 None => {
                     let (dw, dl) = self.iteration(n, &r, &undecided, &name)?;
                     self.save_increments(&name, &dw, &dl)?;
