@@ -20,7 +20,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub use ostle::{OstleArgs, VerifyOstleArgs};
+pub use ostle::{ExplicitOstleArgs, OstleArgs, VerifyOstleArgs};
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
 pub use report::SolveReport;
@@ -121,6 +121,13 @@ pub enum Command {
         /// Which game.
         #[command(subcommand)]
         game: VerifyCommand,
+    },
+    /// Solve a game with an explicit solver only (no DFA): a byte per state, indexed by rank.
+    #[command(after_help = "Example:\n  dfasolve explicit ostle --width 5 --height 5 --pieces 4 --lose-at 3")]
+    Explicit {
+        /// Which game.
+        #[command(subcommand)]
+        game: ExplicitCommand,
     },
     /// Value and best moves of one position in a saved solution.
     #[command(
@@ -229,6 +236,18 @@ pub enum VerifyCommand {
         /// Output, progress and checkpoint options of the DFA solve.
         #[command(flatten)]
         run: RunOptions,
+    },
+}
+
+/// Games `explicit` knows.
+#[derive(Subcommand, Debug)]
+pub enum ExplicitCommand {
+    /// Strongly solve an Ostle variant of one class (pieces = lose-at + 1, exact rule) by
+    /// retrograde analysis over a byte per state, and report the published counts.
+    Ostle {
+        /// The variant and the report's form.
+        #[command(flatten)]
+        args: ExplicitOstleArgs,
     },
 }
 
@@ -341,6 +360,7 @@ pub fn run(cli: Cli) -> Result<()> {
             if census { ostle::run_census(&variant, limit, &run) } else { ostle::run_ostle(&variant, limit, &run) }
         }
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
+        Command::Explicit { game: ExplicitCommand::Ostle { args } } => ostle::run_explicit_ostle(&args),
         Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
         Command::Stats { file, json } => files::stats(&file, json),
         Command::Play { solution, side, from, json, limit } => {

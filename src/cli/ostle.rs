@@ -300,3 +300,73 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> 
     );
     Ok(())
 }
+
+/// Arguments of `dfasolve explicit ostle`.
+#[derive(Args, Debug, Clone)]
+pub struct ExplicitOstleArgs {
+    /// The variant.
+    #[command(flatten)]
+    pub variant: OstleArgs,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Memory budget in GiB for the tables (default: what the system has available).
+    #[arg(long, value_name = "GIB")]
+    pub max_memory: Option<f64>,
+}
+
+/// `dfasolve explicit ostle`.
+pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
+    use crate::games::ostle::indexed;
+    let v = args.variant.variant()?;
+    indexed::check_variant(&v)?;
+    let budget = match args.max_memory {
+        Some(g) if g.is_finite() && g > 0.0 => Some((g * f64::from(1u32 << 30)) as u64),
+        Some(g) => anyhow::bail!("--max-memory must be a positive number of GiB, got {g}"),
+        None => crate::dfa::limits::available_memory(),
+    };
+    let started = Instant::now();
+    let quiet = args.quiet;
+    let progress = move |line: String| {
+        if !quiet {
+            eprintln!("[{:>7.1} s] {line}", started.elapsed().as_secs_f64());
+        }
+    };
+    let (tables, levels) = indexed::solve(&v, budget, &progress)?;
+    let solve_s = started.elapsed().as_secs_f64();
+    let initial = v.initial_state();
+    let initial_value = tables.value(&initial).map(explicit::value_text);
+    let census = tables.census();
+    let wall_s = started.elapsed().as_secs_f64();
+    let variant = format!("ostle {}x{} k{} t{} (exact rule)", v.width, v.height, v.pieces, v.lose_at);
+    let longest_win = levels.iter().rev().find(|l| l.wins > 0).map(|l| l.plies);
+    if args.json {
+        say!(
+            "{}",
+            serde_json::json!({ "variant": variant, "boards": tables.boards(), "states": tables.states(),
+                "initial_value": initial_value, "longest_win": longest_win, "solve_s": solve_s, "wall_s": wall_s,
+                "levels": levels, "census": census })
+        );
+        return Ok(());
+    }
+    say!("{variant}: {} boards, {} states (a byte each)", tables.boards(), tables.states());
+    say!("start: {}", initial_value.as_deref().unwrap_or("not a state of this class"));
+    say!("longest forced win: {} plies", longest_win.map_or("none".into(), |p| p.to_string()));
+    say!("solved in {solve_s:.1} s, census in {:.1} s", wall_s - solve_s);
+    say!("positions {}, checkmate positions {}", census.positions, census.checkmate_positions);
+    say!(
+        "non-trivial states {} (published convention d = plies - 1; d even: the mover wins)",
+        census.nontrivial_states
+    );
+    say!("{:>5} {:>15}", "d", "states");
+    for (d, n) in census.by_d.iter().enumerate() {
+        if *n > 0 {
+            say!("{d:>5} {n:>15}");
+        }
+    }
+    say!("{:>5} {:>15}", "draw", census.draws);
+    Ok(())
+}

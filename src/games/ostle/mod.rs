@@ -35,6 +35,7 @@
 mod almost_symmetric;
 pub mod census;
 pub mod explicit;
+pub mod indexed;
 mod moves;
 mod notation;
 pub mod structure;
