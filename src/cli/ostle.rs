@@ -316,6 +316,13 @@ pub struct ExplicitOstleArgs {
     /// Memory budget in GiB for the tables (default: what the system has available).
     #[arg(long, value_name = "GIB")]
     pub max_memory: Option<f64>,
+    /// After the solve, check this many states drawn at random by the plain rules: each
+    /// value must follow from its moves' values (0: none).
+    #[arg(long, value_name = "STATES", default_value_t = 1_000_000)]
+    pub check_sample: u64,
+    /// Seed of the states checked.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `dfasolve explicit ostle`.
@@ -337,6 +344,9 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     };
     let (tables, levels) = indexed::solve(&v, budget, &progress)?;
     let solve_s = started.elapsed().as_secs_f64();
+    let checked = tables.check_sample(args.check_sample, args.seed)?;
+    let check_s = started.elapsed().as_secs_f64() - solve_s;
+    progress(format!("{checked} states drawn at random follow from their moves ({check_s:.1} s)"));
     let initial = v.initial_state();
     let initial_value = tables.value(&initial).map(explicit::value_text);
     let census = tables.census();
@@ -348,6 +358,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             "{}",
             serde_json::json!({ "variant": variant, "boards": tables.boards(), "states": tables.states(),
                 "initial_value": initial_value, "longest_win": longest_win, "solve_s": solve_s, "wall_s": wall_s,
+                "checked_states": checked, "check_seed": args.seed, "check_s": check_s,
                 "levels": levels, "census": census })
         );
         return Ok(());
@@ -355,7 +366,11 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     say!("{variant}: {} boards, {} states (a byte each)", tables.boards(), tables.states());
     say!("start: {}", initial_value.as_deref().unwrap_or("not a state of this class"));
     say!("longest forced win: {} plies", longest_win.map_or("none".into(), |p| p.to_string()));
-    say!("solved in {solve_s:.1} s, census in {:.1} s", wall_s - solve_s);
+    say!(
+        "solved in {solve_s:.1} s; {checked} states drawn at random follow from their moves by the plain rules \
+         ({check_s:.1} s); census in {:.1} s",
+        wall_s - solve_s - check_s
+    );
     say!("positions {}, checkmate positions {}", census.positions, census.checkmate_positions);
     say!(
         "non-trivial states {} (published convention d = plies - 1; d even: the mover wins)",

@@ -792,6 +792,105 @@ impl IndexedTables {
     }
 }
 
+impl IndexedTables {
+    /// The state at `index` in the tables: its board and forbidden move.
+    fn state_at(&self, index: u64) -> State {
+        let g = &self.geometry;
+        // The last block starting at or before `index`, then the board within it.
+        let block = self.block_start.partition_point(|&s| s <= index) - 1;
+        let (mut r, mut at) = (block * BLOCK, self.block_start[block]);
+        while at + 1 + u64::from(self.markers[r]) <= index {
+            at += 1 + u64::from(self.markers[r]);
+            r += 1;
+        }
+        let b = g.unrank(r as u64);
+        let mut cells = vec![Cell::Empty; g.squares];
+        for (s, c) in cells.iter_mut().enumerate() {
+            *c = if s == b.hole {
+                Cell::Hole
+            } else if b.mine >> s & 1 == 1 {
+                Cell::Mine
+            } else if b.theirs >> s & 1 == 1 {
+                Cell::Theirs
+            } else {
+                Cell::Empty
+            };
+        }
+        let slot = (index - at) as usize;
+        let forbidden = (slot > 0).then(|| {
+            let mut list = Vec::new();
+            g.markers(&b, &mut list);
+            let (square, d) = list[slot - 1];
+            Move { square: square.into(), dir: Dir::ALL[usize::from(d)] }
+        });
+        State { cells, forbidden }
+    }
+
+    /// Check `samples` states drawn at random from `seed` (every state if there are no more)
+    /// by the plain rules of [`super::explicit`], which share no code with the solver's
+    /// moves: each state's value must follow from its successors' values in the tables (a
+    /// win one ply longer than its shortest move into a loss, a loss one ply longer than its
+    /// longest move into a win, a draw when it has no move into a loss and one into a draw).
+    /// Returns the states checked.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] naming the first state whose value does not follow, or whose
+    /// successor is not in the tables.
+    pub fn check_sample(&self, samples: u64, seed: u64) -> Result<u64> {
+        let all = self.states();
+        let picks: Vec<u64> = if samples >= all {
+            (0..all).collect()
+        } else {
+            let mut rng = crate::dfa::SplitMix64::new(seed);
+            (0..samples).map(|_| rng.below(u128::from(all)) as u64).collect()
+        };
+        let v = &self.variant;
+        picks.par_iter().try_for_each(|&i| {
+            let state = self.state_at(i);
+            let text =
+                || format!("{} {}", v.board_text(&state.cells), state.forbidden.map_or("-".into(), |m| v.move_text(m)));
+            let (mut best_loss, mut longest_win, mut draw, mut moves) = (None::<u32>, None::<u32>, false, 0);
+            for (m, next) in v.successors(&state) {
+                moves += 1;
+                let value = match v.finished(&next.cells) {
+                    Some(true) => Value::Win(0),
+                    Some(false) => Value::Loss(0),
+                    None => self.value(&next).ok_or_else(|| {
+                        Error::Verification(format!(
+                            "{}: the result of {} is not in the tables",
+                            text(),
+                            v.move_text(m)
+                        ))
+                    })?,
+                };
+                match value {
+                    Value::Loss(d) => best_loss = Some(best_loss.map_or(d, |b| b.min(d))),
+                    Value::Win(d) => longest_win = Some(longest_win.map_or(d, |w| w.max(d))),
+                    Value::Draw => draw = true,
+                }
+            }
+            let want = match (best_loss, draw) {
+                (Some(d), _) => Value::Win(d + 1),
+                (None, true) => Value::Draw,
+                (None, false) if moves == 0 => Value::Loss(0),
+                (None, false) => Value::Loss(longest_win.expect("a move into a win") + 1),
+            };
+            let got = self.value(&state).expect("a state of the tables");
+            if got == want {
+                Ok(())
+            } else {
+                Err(Error::Verification(format!(
+                    "{}: the tables say {}, its moves say {}",
+                    text(),
+                    super::explicit::value_text(got),
+                    super::explicit::value_text(want)
+                )))
+            }
+        })?;
+        Ok(picks.len() as u64)
+    }
+}
+
 /// The published counts of an indexed solve (raw).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct IndexedCensus {
@@ -843,6 +942,20 @@ mod tests {
 
     fn variant(w: usize, h: usize, k: usize, t: usize) -> Variant {
         Variant { width: w, height: h, pieces: k, lose_at: t, rule: Rule::Exact }
+    }
+
+    /// Every state of a small variant follows from its moves by the plain rules; a changed
+    /// byte is found.
+    #[test]
+    fn every_state_follows_from_its_moves_and_a_changed_one_is_found() {
+        let v = variant(4, 4, 2, 1);
+        let (mut t, _) = solve(&v, None, &|_| {}).unwrap();
+        assert_eq!(t.check_sample(u64::MAX, 0).unwrap(), t.states());
+        assert_eq!(t.check_sample(1000, 7).unwrap(), 1000);
+        let i = t.values.iter().position(|&c| c >= DECIDED && c != CHECKMATE).unwrap();
+        t.values[i] += 2;
+        let e = t.check_sample(u64::MAX, 0).unwrap_err().to_string();
+        assert!(e.contains("the tables say"), "{e}");
     }
 
     #[test]
