@@ -546,3 +546,21 @@ fn a_meet_in_the_middle_resumes_its_backup_from_the_saved_plies() {
         assert_eq!(full, std::fs::read(dir.path().join("resumed.dfas")).unwrap(), "{game:?}: resumed solution differs");
     }
 }
+
+/// `explicit ostle`: the start's value, every state checked when there are fewer than the
+/// sample, the published counts; a variant of more than one class, or a budget too small for
+/// its tables, is one clear error line.
+#[test]
+fn explicit_ostle_solves_checks_and_refuses_cleanly() {
+    let v = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3"];
+    let out = dfasolve(&[&v[..], &["--lose-at", "2", "--json", "--quiet"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["initial_value"], "W 5");
+    assert_eq!(r["states"], r["checked_states"]);
+    assert_eq!(r["census"]["positions"], 5040);
+    assert_eq!(r["census"]["nontrivial_states"], 736);
+    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "1"]].concat()), "one class");
+    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--max-memory", "0.000001"]].concat()), "budget");
+    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--rule", "class"]].concat()), "exact rule");
+}
