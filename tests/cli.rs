@@ -563,4 +563,6 @@ fn explicit_ostle_solves_checks_and_refuses_cleanly() {
     assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "1"]].concat()), "one class");
     assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--max-memory", "0.000001"]].concat()), "budget");
     assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--rule", "class"]].concat()), "exact rule");
+    let big = ["explicit", "ostle", "--width", "8", "--height", "8", "--pieces", "5", "--lose-at", "4"];
+    assert_clean_error(&dfasolve(&big), "budget");
 }

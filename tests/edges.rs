@@ -376,6 +376,7 @@ fn fuzzing_every_subcommand_finds_no_panic() {
             "nim",
             "ostle",
             "verify",
+            "explicit",
             "query",
             "play",
             "stats",
@@ -405,6 +406,15 @@ fn fuzzing_every_subcommand_finds_no_panic() {
             "verify" => {
                 let (w, h) = (*rng.pick(&numbers), *rng.pick(&["3", "0", "9"]));
                 args.extend(["ostle", "--width", w, "--height", h, "--json"].map(String::from));
+            }
+            "explicit" => {
+                args.push("ostle".into());
+                for flag in ["--width", "--height", "--pieces", "--lose-at", "--check-sample"] {
+                    if rng.next().is_multiple_of(2) {
+                        args.extend([flag.to_string(), rng.pick(&numbers).to_string()]);
+                    }
+                }
+                args.extend(["--max-memory".into(), "0.1".into(), "--quiet".into()]);
             }
             "query" | "play" => {
                 args.push(path(&file()).into());

@@ -515,7 +515,21 @@ pub fn solve(
 ) -> Result<(IndexedTables, Vec<Level>)> {
     check_variant(v)?;
     let g = Geometry::new(v);
-    let boards = g.boards as usize;
+    // At least a byte per board for its count of forbidden moves and one for its first
+    // state, before anything is allocated.
+    let least = u128::from(g.boards) * 2 + u128::from(g.boards) / BLOCK as u128 * 8;
+    if let Some(budget) = budget
+        && least > u128::from(budget)
+    {
+        return Err(Error::BadParameters(format!(
+            "the tables need at least {} MiB for {} boards and the budget is {} MiB",
+            least >> 20,
+            g.boards,
+            budget >> 20
+        )));
+    }
+    let boards = usize::try_from(g.boards)
+        .map_err(|_| Error::BadParameters(format!("{} boards do not fit this machine's addresses", g.boards)))?;
     let started = std::time::Instant::now();
     // Pass 1: the possible forbidden moves of every board, then each block's first state.
     let mut markers = vec![0u8; boards];
