@@ -88,7 +88,7 @@ impl IndexedTables {
     }
 
     /// Check `samples` states drawn at random from `seed` (every state if there are no more)
-    /// by the plain rules of [`super::explicit`], which share no code with the solver's
+    /// by the plain rules of [`super::super::explicit`], which share no code with the solver's
     /// moves: each state's value must follow from its successors' values in the tables (a
     /// win one ply longer than its shortest move into a loss, a loss one ply longer than its
     /// longest move into a win, a draw when it has no move into a loss and one into a draw).
