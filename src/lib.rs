@@ -21,7 +21,7 @@
 //!   counting, sampling, files.
 //! * [`atomic`], [`counts`], [`error`]: atomic file writes; counts in JSON; the library's error type.
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod atomic;
 pub mod cli;
@@ -36,3 +36,6 @@ pub mod solver;
 pub mod vocabulary;
 
 pub use error::{Error, Result};
+
+/// This build's version, as recorded in the files it writes.
+pub const PROGRAM_VERSION: &str = concat!("dfasolve ", env!("CARGO_PKG_VERSION"));

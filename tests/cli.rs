@@ -547,22 +547,42 @@ fn a_meet_in_the_middle_resumes_its_backup_from_the_saved_plies() {
     }
 }
 
-/// `explicit ostle`: the start's value, every state checked when there are fewer than the
-/// sample, the published counts; a variant of more than one class, or a budget too small for
-/// its tables, is one clear error line.
+/// `explicit ostle`: class by class into a directory of tables, the start's value, every state
+/// checked by the plain rules when there are fewer than the sample, the published counts; a
+/// second run reads the tables instead of solving; a budget too small is one clear error line.
 #[test]
-fn explicit_ostle_solves_checks_and_refuses_cleanly() {
-    let v = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3"];
+fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t");
+    let tables = tables.to_str().unwrap();
+    let v = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3", "--tables", tables];
     let out = dfasolve(&[&v[..], &["--lose-at", "2", "--json", "--quiet"]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["initial_value"], "W 5");
-    assert_eq!(r["states"], r["checked_states"]);
-    assert_eq!(r["census"]["positions"], 5040);
-    assert_eq!(r["census"]["nontrivial_states"], 736);
-    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "1"]].concat()), "one class");
-    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--max-memory", "0.000001"]].concat()), "budget");
-    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--rule", "class"]].concat()), "exact rule");
-    let big = ["explicit", "ostle", "--width", "8", "--height", "8", "--pieces", "5", "--lose-at", "4"];
+    let states: u64 = r["classes"].as_array().unwrap().iter().map(|c| c["states"].as_u64().unwrap()).sum();
+    assert_eq!(r["checked_states"].as_u64(), Some(states));
+    assert_eq!(r["census"]["positions"]["raw"], 5040);
+    assert_eq!(r["census"]["nontrivial_states"]["raw"], 736);
+    // Again: the class is read, not solved.
+    let again = dfasolve(&[&v[..], &["--lose-at", "2", "--json", "--quiet"]].concat());
+    let r2: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(r2["classes"][0]["already_solved"], true);
+    assert_eq!(r2["census"], r["census"]);
+    // Several classes, in the class reading (the published one): 3x3 K3 T1 is a win in 17.
+    let t1 = dir.path().join("t1");
+    let class = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1"];
+    let out =
+        dfasolve(&[&class[..], &["--rule", "class", "--tables", t1.to_str().unwrap(), "--json", "--quiet"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["initial_value"], "W 17");
+    assert_eq!(r["classes"].as_array().unwrap().len(), 3);
+    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--class", "9v9"]].concat()), "no class");
+    let small = dir.path().join("small");
+    let tight = ["--lose-at", "1", "--tables", small.to_str().unwrap(), "--max-memory", "0.000001"];
+    assert_clean_error(&dfasolve(&[&class[..8], &tight[..]].concat()), "budget");
+    let big =
+        ["explicit", "ostle", "--width", "8", "--height", "8", "--pieces", "5", "--lose-at", "4", "--tables", tables];
     assert_clean_error(&dfasolve(&big), "budget");
 }

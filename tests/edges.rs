@@ -414,7 +414,13 @@ fn fuzzing_every_subcommand_finds_no_panic() {
                         args.extend([flag.to_string(), rng.pick(&numbers).to_string()]);
                     }
                 }
-                args.extend(["--max-memory".into(), "0.1".into(), "--quiet".into()]);
+                args.extend([
+                    "--max-memory".into(),
+                    "0.1".into(),
+                    "--quiet".into(),
+                    "--tables".into(),
+                    path(&dir.path().join("tables")).into(),
+                ]);
             }
             "query" | "play" => {
                 args.push(path(&file()).into());

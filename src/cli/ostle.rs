@@ -307,33 +307,84 @@ pub struct ExplicitOstleArgs {
     /// The variant.
     #[command(flatten)]
     pub variant: OstleArgs,
+    /// Directory of the class tables (`class-NAME.ranked`, one file per class; a class whose
+    /// file is there is not solved again, and a class under way resumes from its checkpoint
+    /// there). Default: `solutions/ostle-WxH-kK-tT-RULE-ranked`.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Solve this class only (its lower classes must be solved); see `--list-classes`.
+    #[arg(long, value_name = "NAME")]
+    pub class: Option<String>,
+    /// List the classes, lowest first, and exit.
+    #[arg(long)]
+    pub list_classes: bool,
+    /// Save a checkpoint between levels at most this often (minutes).
+    #[arg(long, value_name = "MINUTES", default_value_t = 10.0)]
+    pub checkpoint_minutes: f64,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
     /// No progress lines on stderr.
     #[arg(long)]
     pub quiet: bool,
-    /// Memory budget in GiB for the tables (default: what the system has available).
+    /// Memory budget in GiB for a class's tables (default: what the system has available).
     #[arg(long, value_name = "GIB")]
     pub max_memory: Option<f64>,
-    /// After the solve, check this many states drawn at random by the plain rules: each
-    /// value must follow from its moves' values (0: none).
-    #[arg(long, value_name = "STATES", default_value_t = 1_000_000)]
+    /// After the solve, check this many states drawn at random from the tables by the plain
+    /// rules: each value must follow from its moves' values (0: none).
+    #[arg(long, value_name = "STATES", default_value_t = 100_000)]
     pub check_sample: u64,
     /// Seed of the states checked.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
-/// `dfasolve explicit ostle`.
+fn cpu_seconds() -> Option<f64> {
+    // utime and stime, fields 14 and 15 of /proc/self/stat, in clock ticks of 1/100 s.
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    Some((f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?) as f64 / 100.0)
+}
+
+/// `dfasolve explicit ostle`: the variant solved class by class by canonical rank.
 pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
-    use crate::games::ostle::indexed;
+    use crate::games::ostle::ranked::{self, census::Census};
     let v = args.variant.variant()?;
-    indexed::check_variant(&v)?;
+    let rules = ranked::reading::Rules::new(&v)?;
+    let all = ranked::classes(&v);
+    if args.list_classes {
+        for c in &all {
+            let kinds: Vec<String> = c.kinds.iter().map(|k| k.to_string()).collect();
+            say!("{}\t{}", c.name, kinds.join(" "));
+        }
+        return Ok(());
+    }
     let budget = match args.max_memory {
         Some(g) if g.is_finite() && g > 0.0 => Some((g * f64::from(1u32 << 30)) as u64),
         Some(g) => anyhow::bail!("--max-memory must be a positive number of GiB, got {g}"),
         None => crate::dfa::limits::available_memory(),
+    };
+    if !(args.checkpoint_minutes.is_finite() && args.checkpoint_minutes >= 0.0) {
+        anyhow::bail!("--checkpoint-minutes must be a number of minutes, got {}", args.checkpoint_minutes);
+    }
+    let dir = args.tables.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "solutions/ostle-{}x{}-k{}-t{}-{}-ranked",
+            v.width,
+            v.height,
+            v.pieces,
+            v.lose_at,
+            v.rule.name()
+        ))
+    });
+    std::fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let chosen: Vec<&ranked::Class> = match &args.class {
+        None => all.iter().collect(),
+        Some(name) => vec![all.iter().find(|c| &c.name == name).ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+            anyhow::anyhow!("no class {name:?} in this variant (its classes: {})", names.join(", "))
+        })?],
     };
     let started = Instant::now();
     let quiet = args.quiet;
@@ -342,46 +393,102 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             eprintln!("[{:>7.1} s] {line}", started.elapsed().as_secs_f64());
         }
     };
-    let (tables, levels) = indexed::solve(&v, budget, &progress)?;
-    let solve_s = started.elapsed().as_secs_f64();
-    let checked = tables.check_sample(args.check_sample, args.seed)?;
-    let check_s = started.elapsed().as_secs_f64() - solve_s;
-    progress(format!("{checked} states drawn at random follow from their moves ({check_s:.1} s)"));
-    let initial = v.initial_state();
-    let initial_value = tables.value(&initial).map(explicit::value_text);
-    let census = tables.census();
+    let options = ranked::Options {
+        budget,
+        checkpoint_every: std::time::Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
+        progress: &progress,
+    };
+    let mut reports = Vec::new();
+    for c in &chosen {
+        let (t0, cpu0) = (Instant::now(), cpu_seconds());
+        progress(format!("class {}", c.name));
+        let r = ranked::solve_class(&v, &dir, c, &options)?;
+        let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
+        let wall = t0.elapsed().as_secs_f64();
+        progress(format!(
+            "class {}: {} boards, {} states, {:.0} s wall, {} CPU-s, peak {} MiB{}",
+            c.name,
+            r.boards,
+            r.states,
+            wall,
+            cpu.map_or("?".into(), |c| format!("{c:.0}")),
+            crate::record::peak_rss_bytes().map_or("?".into(), |b| (b >> 20).to_string()),
+            if r.already_solved { " (solved before)" } else { "" }
+        ));
+        reports.push(serde_json::json!({ "class": r.class, "boards": r.boards, "states": r.states, "wall_s": wall,
+            "cpu_s": cpu, "peak_rss_bytes": crate::record::peak_rss_bytes(), "resumed": r.resumed,
+            "already_solved": r.already_solved, "levels": r.levels }));
+    }
+    // The census of every class solved so far, and the start's value.
+    let solution = ranked::Solution::open(&v, &dir)?;
+    let start = ranked::start_board(&rules, &v);
+    let mut census = Census::default();
+    let mut complete = true;
+    for c in &all {
+        let path = ranked::class_file(&dir, c);
+        if !path.exists() {
+            complete = false;
+            continue;
+        }
+        let t = ranked::tables::ClassTables::open(&path, Some(&v))?;
+        let lower = ranked::lower_of(&v, &dir, c)?;
+        census.add(&ranked::census::census(&rules, &t, &lower, Some(start)));
+    }
+    let check_started = Instant::now();
+    let checked = solution.check_sample(args.check_sample, args.seed)?;
+    let check_s = check_started.elapsed().as_secs_f64();
+    progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
+    let initial_value = solution.value(&v.initial_state()).map(explicit::value_text);
+    let longest_win = census
+        .by_d
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(d, n)| d % 2 == 0 && n.classes > 0)
+        .map(|(d, n)| (d + 1, n.clone()));
+    let variant = format!("ostle {}x{} k{} t{} ({} reading)", v.width, v.height, v.pieces, v.lose_at, v.rule.name());
     let wall_s = started.elapsed().as_secs_f64();
-    let variant = format!("ostle {}x{} k{} t{} (exact rule)", v.width, v.height, v.pieces, v.lose_at);
-    let longest_win = levels.iter().rev().find(|l| l.wins > 0).map(|l| l.plies);
     if args.json {
         say!(
             "{}",
-            serde_json::json!({ "variant": variant, "boards": tables.boards(), "states": tables.states(),
-                "initial_value": initial_value, "longest_win": longest_win, "solve_s": solve_s, "wall_s": wall_s,
+            serde_json::json!({ "variant": variant, "program": crate::PROGRAM_VERSION, "tables": dir, "classes": reports,
+                "all_classes_solved": complete, "initial_value": initial_value,
+                "longest_win_plies": longest_win.as_ref().map(|x| x.0), "census": census, "wall_s": wall_s,
                 "checked_states": checked, "check_seed": args.seed, "check_s": check_s,
-                "levels": levels, "census": census })
+                "cpu_s": cpu_seconds(), "peak_rss_bytes": crate::record::peak_rss_bytes() })
         );
         return Ok(());
     }
-    say!("{variant}: {} boards, {} states (a byte each)", tables.boards(), tables.states());
-    say!("start: {}", initial_value.as_deref().unwrap_or("not a state of this class"));
-    say!("longest forced win: {} plies", longest_win.map_or("none".into(), |p| p.to_string()));
-    say!(
-        "solved in {solve_s:.1} s; {checked} states drawn at random follow from their moves by the plain rules \
-         ({check_s:.1} s); census in {:.1} s",
-        wall_s - solve_s - check_s
-    );
-    say!("positions {}, checkmate positions {}", census.positions, census.checkmate_positions);
-    say!(
-        "non-trivial states {} (published convention d = plies - 1; d even: the mover wins)",
-        census.nontrivial_states
-    );
-    say!("{:>5} {:>15}", "d", "states");
+    say!("{variant}: tables in {}", dir.display());
+    if !complete {
+        say!("not every class is solved yet: the counts below are those of the classes solved");
+    }
+    say!("start: {}", initial_value.as_deref().unwrap_or("its class is not solved yet"));
+    say!("{checked} states drawn at random follow from their moves by the plain rules");
+    if let Some((plies, n)) = &longest_win {
+        say!(
+            "longest forced win: {plies} plies (d = {}), {} states up to symmetry ({} raw)",
+            plies - 1,
+            n.classes,
+            n.raw
+        );
+    }
+    say!("{:>28} {:>16} {:>18}", "", "up to symmetry", "raw");
+    for (name, c) in [
+        ("positions", &census.positions),
+        ("checkmate positions", &census.checkmate_positions),
+        ("non-trivial states", &census.nontrivial_states),
+        ("with a forbidden move", &census.with_forbidden_move),
+        ("wins only by sacrifices", &census.sacrifice_wins),
+        ("draws", &census.draws),
+    ] {
+        say!("{name:>28} {:>16} {:>18}", c.classes, c.raw);
+    }
+    say!("value of the non-trivial states (d = plies - 1; d even: the mover wins):");
     for (d, n) in census.by_d.iter().enumerate() {
-        if *n > 0 {
-            say!("{d:>5} {n:>15}");
+        if n.classes > 0 {
+            say!("{d:>28} {:>16} {:>18}", n.classes, n.raw);
         }
     }
-    say!("{:>5} {:>15}", "draw", census.draws);
     Ok(())
 }

@@ -207,6 +207,49 @@ impl Variant {
         into_class
     }
 
+    /// The key of a board for its canonical form: the hole's square, then the sets of the
+    /// mover's and the opponent's squares (bit `s` for square `s`).
+    fn board_key(cells: &[Cell]) -> (usize, u64, u64) {
+        let set = |x: Cell| cells.iter().enumerate().filter(|&(_, &y)| y == x).map(|(i, _)| 1u64 << i).sum::<u64>();
+        (cells.iter().position(|&x| x == Cell::Hole).unwrap_or(usize::MAX), set(Cell::Mine), set(Cell::Theirs))
+    }
+
+    /// The canonical board of `cells`' symmetry class: the image with the smallest key (hole
+    /// square, then mover's and opponent's square sets).
+    pub fn canonical_board(&self, cells: &[Cell]) -> Vec<Cell> {
+        self.symmetric_images(cells).into_iter().min_by_key(|c| Self::board_key(c)).expect("the identity")
+    }
+
+    /// The mover's moves in the published order: squares a1, a2, ..., then b1, ... (file by
+    /// file), and on each square U, D, L, R.
+    pub fn published_moves(&self, cells: &[Cell]) -> Vec<Move> {
+        let mut moves = self.all_moves(cells);
+        let order = |m: &Move| {
+            let (f, r) = (m.square % self.width, m.square / self.width);
+            let d = [Dir::U, Dir::D, Dir::L, Dir::R].iter().position(|&x| x == m.dir).expect("a direction");
+            (f * self.height + r) * 4 + d
+        };
+        moves.sort_by_key(order);
+        moves
+    }
+
+    /// The state after `m` from `p` in the published class reading, on the canonical board of
+    /// the result: it forbids the first move (published order) whose result's canonical board
+    /// is `p`'s, one state per pair of classes whatever the representatives.
+    pub fn published_after(&self, p: &[Cell], m: Move) -> State {
+        let played = self.play(p, m);
+        let q = self.canonical_board(&Self::turn_over(&played.cells));
+        if played.removed.is_some() || self.finished(&q).is_some() {
+            return State { cells: q, forbidden: None };
+        }
+        let target = Self::board_key(&self.canonical_board(p));
+        let forbidden = self.published_moves(&q).into_iter().find(|&f| {
+            let r = self.play(&q, f);
+            r.removed.is_none() && Self::board_key(&self.canonical_board(&Self::turn_over(&r.cells))) == target
+        });
+        State { cells: q, forbidden }
+    }
+
     /// The initial state.
     pub fn initial_state(&self) -> State {
         let (w, h) = (self.width, self.height);

@@ -38,6 +38,7 @@ pub mod explicit;
 pub mod indexed;
 mod moves;
 mod notation;
+pub mod ranked;
 pub mod structure;
 pub mod subgame;
 pub mod symmetry;

@@ -1,0 +1,227 @@
+//! The published counts of a solved class (SPEC §4): positions, checkmate positions, the
+//! values of the non-trivial states, raw and up to symmetry, and the wins whose every winning
+//! move is a sacrifice.
+
+use super::super::explicit::Value;
+use super::board::{Board, Effect, Moves, Mv};
+use super::reading::Rules;
+use super::solve::TASK;
+use super::tables::{ClassTables, Lower, bit};
+use rayon::prelude::*;
+use smallvec::SmallVec;
+
+/// Counts, up to symmetry and raw.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Counts {
+    /// Up to symmetry.
+    pub classes: u64,
+    /// Raw.
+    pub raw: u64,
+}
+
+impl Counts {
+    fn add(&mut self, orbit: u64) {
+        self.classes += 1;
+        self.raw += orbit;
+    }
+
+    fn merge(&mut self, o: &Counts) {
+        self.classes += o.classes;
+        self.raw += o.raw;
+    }
+}
+
+/// The census of a class.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Census {
+    /// Positions (boards, mover to move).
+    pub positions: Counts,
+    /// Positions where the mover wins at once by a capture.
+    pub checkmate_positions: Counts,
+    /// Possibly reachable states of the other positions.
+    pub nontrivial_states: Counts,
+    /// Of them, with a forbidden move.
+    pub with_forbidden_move: Counts,
+    /// `by_d[d]`: non-trivial states of value `d = plies - 1` (d even: the mover wins).
+    pub by_d: Vec<Counts>,
+    /// Non-trivial draws.
+    pub draws: Counts,
+    /// Non-trivial wins whose every winning move removes one of the mover's own pieces.
+    pub sacrifice_wins: Counts,
+}
+
+impl Census {
+    fn merge(&mut self, o: &Census) {
+        self.positions.merge(&o.positions);
+        self.checkmate_positions.merge(&o.checkmate_positions);
+        self.nontrivial_states.merge(&o.nontrivial_states);
+        self.with_forbidden_move.merge(&o.with_forbidden_move);
+        self.draws.merge(&o.draws);
+        self.sacrifice_wins.merge(&o.sacrifice_wins);
+        if self.by_d.len() < o.by_d.len() {
+            self.by_d.resize(o.by_d.len(), Counts::default());
+        }
+        for (a, b) in self.by_d.iter_mut().zip(&o.by_d) {
+            a.merge(b);
+        }
+    }
+
+    /// Add another class's census.
+    pub fn add(&mut self, o: &Census) {
+        self.merge(o);
+    }
+}
+
+/// The value, for the mover, of the state after move `m` of canonical board `q` (any
+/// forbidden move: moves never depend on it), from `tables` (this class) or `lower`.
+pub fn value_through(rules: &Rules, tables: &ClassTables, lower: &Lower, q: &Board, m: Mv) -> Option<Value> {
+    let g = &rules.geometry;
+    let (r, effect) = g.play(q, m);
+    let (mine, theirs) = q.counts();
+    let opponent = match effect {
+        Effect::Captures if theirs == g.lose_at + 1 => Value::Loss(0),
+        Effect::LosesOwn if mine == g.lose_at + 1 => Value::Win(0),
+        Effect::Captures | Effect::LosesOwn => lower.value(rules, &r).ok()?,
+        Effect::Stays => {
+            let (canonical, _) = rules.sym.canonical(&r);
+            let forbidden = if rules.class_reading {
+                rules.class_forbidden(&rules.reach(&canonical), q)
+            } else {
+                // The exact undo, on the canonical board of the result.
+                let mut unmoves = SmallVec::new();
+                g.unmoves(&r, &mut unmoves);
+                let undo = unmoves.iter().find(|u| u.before == *q && u.mv == m)?.undo;
+                let (_, which) = rules.sym.canonical(&r);
+                let h = which.trailing_zeros() as u8;
+                undo.map(|u| rules.sym.mv(h, u))
+            };
+            tables.value(rules, &canonical, forbidden)?
+        }
+    };
+    Some(match opponent {
+        Value::Win(n) => Value::Loss(n + 1),
+        Value::Loss(n) => Value::Win(n + 1),
+        Value::Draw => Value::Draw,
+    })
+}
+
+/// The census of `tables`; `start`: the canonical start board, counted as reachable.
+pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<Board>) -> Census {
+    let g = &rules.geometry;
+    let symmetries = rules.sym.len() as u64;
+    let mut all = Census::default();
+    for (k, t) in tables.kinds.iter().enumerate() {
+        let boards = t.dir.boards();
+        let parts: Vec<Census> = (0..boards.div_ceil(TASK))
+            .into_par_iter()
+            .map(|task| {
+                let mut c = Census::default();
+                let (first, end) = (task * TASK, boards.min((task + 1) * TASK));
+                let mut raw = t.dir.raw_of_rank(first);
+                let mut cursor = t.dir.layout.cursor(raw);
+                let mut slots = Moves::new();
+                let mut moves = Moves::new();
+                let mut unmoves = SmallVec::new();
+                let mut r = first;
+                while r < end {
+                    if !t.dir.is_set(raw) {
+                        raw += 1;
+                        cursor.advance();
+                        continue;
+                    }
+                    let q = cursor.board();
+                    let (_, stab) = rules.sym.canonical(&q);
+                    let orbit = symmetries / u64::from(stab.count_ones());
+                    c.positions.add(orbit);
+                    if g.can_capture_to_win(&q) {
+                        c.checkmate_positions.add(orbit);
+                    } else {
+                        let exc = bit(&t.exceptional, r);
+                        rules.slots(&q, exc, &mut slots);
+                        g.unmoves(&q, &mut unmoves);
+                        let reach = exc.then(|| rules.reach(&q));
+                        let plain = start == Some(q)
+                            || g.entered_by_removal(&q)
+                            || unmoves.iter().any(|u| rules.forbidden_after(reach.as_ref(), u).is_none());
+                        for slot in 0..=slots.len() {
+                            let forbidden = (slot > 0).then(|| slots[slot - 1]);
+                            if slot == 0 && !plain {
+                                continue;
+                            }
+                            // The state's symmetries, and whether a symmetric slot comes first (the
+                            // exact reading lists both of two symmetric forbidden moves).
+                            let (mut fixing, mut duplicate) = (0u32, false);
+                            for h in (0..8u8).filter(|h| stab >> h & 1 == 1) {
+                                match forbidden {
+                                    None => fixing += 1,
+                                    Some(f) => {
+                                        let image = rules.sym.mv(h, f);
+                                        if image == f {
+                                            fixing += 1;
+                                        } else if g.move_rank(image) < g.move_rank(f) && slots.contains(&image) {
+                                            duplicate = true;
+                                        }
+                                    }
+                                }
+                            }
+                            if duplicate {
+                                continue;
+                            }
+                            let orbit = symmetries / u64::from(fixing);
+                            c.nontrivial_states.add(orbit);
+                            if slot > 0 {
+                                c.with_forbidden_move.add(orbit);
+                            }
+                            let v = tables.value_at(k as u8, r, slot as u8);
+                            match v {
+                                Value::Draw => c.draws.add(orbit),
+                                Value::Win(n) | Value::Loss(n) => {
+                                    let d = n.saturating_sub(1) as usize;
+                                    if c.by_d.len() <= d {
+                                        c.by_d.resize(d + 1, Counts::default());
+                                    }
+                                    c.by_d[d].add(orbit);
+                                }
+                            }
+                            if matches!(v, Value::Win(_))
+                                && sacrifice_only(rules, tables, lower, &q, forbidden, &mut moves)
+                            {
+                                c.sacrifice_wins.add(orbit);
+                            }
+                        }
+                    }
+                    r += 1;
+                    raw += 1;
+                    cursor.advance();
+                }
+                c
+            })
+            .collect();
+        for p in parts {
+            all.merge(&p);
+        }
+    }
+    all
+}
+
+/// Whether every winning move of a won state removes one of the mover's own pieces.
+fn sacrifice_only(
+    rules: &Rules,
+    tables: &ClassTables,
+    lower: &Lower,
+    q: &Board,
+    forbidden: Option<Mv>,
+    moves: &mut Moves,
+) -> bool {
+    let g = &rules.geometry;
+    g.moves(q, moves);
+    // Cheap first: a sacrifice that wins at all (most wins have none).
+    let own: SmallVec<[Mv; 8]> = moves.iter().copied().filter(|&m| g.effect(q, m) == Effect::LosesOwn).collect();
+    if !own.iter().any(|&m| matches!(value_through(rules, tables, lower, q, m), Some(Value::Win(_)))) {
+        return false;
+    }
+    moves
+        .iter()
+        .filter(|&&m| Some(m) != forbidden && g.effect(q, m) != Effect::LosesOwn)
+        .all(|&m| !matches!(value_through(rules, tables, lower, q, m), Some(Value::Win(_))))
+}

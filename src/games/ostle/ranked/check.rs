@@ -1,0 +1,134 @@
+//! Saved tables checked by the plain rules: states drawn at random must have the value their
+//! moves give them, with the moves, results and forbidden moves of [`super::super::explicit`]
+//! (board code that shares nothing with the solver's), the successors' values read from the
+//! tables.
+
+use super::super::explicit::{Cell, Move, State, Value, value_text};
+use super::super::{Dir, Rule};
+use super::Solution;
+use super::board::Moves;
+use super::tables::bit;
+use crate::dfa::SplitMix64;
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+
+impl Solution {
+    /// The state at index `i` of kind `k` of class `c`.
+    fn state_at(&self, c: usize, k: usize, i: u64) -> State {
+        let t = &self.classes()[c].kinds[k];
+        let rules = self.rules();
+        let block = t.block_start.partition_point(|&s| s <= i) - 1;
+        let (mut r, mut at) = ((block * super::tables::BLOCK) as u64, t.block_start[block]);
+        while at + 1 + u64::from(t.markers[r as usize]) <= i {
+            at += 1 + u64::from(t.markers[r as usize]);
+            r += 1;
+        }
+        let b = t.dir.board(r);
+        let mut slots = Moves::new();
+        rules.slots(&b, bit(&t.exceptional, r), &mut slots);
+        let cells = (0..rules.geometry.squares as u8)
+            .map(|s| {
+                if s == b.hole {
+                    Cell::Hole
+                } else if b.mine >> s & 1 == 1 {
+                    Cell::Mine
+                } else if b.theirs >> s & 1 == 1 {
+                    Cell::Theirs
+                } else {
+                    Cell::Empty
+                }
+            })
+            .collect();
+        let slot = (i - at) as usize;
+        let forbidden = (slot > 0).then(|| {
+            let m = slots[slot - 1];
+            Move { square: usize::from(m.square), dir: Dir::ALL[usize::from(m.dir)] }
+        });
+        State { cells, forbidden }
+    }
+
+    /// Check `samples` states drawn at random from `seed` (every state if the tables hold no
+    /// more): each value must follow from its moves' values (a win one ply longer than its
+    /// shortest move into a loss, a loss one ply longer than its longest move into a win, a
+    /// draw when it has no move into a loss and one into a draw). Returns the states checked.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] naming the first state whose value does not follow, or whose
+    /// successor is in no table given.
+    pub fn check_sample(&self, samples: u64, seed: u64) -> Result<u64> {
+        let sizes: Vec<(usize, usize, u64)> = self
+            .classes()
+            .iter()
+            .enumerate()
+            .flat_map(|(c, t)| t.kinds.iter().enumerate().map(move |(k, kt)| (c, k, kt.states())))
+            .collect();
+        let all: u64 = sizes.iter().map(|s| s.2).sum();
+        let locate = |mut i: u64| {
+            for &(c, k, n) in &sizes {
+                if i < n {
+                    return (c, k, i);
+                }
+                i -= n;
+            }
+            unreachable!("an index below the total")
+        };
+        let picks: Vec<u64> = if samples >= all {
+            (0..all).collect()
+        } else {
+            let mut rng = SplitMix64::new(seed);
+            (0..samples).map(|_| rng.below(u128::from(all)) as u64).collect()
+        };
+        let v = &self.variant;
+        picks.par_iter().try_for_each(|&i| {
+            let (c, k, i) = locate(i);
+            let state = self.state_at(c, k, i);
+            let text =
+                || format!("{} {}", v.board_text(&state.cells), state.forbidden.map_or("-".into(), |m| v.move_text(m)));
+            let (mut best_loss, mut longest_win, mut draw, mut moves) = (None::<u32>, None::<u32>, false, 0);
+            for m in v.all_moves(&state.cells) {
+                if Some(m) == state.forbidden {
+                    continue;
+                }
+                moves += 1;
+                let next = match v.rule {
+                    Rule::Class => v.published_after(&state.cells, m),
+                    Rule::Exact => v.after(&state.cells, m),
+                };
+                let value = match v.finished(&next.cells) {
+                    Some(true) => Value::Win(0),
+                    Some(false) => Value::Loss(0),
+                    None => self.value(&next).ok_or_else(|| {
+                        Error::Verification(format!(
+                            "{}: the result of {} is in no table given",
+                            text(),
+                            v.move_text(m)
+                        ))
+                    })?,
+                };
+                match value {
+                    Value::Loss(d) => best_loss = Some(best_loss.map_or(d, |b| b.min(d))),
+                    Value::Win(d) => longest_win = Some(longest_win.map_or(d, |w| w.max(d))),
+                    Value::Draw => draw = true,
+                }
+            }
+            let want = match (best_loss, draw) {
+                (Some(d), _) => Value::Win(d + 1),
+                (None, true) => Value::Draw,
+                (None, false) if moves == 0 => Value::Loss(0),
+                (None, false) => Value::Loss(longest_win.expect("a move into a win") + 1),
+            };
+            let got = self.value(&state).expect("a state of the tables");
+            if got == want {
+                Ok(())
+            } else {
+                Err(Error::Verification(format!(
+                    "{}: the tables say {}, its moves say {}",
+                    text(),
+                    value_text(got),
+                    value_text(want)
+                )))
+            }
+        })?;
+        Ok(picks.len() as u64)
+    }
+}

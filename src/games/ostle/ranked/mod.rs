@@ -1,0 +1,356 @@
+//! Ostle solved explicitly, class by class, by canonical rank: one byte per state up to the
+//! board's symmetries, so that the standard 5x5 game fits one machine.
+//!
+//! * A **class** is the boards of piece counts `{a v b, b v a}` (mover's v opponent's): a move
+//!   that removes nothing stays in it, a move that removes a piece leaves it downwards. Classes
+//!   are solved from the fewest pieces up; each reads the saved tables of those below
+//!   ([`tables::Lower`]) for its moves that remove a piece, never recomputing them.
+//! * **Boards by canonical rank** ([`directory`]): only the canonical board of each symmetry
+//!   class is stored, found by a bit per raw board and a count per 512 bits.
+//! * **States**: a board's states follow one another, no forbidden move first, then each of its
+//!   possible forbidden moves in the published move order ([`reading`], either reading of the
+//!   no-undo rule).
+//! * **Values**: a byte per state ([`code`]), solved by [`solve`]; saved per class with a
+//!   checksummed header and read back through a memory map ([`tables`]).
+//! * **Counts** as published ([`census`]).
+//!
+//! Plain board code, no DFAs; [`super::explicit`] (the hash-map solver of the raw game) is the
+//! oracle the tests compare with.
+
+pub mod board;
+pub mod census;
+mod check;
+pub mod code;
+pub mod directory;
+pub mod reading;
+pub mod solve;
+mod store;
+pub mod tables;
+
+use super::explicit::{State, Value};
+use super::{Dir, Rule, Variant};
+use crate::error::{Error, Result};
+use board::{Board, Geometry, Mv};
+use directory::Kind;
+use reading::Rules;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use symmetry::Symmetries;
+use tables::{ClassTables, Lower};
+
+pub mod symmetry;
+#[cfg(test)]
+mod tests;
+
+/// The largest pieces per side: a state's count of moves must stay below [`code::DECIDED`].
+pub const MAX_PIECES: usize = 5;
+
+/// A class: its name (`AvB`, `A ≥ B`) and kinds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    /// `AvB` with `A ≥ B`.
+    pub name: String,
+    /// `A v B` and `B v A`.
+    pub kinds: Vec<Kind>,
+}
+
+impl Rules {
+    /// The rules of `v`.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for more than [`MAX_PIECES`] pieces a side.
+    pub fn new(v: &Variant) -> Result<Rules> {
+        if v.pieces > MAX_PIECES {
+            return Err(Error::BadParameters(format!(
+                "the explicit solver by rank counts at most {} moves a state: pieces must be at most {MAX_PIECES}",
+                code::DECIDED - 1
+            )));
+        }
+        if v.squares() > 64 {
+            return Err(Error::BadParameters("the explicit solver by rank holds boards of at most 64 squares".into()));
+        }
+        Ok(Rules { geometry: Geometry::new(v), sym: Symmetries::new(v), class_reading: v.rule == Rule::Class })
+    }
+
+    /// A state of the plain rules as a board and a forbidden move.
+    pub fn board_of(&self, s: &State) -> (Board, Option<Mv>) {
+        use super::explicit::Cell;
+        let mut b = Board { hole: board::OFF, mine: 0, theirs: 0 };
+        for (i, c) in s.cells.iter().enumerate() {
+            match c {
+                Cell::Mine => b.mine |= 1 << i,
+                Cell::Theirs => b.theirs |= 1 << i,
+                Cell::Hole => b.hole = i as u8,
+                Cell::Empty => {}
+            }
+        }
+        (b, s.forbidden.map(|m| Mv { square: m.square as u8, dir: m.dir.index() as u8 }))
+    }
+}
+
+/// The classes of `v`, lowest first.
+pub fn classes(v: &Variant) -> Vec<Class> {
+    let (low, high) = (v.lose_at as u8 + 1, v.pieces as u8);
+    let mut out = Vec::new();
+    for total in 2 * low..=2 * high {
+        for a in (low..=high).rev() {
+            let b = total - a;
+            if b < low || b > a {
+                continue;
+            }
+            out.push(Class { name: format!("{a}v{b}"), kinds: solve::class_kinds(a, b) });
+        }
+    }
+    out
+}
+
+/// The file of a class's tables in `dir`.
+pub fn class_file(dir: &Path, class: &Class) -> PathBuf {
+    dir.join(format!("class-{}.ranked", class.name))
+}
+
+/// The checkpoint of a class under way in `dir`.
+pub fn checkpoint_file(dir: &Path, class: &Class) -> PathBuf {
+    dir.join(format!("class-{}.ranked.checkpoint", class.name))
+}
+
+/// How a class solve runs.
+pub struct Options<'a> {
+    /// Memory budget in bytes (checked before the values are allocated).
+    pub budget: Option<u64>,
+    /// Save a checkpoint between levels at most this often.
+    pub checkpoint_every: Duration,
+    /// Progress lines.
+    pub progress: &'a (dyn Fn(String) + Sync),
+}
+
+/// What solving one class measured.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClassReport {
+    /// The class.
+    pub class: String,
+    /// Canonical boards.
+    pub boards: u64,
+    /// States (a byte each).
+    pub states: u64,
+    /// Seconds of this run (a resumed run counts from its start).
+    pub wall_s: f64,
+    /// Levels of the walk back.
+    pub levels: Vec<solve::Level>,
+    /// Whether the run resumed from a checkpoint.
+    pub resumed: bool,
+    /// Whether the class was solved before (its tables were read, not made).
+    pub already_solved: bool,
+}
+
+/// Open the tables of the classes below `class` from `dir` (checked whole: their checksums).
+///
+/// # Errors
+/// A missing, corrupt or foreign file.
+pub fn lower_of(v: &Variant, dir: &Path, class: &Class) -> Result<Lower> {
+    let all = classes(v);
+    let mut below = Vec::new();
+    for c in all.iter().take_while(|c| *c != class) {
+        let path = class_file(dir, c);
+        if !path.exists() {
+            return Err(Error::BadParameters(format!(
+                "class {} needs the tables of class {} first ({} does not exist)",
+                class.name,
+                c.name,
+                path.display()
+            )));
+        }
+        ClassTables::verify_checksum(&path)?;
+        below.push(ClassTables::open(&path, Some(v))?);
+    }
+    Ok(Lower::new(below))
+}
+
+/// Solve `class` of `v` into `dir` (skipped if its tables are there; resumed from its
+/// checkpoint if one is there).
+///
+/// # Errors
+/// Missing lower classes, a budget too small, files that cannot be read or written.
+pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) -> Result<ClassReport> {
+    let started = Instant::now();
+    let progress = options.progress;
+    let out = class_file(dir, class);
+    if out.exists() {
+        let t = ClassTables::open(&out, Some(v))?;
+        return Ok(ClassReport {
+            class: class.name.clone(),
+            boards: t.kinds.iter().map(|k| k.dir.boards()).sum(),
+            states: t.kinds.iter().map(|k| k.states()).sum(),
+            wall_s: started.elapsed().as_secs_f64(),
+            levels: Vec::new(),
+            resumed: false,
+            already_solved: true,
+        });
+    }
+    let rules = Rules::new(v)?;
+    let lower = lower_of(v, dir, class)?;
+    let ck = checkpoint_file(dir, class);
+    let resumed = ck.exists();
+    let mut solve = if resumed {
+        progress(format!("class {}: resuming from {}", class.name, ck.display()));
+        let tables = ClassTables::open(&ck, Some(v))?;
+        solve::Solve::resume(&rules, &lower, tables)?
+    } else {
+        // At least the directories' bits, and a byte per board for its forbidden moves and one
+        // for its first state, before anything is allocated.
+        let least: u64 = class
+            .kinds
+            .iter()
+            .map(|&k| {
+                let layout = directory::Layout::new(k, v.squares(), &rules.sym);
+                let b = directory::Binomial::new();
+                let n = v.squares();
+                let all =
+                    n as u64 * b.get(n - 1, k.mover.into()) * b.get(n - 1 - usize::from(k.mover), k.opponent.into());
+                layout.raw / 8 + 2 * (all / rules.sym.len() as u64)
+            })
+            .sum();
+        if let Some(budget) = options.budget
+            && least > budget
+        {
+            return Err(Error::BadParameters(format!(
+                "class {} needs at least {} MiB for its boards and the budget is {} MiB",
+                class.name,
+                least >> 20,
+                budget >> 20
+            )));
+        }
+        let kinds = solve::prepare(&rules, &class.kinds, progress);
+        let need = solve::bytes_needed(&kinds);
+        if let Some(budget) = options.budget
+            && need > budget
+        {
+            return Err(Error::BadParameters(format!(
+                "class {} needs about {} MiB for its states and the budget is {} MiB",
+                class.name,
+                need >> 20,
+                budget >> 20
+            )));
+        }
+        let s = solve::Solve::count(&rules, &lower, kinds, progress)?;
+        save_checkpoint(v, &ck, &s)?;
+        s
+    };
+    let mut last_save = Instant::now();
+    let every = options.checkpoint_every;
+    solve.walk_back(progress, &mut |s| {
+        if last_save.elapsed() >= every {
+            let t = Instant::now();
+            save_checkpoint(v, &ck, s)?;
+            progress(format!("checkpoint saved in {:.1} s", t.elapsed().as_secs_f64()));
+            last_save = Instant::now();
+        }
+        Ok(())
+    })?;
+    let levels = solve.levels.clone();
+    let tables = solve.into_tables(v);
+    tables.write(&out)?;
+    if resumed || ck.exists() {
+        std::fs::remove_file(&ck).map_err(|error| Error::Io { path: ck.clone(), error })?;
+    }
+    Ok(ClassReport {
+        class: class.name.clone(),
+        boards: tables.kinds.iter().map(|k| k.dir.boards()).sum(),
+        states: tables.kinds.iter().map(|k| k.states()).sum(),
+        wall_s: started.elapsed().as_secs_f64(),
+        levels,
+        resumed,
+        already_solved: false,
+    })
+}
+
+fn save_checkpoint(v: &Variant, path: &Path, s: &solve::Solve) -> Result<()> {
+    // The tables of the solve so far, with its progress; the values are read from the atomic
+    // bytes between levels, when nothing writes them.
+    let kinds = s
+        .kinds
+        .iter()
+        .map(|w| tables::KindTable {
+            kind: w.kind,
+            dir: directory::Directory {
+                layout: w.dir.layout.clone(),
+                bits: store::Store::Owned(Vec::new()),
+                counts: store::Store::Owned(Vec::new()),
+            },
+            markers: store::Store::Owned(Vec::new()),
+            block_start: store::Store::Owned(Vec::new()),
+            exceptional: store::Store::Owned(Vec::new()),
+            values: store::Store::Owned(Vec::new()),
+        })
+        .collect();
+    let shell = ClassTables { variant: v.clone(), kinds, other_parity: s.other_parity(), progress: Some(s.progress()) };
+    let views: Vec<tables::KindView> = s
+        .kinds
+        .iter()
+        .map(|w| tables::KindView {
+            bits: &w.dir.bits,
+            counts: &w.dir.counts,
+            markers: &w.markers,
+            block_start: &w.block_start,
+            exceptional: &w.exceptional,
+            values: tables::Values::Atomic(&w.values),
+        })
+        .collect();
+    shell.write_views(path, &views)
+}
+
+/// A directory of solved classes, read through memory maps: the values of any state.
+pub struct Solution {
+    /// The variant.
+    pub variant: Variant,
+    rules: Rules,
+    classes: Vec<ClassTables>,
+}
+
+impl Solution {
+    /// Open every class file in `dir` (the classes not solved yet are left out).
+    ///
+    /// # Errors
+    /// A corrupt or foreign file; [`Error::BadParameters`] if no class is there.
+    pub fn open(v: &Variant, dir: &Path) -> Result<Solution> {
+        let mut found = Vec::new();
+        for c in classes(v) {
+            let path = class_file(dir, &c);
+            if path.exists() {
+                found.push(ClassTables::open(&path, Some(v))?);
+            }
+        }
+        if found.is_empty() {
+            return Err(Error::BadParameters(format!("{} holds no solved class of this variant", dir.display())));
+        }
+        Ok(Solution { variant: v.clone(), rules: Rules::new(v)?, classes: found })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The value of a state; `None` if its class is not solved or it is not a state of the
+    /// tables (its forbidden move is not one the board's states can have).
+    pub fn value(&self, s: &State) -> Option<Value> {
+        let (b, f) = self.rules.board_of(s);
+        self.classes.iter().find_map(|c| c.value(&self.rules, &b, f))
+    }
+
+    /// The solved classes.
+    pub fn classes(&self) -> &[ClassTables] {
+        &self.classes
+    }
+}
+
+/// The canonical start board of `v`.
+pub fn start_board(rules: &Rules, v: &Variant) -> Board {
+    let (b, _) = rules.board_of(&v.initial_state());
+    rules.sym.canonical(&b).0
+}
+
+/// Directions by index, for text.
+pub fn dir_of(m: Mv) -> Dir {
+    Dir::ALL[usize::from(m.dir)]
+}

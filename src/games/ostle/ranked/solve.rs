@@ -1,0 +1,683 @@
+//! One class solved by rank, in named phases: [`prepare`] finds the canonical boards and
+//! their possible forbidden moves, [`count`] gives every state its count of open moves (or
+//! its value, where the moves out of the class or the lack of moves decide it), and
+//! [`Solve::walk_back`] decides states one distance at a time from the states decided at the
+//! distance before, by unmoves, on every core.
+//!
+//! A move that removes a piece leaves the class: its value is read from the lower classes'
+//! tables. A win through such a move is set at once as a *provisional* win, which a shorter
+//! win found in the class replaces (levels are walked in increasing order, so a provisional
+//! win still stands when its own level comes). A state whose moves in the class have all been
+//! seen to lose is a loss one ply longer than its longest move (out of the class included),
+//! or a draw if a move out of the class draws.
+
+use super::super::explicit::Value;
+use super::board::{Board, Effect, Moves, Mv, Unmove};
+use super::code::{self, DECIDED, DRAW, OTHER_PARITY};
+use super::directory::{Cursor, Directory, Kind};
+use super::reading::Rules;
+use super::tables::{BLOCK, ClassTables, KindTable, Lower, Progress, StateKey, bit, first_state};
+use crate::error::{Error, Result};
+use hashbrown::HashMap;
+use rayon::prelude::*;
+use smallvec::SmallVec;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Boards per parallel task (a multiple of [`BLOCK`] and of 64).
+pub const TASK: u64 = 64 * 1024;
+/// Levels with their own bit per task; later levels share the last bit.
+const LEVEL_BITS: u32 = 256;
+
+/// One kind's arrays while its class is solved.
+pub struct WorkKind {
+    /// The kind.
+    pub kind: Kind,
+    /// Its canonical boards.
+    pub dir: Directory,
+    /// Possible forbidden moves per board.
+    pub markers: Vec<u8>,
+    /// First state of every [`BLOCK`] boards, and the total.
+    pub block_start: Vec<u64>,
+    /// A bit per board: exceptional in the class reading.
+    pub exceptional: Vec<u64>,
+    /// A byte per state.
+    pub values: Vec<AtomicU8>,
+}
+
+impl WorkKind {
+    fn first_state(&self, r: u64) -> u64 {
+        first_state(&self.markers, &self.block_start, r)
+    }
+}
+
+/// What a level of the walk back held.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Level {
+    /// Plies to the end.
+    pub plies: u32,
+    /// States decided at this distance.
+    pub states: u64,
+    /// Of them, wins for the mover.
+    pub wins: u64,
+    /// Seconds its walk back took.
+    pub seconds: f64,
+}
+
+/// Where the parallel work is cut: a range of board ranks of one kind.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    kind: usize,
+    first: u64,
+    end: u64,
+}
+
+/// A class being solved.
+pub struct Solve<'a> {
+    rules: &'a Rules,
+    lower: &'a Lower,
+    /// The kinds of the class.
+    pub kinds: Vec<WorkKind>,
+    /// `partner[k]`: the kind a move in the class leads to.
+    partner: Vec<usize>,
+    tasks: Vec<Task>,
+    task_base: Vec<usize>,
+    present: Vec<[AtomicU64; 4]>,
+    latest: AtomicU32,
+    other: Mutex<HashMap<StateKey, Value>>,
+    /// The levels walked so far.
+    pub levels: Vec<Level>,
+    /// The next level to walk back from.
+    pub next_level: u32,
+}
+
+/// For each board rank in `first..end` of `dir`, call `f` with a cursor on the board (its
+/// board is worked out only if `f` asks: most boards of a level have nothing to do).
+fn for_each_board(dir: &Directory, first: u64, end: u64, mut f: impl FnMut(u64, &Cursor)) {
+    if first >= end {
+        return;
+    }
+    let mut raw = dir.raw_of_rank(first);
+    let mut cursor = dir.layout.cursor(raw);
+    let mut r = first;
+    while r < end {
+        if dir.is_set(raw) {
+            f(r, &cursor);
+            r += 1;
+        }
+        raw += 1;
+        cursor.advance();
+    }
+}
+
+/// The kinds of a class (in-class moves swap the counts, so a class is `{a v b, b v a}`).
+pub fn class_kinds(a: u8, b: u8) -> Vec<Kind> {
+    if a == b {
+        vec![Kind { mover: a, opponent: b }]
+    } else {
+        vec![Kind { mover: a, opponent: b }, Kind { mover: b, opponent: a }]
+    }
+}
+
+fn tasks_of(kinds: &[WorkKind]) -> (Vec<Task>, Vec<usize>) {
+    let mut tasks = Vec::new();
+    let mut base = Vec::new();
+    for (k, w) in kinds.iter().enumerate() {
+        base.push(tasks.len());
+        let boards = w.dir.boards();
+        let mut first = 0;
+        while first < boards {
+            tasks.push(Task { kind: k, first, end: boards.min(first + TASK) });
+            first += TASK;
+        }
+    }
+    (tasks, base)
+}
+
+/// The bytes the class needs beyond its directories: a byte per state, a byte per board, the
+/// block starts and the exceptional bits.
+pub fn bytes_needed(kinds: &[WorkKind]) -> u64 {
+    kinds.iter().map(|w| w.block_start.last().copied().unwrap_or(0) + w.dir.boards() * 9 / 8 + w.dir.boards() / 8).sum()
+}
+
+/// Phase 1: the canonical boards of each kind and their possible forbidden moves.
+pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)) -> Vec<WorkKind> {
+    let squares = rules.geometry.squares;
+    kinds
+        .iter()
+        .map(|&kind| {
+            let started = Instant::now();
+            let dir = Directory::build(kind, squares, &rules.sym);
+            let boards = dir.boards();
+            progress(format!(
+                "{kind}: {boards} canonical boards of {} raw indexes ({:.0} s)",
+                dir.layout.raw,
+                started.elapsed().as_secs_f64()
+            ));
+            let mut markers = vec![0u8; boards as usize];
+            let mut exceptional = vec![0u64; boards.div_ceil(64) as usize];
+            markers
+                .par_chunks_mut(TASK as usize)
+                .zip(exceptional.par_chunks_mut((TASK / 64) as usize))
+                .enumerate()
+                .for_each(|(t, (markers, exceptional))| {
+                    let first = t as u64 * TASK;
+                    let mut slots = Moves::new();
+                    for_each_board(&dir, first, first + markers.len() as u64, |r, cursor| {
+                        let q = cursor.board();
+                        let exc = rules.exceptional(&q);
+                        rules.slots(&q, exc, &mut slots);
+                        let i = (r - first) as usize;
+                        markers[i] = slots.len() as u8;
+                        if exc {
+                            exceptional[i / 64] |= 1 << (i % 64);
+                        }
+                    });
+                });
+            let sums: Vec<u64> = markers.par_chunks(BLOCK).map(|c| c.iter().map(|&m| 1 + u64::from(m)).sum()).collect();
+            let mut block_start = Vec::with_capacity(sums.len() + 1);
+            let mut total = 0u64;
+            for s in sums {
+                block_start.push(total);
+                total += s;
+            }
+            block_start.push(total);
+            let exc: u64 = exceptional.iter().map(|w| u64::from(w.count_ones())).sum();
+            progress(format!(
+                "{kind}: {total} states, {exc} exceptional boards; forbidden moves found in {:.0} s",
+                started.elapsed().as_secs_f64()
+            ));
+            WorkKind { kind, dir, markers, block_start, exceptional, values: Vec::new() }
+        })
+        .collect()
+}
+
+/// A board's moves, summed up for its states.
+struct Summary {
+    /// Moves that stay in the class, and whether each leads into a checkmate position.
+    stays: SmallVec<[(Mv, bool); 32]>,
+    /// A capture wins at once.
+    checkmate: bool,
+    /// The shortest win through a move out of the class.
+    best_win: Option<u32>,
+    /// A move out of the class draws.
+    draw_exit: bool,
+    /// The longest loss through a move out of the class.
+    longest_loss: Option<u32>,
+}
+
+impl<'a> Solve<'a> {
+    /// Phase 2: allocate the values and give every state its count or value.
+    ///
+    /// # Errors
+    /// As [`Lower::value`].
+    pub fn count(
+        rules: &'a Rules,
+        lower: &'a Lower,
+        mut kinds: Vec<WorkKind>,
+        progress: &(dyn Fn(String) + Sync),
+    ) -> Result<Solve<'a>> {
+        for w in &mut kinds {
+            let states = *w.block_start.last().expect("a total");
+            w.values = Vec::new();
+            w.values.resize_with(states as usize, || AtomicU8::new(0));
+        }
+        let s = Solve::shell(rules, lower, kinds);
+        let started = Instant::now();
+        let failure = Mutex::new(None);
+        (0..s.tasks.len()).into_par_iter().for_each(|t| {
+            if let Err(e) = s.count_task(t) {
+                failure.lock().expect("no panic holds the lock").get_or_insert(e);
+            }
+        });
+        if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
+            return Err(e);
+        }
+        progress(format!("moves counted in {:.0} s", started.elapsed().as_secs_f64()));
+        Ok(s)
+    }
+
+    fn shell(rules: &'a Rules, lower: &'a Lower, kinds: Vec<WorkKind>) -> Solve<'a> {
+        let partner = kinds
+            .iter()
+            .map(|w| {
+                let other = Kind { mover: w.kind.opponent, opponent: w.kind.mover };
+                kinds.iter().position(|x| x.kind == other).expect("a class holds both sides' kinds")
+            })
+            .collect();
+        let (tasks, task_base) = tasks_of(&kinds);
+        let present = (0..tasks.len()).map(|_| Default::default()).collect();
+        Solve {
+            rules,
+            lower,
+            kinds,
+            partner,
+            tasks,
+            task_base,
+            present,
+            latest: AtomicU32::new(0),
+            other: Mutex::new(HashMap::new()),
+            levels: Vec::new(),
+            next_level: 0,
+        }
+    }
+
+    /// Resume from a checkpoint's tables.
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] if the checkpoint holds no progress.
+    pub fn resume(rules: &'a Rules, lower: &'a Lower, tables: ClassTables) -> Result<Solve<'a>> {
+        let Some(Progress::Level { next, present, latest, levels }) = tables.progress.clone() else {
+            return Err(Error::Mismatch("the checkpoint holds finished tables, not a solve under way".into()));
+        };
+        let kinds = tables
+            .kinds
+            .into_iter()
+            .map(|t| WorkKind {
+                kind: t.kind,
+                dir: Directory {
+                    layout: t.dir.layout,
+                    bits: super::store::Store::Owned(t.dir.bits.to_vec()),
+                    counts: super::store::Store::Owned(t.dir.counts.to_vec()),
+                },
+                markers: t.markers.to_vec(),
+                block_start: t.block_start.to_vec(),
+                exceptional: t.exceptional.to_vec(),
+                values: t.values.iter().map(|&c| AtomicU8::new(c)).collect(),
+            })
+            .collect();
+        let mut s = Solve::shell(rules, lower, kinds);
+        if present.len() != s.present.len() {
+            return Err(Error::Mismatch("the checkpoint's tasks do not match this build's".into()));
+        }
+        for (p, q) in s.present.iter().zip(present) {
+            for (a, b) in p.iter().zip(q) {
+                a.store(b, Relaxed);
+            }
+        }
+        s.latest.store(latest, Relaxed);
+        *s.other.lock().expect("no panic holds the lock") = tables.other_parity;
+        s.levels =
+            levels.into_iter().map(|(plies, states, wins, seconds)| Level { plies, states, wins, seconds }).collect();
+        s.next_level = next;
+        Ok(s)
+    }
+
+    fn mark(&self, kind: usize, r: u64, level: u32) {
+        let t = self.task_base[kind] + (r / TASK) as usize;
+        let b = level.min(LEVEL_BITS - 1);
+        self.present[t][(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
+        self.latest.fetch_max(level, Relaxed);
+    }
+
+    fn is_present(&self, t: usize, level: u32) -> bool {
+        let b = level.min(LEVEL_BITS - 1);
+        self.present[t][(b / 64) as usize].load(Relaxed) >> (b % 64) & 1 == 1
+    }
+
+    /// The slots of canonical board `q` of kind `k` at rank `r`.
+    fn slots(&self, k: usize, r: u64, q: &Board, out: &mut Moves) -> bool {
+        let exc = bit(&self.kinds[k].exceptional, r);
+        self.rules.slots(q, exc, out);
+        exc
+    }
+
+    fn summary(&self, q: &Board) -> Result<Summary> {
+        let g = &self.rules.geometry;
+        let mut s =
+            Summary { stays: SmallVec::new(), checkmate: false, best_win: None, draw_exit: false, longest_loss: None };
+        let mut moves = Moves::new();
+        g.moves(q, &mut moves);
+        let (mine, theirs) = q.counts();
+        for &m in &moves {
+            let (r, effect) = g.play(q, m);
+            let through = match effect {
+                Effect::Stays => {
+                    s.stays.push((m, g.can_capture_to_win(&r)));
+                    continue;
+                }
+                Effect::Captures if theirs == g.lose_at + 1 => {
+                    s.checkmate = true;
+                    return Ok(s);
+                }
+                Effect::LosesOwn if mine == g.lose_at + 1 => Value::Win(0),
+                _ => self.lower.value(self.rules, &r)?,
+            };
+            match through {
+                Value::Loss(n) => s.best_win = Some(s.best_win.map_or(n + 1, |w| w.min(n + 1))),
+                Value::Win(n) => s.longest_loss = Some(s.longest_loss.map_or(n + 1, |l| l.max(n + 1))),
+                Value::Draw => s.draw_exit = true,
+            }
+        }
+        Ok(s)
+    }
+
+    /// The value of a state whose moves in the class all lose, the last one seen at
+    /// `in_class` plies (0 if it has none), with forbidden move `forbidden`.
+    fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Value {
+        if s.draw_exit {
+            return Value::Draw;
+        }
+        let mate = s.stays.iter().any(|&(m, mate)| mate && Some(m) != forbidden);
+        let n = in_class.max(if mate { 2 } else { 0 }).max(s.longest_loss.unwrap_or(0));
+        Value::Loss(n)
+    }
+
+    fn count_task(&self, t: usize) -> Result<()> {
+        let Task { kind: k, first, end } = self.tasks[t];
+        let w = &self.kinds[k];
+        let mut slots = Moves::new();
+        let mut at = w.first_state(first) as usize;
+        let mut failure = None;
+        for_each_board(&w.dir, first, end, |r, cursor| {
+            if failure.is_some() {
+                return;
+            }
+            let q = cursor.board();
+            self.slots(k, r, &q, &mut slots);
+            let n = 1 + slots.len();
+            let s = match self.summary(&q) {
+                Ok(s) => s,
+                Err(e) => {
+                    failure = Some(e);
+                    return;
+                }
+            };
+            for slot in 0..n {
+                let forbidden = (slot > 0).then(|| slots[slot - 1]);
+                let value = if s.checkmate {
+                    Some(Value::Win(1))
+                } else if let Some(w) = s.best_win {
+                    Some(Value::Win(w))
+                } else {
+                    let open = s.stays.iter().filter(|&&(m, mate)| !mate && Some(m) != forbidden).count();
+                    if open == 0 {
+                        Some(Self::when_moves_run_out(&s, forbidden, 0))
+                    } else {
+                        w.values[at + slot].store(open as u8, Relaxed);
+                        None
+                    }
+                };
+                if let Some(v) = value {
+                    self.settle(k, r, slot as u8, (at + slot) as u64, v);
+                }
+            }
+            at += n;
+        });
+        failure.map_or(Ok(()), Err)
+    }
+
+    /// Store a decided value (no other thread writes this state now) and mark its level.
+    fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Value) {
+        let c = code::encode(v);
+        if c == OTHER_PARITY {
+            self.other.lock().expect("no panic holds the lock").insert((k as u8, r, slot), v);
+        }
+        self.kinds[k].values[index as usize].store(c, Relaxed);
+        if let Some(n) = code::plies(v) {
+            self.mark(k, r, n);
+        }
+    }
+
+    /// The value of a state, for the walk back: `None` while undecided.
+    fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Value> {
+        match c {
+            OTHER_PARITY => Some(self.other.lock().expect("no panic holds the lock")[&(k as u8, r, slot)]),
+            c if code::undecided(c) => None,
+            c => Some(code::decode(c)),
+        }
+    }
+
+    /// Phase 3: walk back one level at a time until no level is left; `checkpoint` is called
+    /// between levels.
+    ///
+    /// # Errors
+    /// What `checkpoint` or a lower table's lookup returns.
+    pub fn walk_back(
+        &mut self,
+        progress: &(dyn Fn(String) + Sync),
+        checkpoint: &mut dyn FnMut(&Solve) -> Result<()>,
+    ) -> Result<()> {
+        let started = Instant::now();
+        while self.next_level <= self.latest.load(Relaxed) {
+            let d = self.next_level;
+            let level_started = Instant::now();
+            let (states, wins) = (AtomicU64::new(0), AtomicU64::new(0));
+            let failure = Mutex::new(None);
+            (0..self.tasks.len()).into_par_iter().for_each(|t| {
+                if !self.is_present(t, d) {
+                    return;
+                }
+                match self.walk_task(t, d) {
+                    Ok((n, w)) => {
+                        states.fetch_add(n, Relaxed);
+                        wins.fetch_add(w, Relaxed);
+                    }
+                    Err(e) => {
+                        failure.lock().expect("no panic holds the lock").get_or_insert(e);
+                    }
+                }
+            });
+            if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
+                return Err(e);
+            }
+            let level = Level {
+                plies: d,
+                states: states.into_inner(),
+                wins: wins.into_inner(),
+                seconds: level_started.elapsed().as_secs_f64(),
+            };
+            self.levels.push(level);
+            self.next_level = d + 1;
+            progress(format!(
+                "plies {d}: {} states, {:.1} s (at {:.0} s)",
+                level.states,
+                level.seconds,
+                started.elapsed().as_secs_f64()
+            ));
+            checkpoint(self)?;
+        }
+        Ok(())
+    }
+
+    /// Walk back from the states of task `t` decided at `d` plies; returns their count and
+    /// how many are wins.
+    fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64)> {
+        let Task { kind: k, first, end } = self.tasks[t];
+        let w = &self.kinds[k];
+        let (rules, g) = (self.rules, &self.rules.geometry);
+        let mut slots = Moves::new();
+        let mut unmoves: SmallVec<[Unmove; 64]> = SmallVec::new();
+        let mut preds: Vec<(u64, Mv, Board, bool)> = Vec::new();
+        let (mut found, mut found_wins) = (0u64, 0u64);
+        let mut at = w.first_state(first) as usize;
+        let target = DECIDED as u32 + d;
+        let mut failure = None;
+        for_each_board(&w.dir, first, end, |r, cursor| {
+            let n = 1 + usize::from(w.markers[r as usize]);
+            let here = &w.values[at..at + n];
+            at += n;
+            if failure.is_some() {
+                return;
+            }
+            // The states of this board decided at `d`, as a bit per slot with their values.
+            let mut frontier = 0u64;
+            let mut frontier_wins = 0u64;
+            for (slot, c) in here.iter().enumerate() {
+                let c = c.load(Relaxed);
+                let v = if u32::from(c) == target {
+                    code::decode(c)
+                } else if c == OTHER_PARITY {
+                    match self.current(k, r, slot as u8, c) {
+                        Some(v) if code::plies(v) == Some(d) => v,
+                        _ => continue,
+                    }
+                } else {
+                    continue;
+                };
+                frontier |= 1 << slot;
+                if matches!(v, Value::Win(_)) {
+                    frontier_wins |= 1 << slot;
+                }
+            }
+            if frontier == 0 {
+                return;
+            }
+            found += u64::from(frontier.count_ones());
+            found_wins += u64::from(frontier_wins.count_ones());
+            let q = cursor.board();
+            // Moves into checkmate positions are not counted as open: nothing to walk back.
+            if d == 1 && g.can_capture_to_win(&q) {
+                return;
+            }
+            let exc = self.slots(k, r, &q, &mut slots);
+            let reach = exc.then(|| rules.reach(&q));
+            g.unmoves(&q, &mut unmoves);
+            preds.clear();
+            for u in &unmoves {
+                let slot = match rules.forbidden_after(reach.as_ref(), u) {
+                    None => 0,
+                    Some(f) => 1 + slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
+                };
+                if frontier >> slot & 1 == 0 {
+                    continue;
+                }
+                let (p, which) = rules.sym.canonical(&u.before);
+                let rp = self.kinds[self.partner[k]].dir.rank(&rules.sym, &p);
+                for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
+                    preds.push((rp, rules.sym.mv(h, u.mv), p, frontier_wins >> slot & 1 == 1));
+                }
+            }
+            preds.sort_unstable_by_key(|x| (x.0, x.1));
+            preds.dedup_by_key(|x| (x.0, x.1));
+            for &(rp, m, p, from_win) in &preds {
+                if let Err(e) = self.update_predecessor(self.partner[k], rp, &p, m, from_win, d) {
+                    failure = Some(e);
+                    return;
+                }
+            }
+        });
+        failure.map_or(Ok((found, found_wins)), Err)
+    }
+
+    /// The states of board `p` (rank `rp` of kind `k`) whose move `m` leads to a state decided
+    /// at `d` plies: a win for the opponent there (`from_win`) counts one open move down, a
+    /// loss makes them wins.
+    fn update_predecessor(&self, k: usize, rp: u64, p: &Board, m: Mv, from_win: bool, d: u32) -> Result<()> {
+        let w = &self.kinds[k];
+        let mut slots = Moves::new();
+        self.slots(k, rp, p, &mut slots);
+        let first = w.first_state(rp);
+        for slot in 0..=slots.len() {
+            if slot > 0 && slots[slot - 1] == m {
+                continue;
+            }
+            let index = first + slot as u64;
+            let cell = &w.values[index as usize];
+            if from_win {
+                let before = cell.fetch_update(Relaxed, Relaxed, |c| code::undecided(c).then(|| c - 1));
+                if before == Ok(1) {
+                    let s = self.summary(p)?;
+                    let forbidden = (slot > 0).then(|| slots[slot - 1]);
+                    self.settle(k, rp, slot as u8, index, Self::when_moves_run_out(&s, forbidden, d + 1));
+                }
+            } else {
+                self.make_win(k, rp, slot as u8, index, d + 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Make a state a win in `n` plies unless it is decided already with a win as short (a
+    /// provisional win through a move out of the class is replaced by a shorter one).
+    fn make_win(&self, k: usize, r: u64, slot: u8, index: u64, n: u32) {
+        let cell = &self.kinds[k].values[index as usize];
+        let new = code::encode(Value::Win(n));
+        let replaceable = |c: u8| match c {
+            c if code::undecided(c) => true,
+            DRAW | OTHER_PARITY => false,
+            c => matches!(code::decode(c), Value::Win(w) if w > n),
+        };
+        if new != OTHER_PARITY {
+            let done = cell.fetch_update(Relaxed, Relaxed, |c| replaceable(c).then_some(new));
+            match done {
+                Ok(_) => self.mark(k, r, n),
+                Err(OTHER_PARITY) => self.make_win_slowly(k, r, slot, cell, n),
+                Err(_) => {}
+            }
+        } else {
+            self.make_win_slowly(k, r, slot, cell, n);
+        }
+    }
+
+    /// [`Solve::make_win`] where the side table is involved, under its lock.
+    fn make_win_slowly(&self, k: usize, r: u64, slot: u8, cell: &AtomicU8, n: u32) {
+        let mut other = self.other.lock().expect("no panic holds the lock");
+        let key = (k as u8, r, slot);
+        let c = cell.load(Relaxed);
+        let replace = match c {
+            OTHER_PARITY => matches!(other[&key], Value::Win(w) if w > n),
+            DRAW => false,
+            c if code::undecided(c) => true,
+            c => matches!(code::decode(c), Value::Win(w) if w > n),
+        };
+        if !replace {
+            return;
+        }
+        let new = code::encode(Value::Win(n));
+        if cell.compare_exchange(c, new, Relaxed, Relaxed).is_err() {
+            drop(other);
+            return self.make_win(k, r, slot, self.kinds[k].first_state(r) + u64::from(slot), n);
+        }
+        if new == OTHER_PARITY {
+            other.insert(key, Value::Win(n));
+        } else {
+            other.remove(&key);
+        }
+        drop(other);
+        self.mark(k, r, n);
+    }
+
+    /// The solved tables (undecided states are draws).
+    pub fn into_tables(self, variant: &super::super::Variant) -> ClassTables {
+        let other_parity = self.other.into_inner().expect("no panic holds the lock");
+        let kinds = self
+            .kinds
+            .into_iter()
+            .map(|w| KindTable {
+                kind: w.kind,
+                dir: w.dir,
+                markers: super::store::Store::Owned(w.markers),
+                block_start: super::store::Store::Owned(w.block_start),
+                exceptional: super::store::Store::Owned(w.exceptional),
+                values: super::store::Store::Owned(
+                    w.values
+                        .into_iter()
+                        .map(|c| {
+                            let c = c.into_inner();
+                            if code::undecided(c) { DRAW } else { c }
+                        })
+                        .collect(),
+                ),
+            })
+            .collect();
+        ClassTables { variant: variant.clone(), kinds, other_parity, progress: None }
+    }
+
+    /// The solve so far as tables with its progress, for a checkpoint (written by
+    /// [`ClassTables::write`] with the values given separately).
+    pub fn progress(&self) -> Progress {
+        Progress::Level {
+            next: self.next_level,
+            present: self.present.iter().map(|p| [0, 1, 2, 3].map(|i| p[i].load(Relaxed))).collect(),
+            latest: self.latest.load(Relaxed),
+            levels: self.levels.iter().map(|l| (l.plies, l.states, l.wins, l.seconds)).collect(),
+        }
+    }
+
+    /// The side table so far.
+    pub fn other_parity(&self) -> HashMap<StateKey, Value> {
+        self.other.lock().expect("no panic holds the lock").clone()
+    }
+}

@@ -1,0 +1,526 @@
+//! A solved class as tables by rank, in memory or read through a memory map, and its file.
+//!
+//! # File format (version 1)
+//! ```text
+//! magic     "DFASOLVE-OSTLE-RANKED\n\0\0" (24 bytes)
+//! u64       header length h (little-endian)
+//! header    h bytes: postcard of `Header` (variant, reading, kinds, section places, side table,
+//!           progress of an unfinished solve)
+//! [u8; 32]  SHA-256 of the header
+//! sections  each 8-byte aligned: per kind, the directory's bits and counts, the forbidden
+//!           moves per board, the first state per block, the exceptional boards, the values
+//! [u8; 32]  SHA-256 of everything before it
+//! ```
+//! Opening checks the magic, version, header checksum and section places; the whole file's
+//! checksum is checked on request ([`ClassTables::verify_checksum`]), since a query should not
+//! read gigabytes.
+
+use super::super::explicit::Value;
+use super::super::{Rule, Variant};
+use super::board::{Board, Moves};
+use super::code;
+use super::directory::{Directory, Kind, Layout};
+use super::reading::Rules;
+use super::store::{Plain, Store, bytes_of, map_file};
+use crate::error::{Error, Result};
+use hashbrown::HashMap;
+use memmap2::Mmap;
+use sha2::{Digest, Sha256};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+const MAGIC: &[u8; 24] = b"DFASOLVE-OSTLE-RANKED\n\0\0";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// Boards per stored first state.
+pub const BLOCK: usize = 64;
+
+/// A state by kind index, board rank and slot (0: no forbidden move; `i`: the `i`-th possible
+/// forbidden move).
+pub type StateKey = (u8, u64, u8);
+
+/// Where a solve stands, in an unfinished file (a checkpoint).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub enum Progress {
+    /// Every state's count of moves is set; the walk back is to start at this level.
+    Level {
+        /// The next level to walk back from.
+        next: u32,
+        /// Levels marked per task, as 4 words of bits each.
+        present: Vec<[u64; 4]>,
+        /// The largest level marked.
+        latest: u32,
+        /// What each level held (plies, states, wins, seconds).
+        levels: Vec<(u32, u64, u64, f64)>,
+    },
+}
+
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct KindHeader {
+    kind: Kind,
+    boards: u64,
+    states: u64,
+    /// (byte offset, element count) of bits, counts, markers, block starts, exceptional, values.
+    sections: [(u64, u64); 6],
+}
+
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Header {
+    version: u32,
+    width: u8,
+    height: u8,
+    pieces: u8,
+    lose_at: u8,
+    class_reading: bool,
+    kinds: Vec<KindHeader>,
+    other_parity: Vec<(StateKey, i64)>,
+    progress: Option<Progress>,
+    program: String,
+}
+
+fn value_to_i64(v: Value) -> i64 {
+    match v {
+        Value::Win(n) => i64::from(n) + 1,
+        Value::Loss(n) => -(i64::from(n) + 1),
+        Value::Draw => 0,
+    }
+}
+
+fn value_from_i64(x: i64) -> Value {
+    match x {
+        0 => Value::Draw,
+        x if x > 0 => Value::Win((x - 1) as u32),
+        x => Value::Loss((-x - 1) as u32),
+    }
+}
+
+/// A kind's values to write: stored bytes, or the atomic bytes of a solve under way.
+#[derive(Clone, Copy)]
+pub enum Values<'a> {
+    /// Bytes.
+    Plain(&'a [u8]),
+    /// Atomic bytes, read while nothing writes them.
+    Atomic(&'a [AtomicU8]),
+}
+
+impl Values<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Values::Plain(v) => v.len(),
+            Values::Atomic(v) => v.len(),
+        }
+    }
+}
+
+/// The arrays of one kind, to write.
+pub struct KindView<'a> {
+    /// The directory's bits.
+    pub bits: &'a [u64],
+    /// The directory's counts.
+    pub counts: &'a [u64],
+    /// Possible forbidden moves per board.
+    pub markers: &'a [u8],
+    /// First state per block.
+    pub block_start: &'a [u64],
+    /// Exceptional boards.
+    pub exceptional: &'a [u64],
+    /// Values.
+    pub values: Values<'a>,
+}
+
+/// One kind's tables.
+pub struct KindTable {
+    /// The kind.
+    pub kind: Kind,
+    /// Its canonical boards.
+    pub dir: Directory,
+    /// Possible forbidden moves per board.
+    pub markers: Store<u8>,
+    /// The first state of every [`BLOCK`] boards.
+    pub block_start: Store<u64>,
+    /// A bit per board: its forbidden moves come from canonical boards.
+    pub exceptional: Store<u64>,
+    /// A byte per state ([`super::code`]).
+    pub values: Store<u8>,
+}
+
+/// The index of board `r`'s first state.
+#[inline]
+pub fn first_state(markers: &[u8], block_start: &[u64], r: u64) -> u64 {
+    let r = r as usize;
+    block_start[r / BLOCK] + markers[r / BLOCK * BLOCK..r].iter().map(|&m| 1 + u64::from(m)).sum::<u64>()
+}
+
+/// Whether bit `r` is set.
+#[inline]
+pub fn bit(words: &[u64], r: u64) -> bool {
+    words[(r / 64) as usize] >> (r % 64) & 1 == 1
+}
+
+impl KindTable {
+    /// States.
+    pub fn states(&self) -> u64 {
+        *self.block_start.last().expect("a total")
+    }
+
+    /// The first state of board `r`.
+    pub fn first_state(&self, r: u64) -> u64 {
+        first_state(&self.markers, &self.block_start, r)
+    }
+}
+
+/// A solved class: its kinds' tables and the side table of values with the other parity.
+pub struct ClassTables {
+    /// The variant.
+    pub variant: Variant,
+    /// The kinds of the class.
+    pub kinds: Vec<KindTable>,
+    /// Values the byte code does not hold.
+    pub other_parity: HashMap<StateKey, Value>,
+    /// Set in a checkpoint.
+    pub progress: Option<Progress>,
+}
+
+impl ClassTables {
+    /// The table of `kind`, if the class has it.
+    pub fn kind(&self, kind: Kind) -> Option<(u8, &KindTable)> {
+        self.kinds.iter().enumerate().find(|(_, k)| k.kind == kind).map(|(i, k)| (i as u8, k))
+    }
+
+    /// The value of state `(kind, r, slot)`.
+    pub fn value_at(&self, k: u8, r: u64, slot: u8) -> Value {
+        let t = &self.kinds[usize::from(k)];
+        let c = t.values[(t.first_state(r) + u64::from(slot)) as usize];
+        if c == code::OTHER_PARITY { self.other_parity[&(k, r, slot)] } else { code::decode(c) }
+    }
+
+    /// The value of a state on any board of the class (`b` from the mover's view), with
+    /// forbidden move `forbidden` on `b`; `None` if the board is not of the class or the move
+    /// is not one its states can forbid.
+    pub fn value(&self, rules: &Rules, b: &Board, forbidden: Option<super::board::Mv>) -> Option<Value> {
+        let (mine, theirs) = b.counts();
+        let (k, t) = self.kind(Kind { mover: mine as u8, opponent: theirs as u8 })?;
+        let (canonical, which) = rules.sym.canonical(b);
+        let r = t.dir.rank(&rules.sym, &canonical);
+        let exceptional = bit(&t.exceptional, r);
+        let mut slots = Moves::new();
+        rules.slots(&canonical, exceptional, &mut slots);
+        let slot = match forbidden {
+            None => 0,
+            Some(f) => {
+                // Any symmetry that takes the board to its canonical one maps the state to one
+                // of the canonical board's (they are all the same state up to symmetry).
+                let mut found = None;
+                for g in (0..8u8).filter(|g| which >> g & 1 == 1) {
+                    let image = rules.sym.mv(g, f);
+                    if let Some(i) = slots.iter().position(|&m| m == image) {
+                        found = Some(i);
+                        break;
+                    }
+                }
+                1 + found?
+            }
+        };
+        Some(self.value_at(k, r, slot as u8))
+    }
+
+    /// The value of the state without a forbidden move on canonical board `b` of kind `kind`.
+    pub fn plain_value(&self, rules: &Rules, kind: Kind, b: &Board) -> Option<Value> {
+        let (k, t) = self.kind(kind)?;
+        Some(self.value_at(k, t.dir.rank(&rules.sym, b), 0))
+    }
+
+    /// Write the tables to `path` atomically.
+    ///
+    /// # Errors
+    /// [`Error::Io`] naming the file.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let views: Vec<KindView> = self
+            .kinds
+            .iter()
+            .map(|t| KindView {
+                bits: &t.dir.bits,
+                counts: &t.dir.counts,
+                markers: &t.markers,
+                block_start: &t.block_start,
+                exceptional: &t.exceptional,
+                values: Values::Plain(&t.values),
+            })
+            .collect();
+        self.write_views(path, &views)
+    }
+
+    /// Write this header (variant, kinds, side table, progress) with the arrays of `views`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] naming the file.
+    pub fn write_views(&self, path: &Path, views: &[KindView]) -> Result<()> {
+        let v = &self.variant;
+        let mut kinds = Vec::new();
+        let mut offset = 0u64; // from the start of the sections
+        let mut place = |len: usize, size: u64| {
+            let at = offset;
+            offset = (offset + len as u64 * size).next_multiple_of(8);
+            (at, len as u64)
+        };
+        for (t, view) in self.kinds.iter().zip(views) {
+            let boards = *view.counts.last().expect("a total");
+            kinds.push(KindHeader {
+                kind: t.kind,
+                boards,
+                states: *view.block_start.last().expect("a total"),
+                sections: [
+                    place(view.bits.len(), 8),
+                    place(view.counts.len(), 8),
+                    place(view.markers.len(), 1),
+                    place(view.block_start.len(), 8),
+                    place(view.exceptional.len(), 8),
+                    place(view.values.len(), 1),
+                ],
+            });
+        }
+        let mut other: Vec<(StateKey, i64)> = self.other_parity.iter().map(|(k, v)| (*k, value_to_i64(*v))).collect();
+        other.sort_unstable();
+        let header = Header {
+            version: VERSION,
+            width: v.width as u8,
+            height: v.height as u8,
+            pieces: v.pieces as u8,
+            lose_at: v.lose_at as u8,
+            class_reading: v.rule == Rule::Class,
+            kinds,
+            other_parity: other,
+            progress: self.progress.clone(),
+            program: crate::PROGRAM_VERSION.to_string(),
+        };
+        let head = postcard::to_allocvec(&header).map_err(|e| Error::Corrupt {
+            path: path.to_path_buf(),
+            what: format!("the header does not encode: {e}"),
+        })?;
+        crate::atomic::write_atomically_with(path, |file| {
+            let mut out =
+                HashingWriter { inner: BufWriter::with_capacity(1 << 22, file), hash: Sha256::new(), written: 0 };
+            out.write_all(MAGIC)?;
+            out.write_all(&(head.len() as u64).to_le_bytes())?;
+            out.write_all(&head)?;
+            out.write_all(&Sha256::digest(&head))?;
+            out.pad()?;
+            let base = out.written;
+            for (view, h) in views.iter().zip(&header.kinds) {
+                let parts: [&[u8]; 5] = [
+                    bytes_of(view.bits),
+                    bytes_of(view.counts),
+                    view.markers,
+                    bytes_of(view.block_start),
+                    bytes_of(view.exceptional),
+                ];
+                for (bytes, (at, _)) in parts.iter().zip(h.sections) {
+                    debug_assert_eq!(out.written - base, at);
+                    for chunk in bytes.chunks(1 << 24) {
+                        out.write_all(chunk)?;
+                    }
+                    out.pad()?;
+                }
+                match view.values {
+                    Values::Plain(v) => {
+                        for chunk in v.chunks(1 << 24) {
+                            out.write_all(chunk)?;
+                        }
+                    }
+                    Values::Atomic(v) => {
+                        let mut buffer = Vec::with_capacity(1 << 24);
+                        for chunk in v.chunks(1 << 24) {
+                            buffer.clear();
+                            buffer.extend(chunk.iter().map(|c| c.load(Relaxed)));
+                            out.write_all(&buffer)?;
+                        }
+                    }
+                }
+                out.pad()?;
+            }
+            let digest = out.hash.clone().finalize();
+            out.inner.write_all(&digest)?;
+            out.inner.flush()
+        })
+    }
+
+    /// Open a tables file through a memory map, checking its header (not the whole file's
+    /// checksum: see [`ClassTables::verify_checksum`]).
+    ///
+    /// # Errors
+    /// [`Error::Io`], [`Error::ForeignFile`], [`Error::UnsupportedVersion`] or
+    /// [`Error::Corrupt`].
+    pub fn open(path: &Path, squares_check: Option<&Variant>) -> Result<ClassTables> {
+        let io = |error| Error::Io { path: path.to_path_buf(), error };
+        let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(io(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")));
+        }
+        let map = map_file(&file).map_err(io)?;
+        if map.len() < MAGIC.len() + 8 || &map[..MAGIC.len()] != MAGIC {
+            return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE-OSTLE-RANKED" });
+        }
+        let len = u64::from_le_bytes(map[24..32].try_into().expect("8 bytes")) as usize;
+        let head_end = 32usize
+            .checked_add(len)
+            .filter(|&e| e + 32 <= map.len())
+            .ok_or_else(|| corrupt("truncated header".into()))?;
+        let head = &map[32..head_end];
+        if Sha256::digest(head)[..] != map[head_end..head_end + 32] {
+            return Err(corrupt("the header fails its checksum".into()));
+        }
+        let header: Header =
+            postcard::from_bytes(head).map_err(|e| corrupt(format!("the header does not decode: {e}")))?;
+        if header.version != VERSION {
+            return Err(Error::UnsupportedVersion {
+                path: path.to_path_buf(),
+                found: header.version,
+                supported: VERSION,
+            });
+        }
+        let variant = Variant {
+            width: header.width.into(),
+            height: header.height.into(),
+            pieces: header.pieces.into(),
+            lose_at: header.lose_at.into(),
+            rule: if header.class_reading { Rule::Class } else { Rule::Exact },
+        };
+        if let Some(want) = squares_check
+            && (want.width, want.height, want.pieces, want.lose_at, want.rule)
+                != (variant.width, variant.height, variant.pieces, variant.lose_at, variant.rule)
+        {
+            return Err(Error::Mismatch(format!(
+                "{} holds tables of ostle {}x{} k{} t{} ({} reading), not of the variant asked for",
+                path.display(),
+                variant.width,
+                variant.height,
+                variant.pieces,
+                variant.lose_at,
+                variant.rule.name()
+            )));
+        }
+        let variant = variant.checked()?;
+        let sym = super::symmetry::Symmetries::new(&variant);
+        let base = (head_end + 32).next_multiple_of(8);
+        let mut kinds = Vec::new();
+        for h in &header.kinds {
+            let section = |i: usize| {
+                let (at, n) = h.sections[i];
+                (base + at as usize, n as usize)
+            };
+            fn get<T: Plain>(map: &Arc<Mmap>, (at, n): (usize, usize)) -> Option<Store<T>> {
+                Store::mapped(map, at, n)
+            }
+            let bad = || corrupt(format!("a section of kind {} lies outside the file", h.kind));
+            let layout = Layout::new(h.kind, variant.squares(), &sym);
+            let dir = Directory {
+                layout,
+                bits: get(&map, section(0)).ok_or_else(bad)?,
+                counts: get(&map, section(1)).ok_or_else(bad)?,
+            };
+            let t = KindTable {
+                kind: h.kind,
+                markers: get(&map, section(2)).ok_or_else(bad)?,
+                block_start: get(&map, section(3)).ok_or_else(bad)?,
+                exceptional: get(&map, section(4)).ok_or_else(bad)?,
+                values: get(&map, section(5)).ok_or_else(bad)?,
+                dir,
+            };
+            let consistent = t.dir.bits.len() as u64 == t.dir.layout.raw.div_ceil(64)
+                && t.dir.counts.last() == Some(&h.boards)
+                && t.markers.len() as u64 == h.boards
+                && t.block_start.len() as u64 == h.boards.div_ceil(BLOCK as u64) + 1
+                && t.block_start.last() == Some(&h.states)
+                && t.values.len() as u64 == h.states
+                && t.exceptional.len() as u64 == h.boards.div_ceil(64);
+            if !consistent {
+                return Err(corrupt(format!("the sizes of kind {} do not agree with its header", h.kind)));
+            }
+            kinds.push(t);
+        }
+        let other_parity = header.other_parity.iter().map(|(k, v)| (*k, value_from_i64(*v))).collect();
+        Ok(ClassTables { variant, kinds, other_parity, progress: header.progress })
+    }
+
+    /// Read the whole file again and check its checksum.
+    ///
+    /// # Errors
+    /// [`Error::Io`] or [`Error::Corrupt`].
+    pub fn verify_checksum(path: &Path) -> Result<()> {
+        let io = |error| Error::Io { path: path.to_path_buf(), error };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let map = map_file(&file).map_err(io)?;
+        if map.len() < 32 {
+            return Err(Error::Corrupt { path: path.to_path_buf(), what: "truncated".into() });
+        }
+        let (body, digest) = map.split_at(map.len() - 32);
+        let mut hash = Sha256::new();
+        for chunk in body.chunks(1 << 24) {
+            hash.update(chunk);
+        }
+        if hash.finalize()[..] != *digest {
+            return Err(Error::Corrupt { path: path.to_path_buf(), what: "the file fails its checksum".into() });
+        }
+        Ok(())
+    }
+}
+
+struct HashingWriter<W: Write> {
+    inner: W,
+    hash: Sha256,
+    written: u64,
+}
+
+impl<W: Write> HashingWriter<W> {
+    fn pad(&mut self) -> std::io::Result<()> {
+        let pad = (self.written.next_multiple_of(8) - self.written) as usize;
+        self.write_all(&[0u8; 8][..pad])
+    }
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The finished classes below the one being solved: values of the moves that remove a piece.
+pub struct Lower {
+    classes: Vec<ClassTables>,
+}
+
+impl Lower {
+    /// The classes given.
+    pub fn new(classes: Vec<ClassTables>) -> Lower {
+        Lower { classes }
+    }
+
+    /// The value of the state without a forbidden move on board `b` (any representative).
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] if no class given holds the board's kind.
+    pub fn value(&self, rules: &Rules, b: &Board) -> Result<Value> {
+        let (mine, theirs) = b.counts();
+        let kind = Kind { mover: mine as u8, opponent: theirs as u8 };
+        let canonical = rules.sym.canonical(b).0;
+        self.classes.iter().find_map(|c| c.plain_value(rules, kind, &canonical)).ok_or_else(|| {
+            Error::BadParameters(format!("the tables of kind {kind}, which a move reaches, are not given"))
+        })
+    }
+
+    /// Whether the classes hold `kind`.
+    pub fn has(&self, kind: Kind) -> bool {
+        self.classes.iter().any(|c| c.kind(kind).is_some())
+    }
+}

@@ -1,0 +1,214 @@
+//! The solver by rank against oracles that share none of its board code: the hash-map solver
+//! of the raw game (exact reading), and for the class reading a counter and a retrograde
+//! solver written straight from the published rule over cell vectors.
+
+use super::super::explicit::{self, Cell, Move, State, Value};
+use super::super::{Rule, Variant};
+use super::*;
+use hashbrown::{HashMap, HashSet};
+
+fn variant(w: usize, h: usize, k: usize, t: usize, rule: Rule) -> Variant {
+    Variant { width: w, height: h, pieces: k, lose_at: t, rule }
+}
+
+fn solve_all(v: &Variant) -> (tempfile::TempDir, Solution, census::Census) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = Options { budget: None, checkpoint_every: Duration::ZERO, progress: &|_| {} };
+    let rules = Rules::new(v).unwrap();
+    let mut all = census::Census::default();
+    for c in classes(v) {
+        solve_class(v, dir.path(), &c, &options).unwrap();
+        let t = ClassTables::open(&class_file(dir.path(), &c), Some(v)).unwrap();
+        let lower = lower_of(v, dir.path(), &c).unwrap();
+        all.add(&census::census(&rules, &t, &lower, Some(start_board(&rules, v))));
+    }
+    let s = Solution::open(v, dir.path()).unwrap();
+    (dir, s, all)
+}
+
+/// Exact reading: every state of the raw game has the hash-map solver's value.
+#[test]
+fn exact_reading_equals_the_raw_explicit_solver() {
+    for v in [
+        variant(3, 3, 3, 1, Rule::Exact),
+        variant(3, 3, 3, 2, Rule::Exact),
+        variant(3, 4, 3, 2, Rule::Exact),
+        variant(4, 3, 3, 2, Rule::Exact),
+        variant(4, 4, 2, 1, Rule::Exact),
+    ] {
+        let (_dir, s, _) = solve_all(&v);
+        let t = explicit::solve(&v);
+        let mut checked = 0;
+        for (state, value) in t.states.iter().zip(&t.values) {
+            if v.finished(&state.cells).is_some() {
+                continue;
+            }
+            assert_eq!(s.value(state), Some(*value), "{v:?}: {} {:?}", v.board_text(&state.cells), state.forbidden);
+            checked += 1;
+        }
+        assert!(checked > 1000);
+    }
+}
+
+fn canonical(v: &Variant, cells: &[Cell]) -> Vec<Cell> {
+    v.canonical_board(cells)
+}
+
+fn after(v: &Variant, p: &[Cell], m: Move) -> State {
+    v.published_after(p, m)
+}
+
+fn can_capture_to_win(v: &Variant, cells: &[Cell]) -> bool {
+    v.all_moves(cells).into_iter().any(|m| {
+        let r = v.play(cells, m);
+        r.removed == Some(Cell::Theirs) && v.finished(&Variant::turn_over(&r.cells)) == Some(false)
+    })
+}
+
+/// The oracle: every canonical state the rule creates, with its value.
+fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
+    let mut states: HashSet<State> = HashSet::new();
+    let mut nontrivial: HashSet<State> = HashSet::new();
+    let start = State { cells: canonical(v, &v.initial_state().cells), forbidden: None };
+    states.insert(start.clone());
+    if !can_capture_to_win(v, &start.cells) {
+        nontrivial.insert(start);
+    }
+    for p in v.all_boards() {
+        if v.finished(&p).is_some() {
+            continue;
+        }
+        for m in v.all_moves(&p) {
+            let s = after(v, &p, m);
+            if v.finished(&s.cells).is_some() {
+                continue;
+            }
+            if !can_capture_to_win(v, &s.cells) {
+                nontrivial.insert(s.clone());
+            }
+            states.insert(s);
+        }
+    }
+    // Values by increasing distance, straight from the definition: a win in n plies has a
+    // move into a loss in n - 1; a loss in n has only moves into wins, the longest in n - 1.
+    let list: Vec<State> = states.into_iter().collect();
+    let index: HashMap<&State, usize> = list.iter().enumerate().map(|(i, s)| (s, i)).collect();
+    // A move's result for the mover's opponent: a state, or the game over (Win(0): the
+    // opponent has won; Loss(0): lost).
+    enum Next {
+        State(usize),
+        Over(Value),
+    }
+    let succ: Vec<Vec<Next>> = list
+        .iter()
+        .map(|s| {
+            v.all_moves(&s.cells)
+                .into_iter()
+                .filter(|&m| Some(m) != s.forbidden)
+                .map(|m| {
+                    let q = Variant::turn_over(&v.play(&s.cells, m).cells);
+                    match v.finished(&q) {
+                        Some(true) => Next::Over(Value::Win(0)),
+                        Some(false) => Next::Over(Value::Loss(0)),
+                        None => Next::State(index[&after(v, &s.cells, m)]),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut values: Vec<Option<Value>> = vec![None; list.len()];
+    let mut n = 0;
+    loop {
+        let mut changed = false;
+        let decided: Vec<Option<Value>> = (0..list.len())
+            .map(|i| {
+                if values[i].is_some() {
+                    return None;
+                }
+                let of = |x: &Next| match x {
+                    Next::State(j) => values[*j],
+                    Next::Over(v) => Some(*v),
+                };
+                let wins = succ[i].iter().any(|x| n >= 1 && of(x) == Some(Value::Loss(n - 1)));
+                if wins {
+                    return Some(Value::Win(n));
+                }
+                let longest = succ[i].iter().map(|x| match of(x) {
+                    Some(Value::Win(m)) => Some(m),
+                    _ => None,
+                });
+                let all: Option<Vec<u32>> = longest.collect();
+                match all {
+                    Some(ms) if ms.iter().copied().max().map_or(0, |m| m + 1) == n => Some(Value::Loss(n)),
+                    _ => None,
+                }
+            })
+            .collect();
+        for (i, d) in decided.into_iter().enumerate() {
+            if d.is_some() {
+                values[i] = d;
+                changed = true;
+            }
+        }
+        n += 1;
+        if !changed
+            && values.iter().all(|x| x.is_some_and(|v| !matches!(v, Value::Win(m) | Value::Loss(m) if m >= n)))
+            && n > 300
+        {
+            break;
+        }
+        if n > 400 {
+            break;
+        }
+    }
+    let values = list.iter().cloned().zip(values.into_iter().map(|x| x.unwrap_or(Value::Draw))).collect();
+    (values, nontrivial.len())
+}
+
+/// Class reading: the published rule's state count and every state's value.
+#[test]
+fn class_reading_equals_an_oracle_written_from_the_published_rule() {
+    for v in [variant(3, 3, 3, 1, Rule::Class), variant(4, 4, 2, 1, Rule::Class), variant(3, 4, 3, 2, Rule::Class)] {
+        let (_dir, s, census) = solve_all(&v);
+        let (values, nontrivial) = class_oracle(&v);
+        assert_eq!(census.nontrivial_states.classes, nontrivial as u64, "{v:?}");
+        for (state, value) in &values {
+            assert_eq!(s.value(state), Some(*value), "{v:?}: {} {:?}", v.board_text(&state.cells), state.forbidden);
+        }
+    }
+}
+
+/// The published count on 4x4 K2 T1 in the class reading (the worked example).
+#[test]
+fn four_by_four_two_pieces_class_reading_counts_42684_states() {
+    let (_dir, _s, census) = solve_all(&variant(4, 4, 2, 1, Rule::Class));
+    assert_eq!(census.nontrivial_states.classes, 42_684);
+}
+
+/// The check by the plain rules passes on every state in both readings, and finds a changed
+/// byte.
+#[test]
+fn every_state_follows_from_its_moves_and_a_changed_byte_is_found() {
+    for rule in [Rule::Exact, Rule::Class] {
+        let v = variant(3, 4, 3, 2, rule);
+        let (dir, s, _) = solve_all(&v);
+        let states: u64 = s.classes().iter().flat_map(|c| c.kinds.iter().map(|k| k.states())).sum();
+        assert_eq!(s.check_sample(u64::MAX, 0).unwrap(), states);
+        drop(s);
+        // Change one decided byte of the top class's file (its last section is the values of
+        // its last kind, padded to 8 bytes, before the checksum) and check again.
+        let c = classes(&v).pop().unwrap();
+        let path = class_file(dir.path(), &c);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let t = ClassTables::open(&path, Some(&v)).unwrap();
+        let values = &t.kinds.last().unwrap().values;
+        let i = values.iter().position(|&c| c >= code::DECIDED + 3 && c != code::OTHER_PARITY).unwrap();
+        let at = bytes.len() - 32 - values.len().next_multiple_of(8) + i;
+        assert_eq!(bytes[at], values[i]);
+        drop(t);
+        bytes[at] += 2;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = Solution::open(&v, dir.path()).unwrap().check_sample(u64::MAX, 0).unwrap_err().to_string();
+        assert!(e.contains("the tables say"), "{e}");
+    }
+}
