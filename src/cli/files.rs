@@ -19,6 +19,9 @@ fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
 
 /// `dfasolve query`: the value and the ranked moves of one position.
 pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
+    if super::ostle_tables::is_tables_dir(path) {
+        return super::ostle_tables::query(path, text, json, limit);
+    }
     let (game, solution) = load_solution(path)?;
     let pos = game.parse(text)?;
     let value = solution.checked_value(&pos)?;
@@ -115,6 +118,9 @@ fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
 /// board and prompts go to stderr and stdout gets one JSON object with the result.
 pub(super) fn play(path: &Path, human: Side, from: Option<&str>, json: bool, limit: Option<usize>) -> Result<()> {
     use std::io::BufRead;
+    if super::ostle_tables::is_tables_dir(path) {
+        return super::ostle_tables::play(path, human == Side::First, from, json);
+    }
     let (game, solution) = load_solution(path)?;
     let mut pos = match from {
         Some(text) => game.parse(text)?,

@@ -4,6 +4,7 @@
 
 mod files;
 mod ostle;
+mod ostle_tables;
 mod output;
 mod progress;
 mod report;

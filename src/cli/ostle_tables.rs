@@ -1,0 +1,207 @@
+//! `query` and `play` on a directory of Ostle class tables (`dfasolve explicit ostle`): the
+//! values come from the tables through memory maps, the moves from the plain rules, so an
+//! answer reads a few pages of the files and builds nothing.
+
+use super::output::say;
+use crate::games::ostle::Variant;
+use crate::games::ostle::explicit::{State, Value, value_text};
+use crate::games::ostle::ranked::{self, tables::ClassTables};
+use crate::games::ostle::{Dir, Rule};
+use anyhow::{Result, anyhow, bail};
+use std::path::Path;
+
+/// Whether `path` is a directory of class tables.
+pub(super) fn is_tables_dir(path: &Path) -> bool {
+    path.is_dir()
+        && std::fs::read_dir(path).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.file_name().to_str().is_some_and(|n| n.starts_with("class-") && n.ends_with(".ranked")))
+        })
+}
+
+fn open(path: &Path) -> Result<ranked::Solution> {
+    let first = std::fs::read_dir(path)?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".ranked"))
+        })
+        .ok_or_else(|| anyhow!("{}: no class tables (class-*.ranked) here", path.display()))?;
+    let v = ClassTables::open(&first, None)?.variant;
+    Ok(ranked::Solution::open(&v, path)?)
+}
+
+/// The state after `m` from `s` under the tables' reading, on the board as played (not its
+/// canonical image): the forbidden move is carried back from the canonical board.
+fn after(v: &Variant, s: &State, m: crate::games::ostle::explicit::Move) -> State {
+    let played = v.play(&s.cells, m);
+    let raw = Variant::turn_over(&played.cells);
+    match v.rule {
+        Rule::Exact => v.after(&s.cells, m),
+        Rule::Class => {
+            let canonical = v.published_after(&s.cells, m);
+            let forbidden = canonical.forbidden.and_then(|f| {
+                // A symmetry taking the raw board to the canonical one, run backwards.
+                v.symmetries_with_dirs().into_iter().find_map(|(perm, dirs)| {
+                    let mut image = vec![crate::games::ostle::explicit::Cell::Empty; raw.len()];
+                    for (i, &j) in perm.iter().enumerate() {
+                        image[j] = raw[i];
+                    }
+                    (image == canonical.cells).then(|| {
+                        let square = perm.iter().position(|&j| j == f.square).expect("a permutation");
+                        let dir = Dir::ALL[dirs.iter().position(|&d| d == f.dir).expect("a permutation")];
+                        crate::games::ostle::explicit::Move { square, dir }
+                    })
+                })
+            });
+            State { cells: raw, forbidden }
+        }
+    }
+}
+
+fn value_words(v: Option<Value>) -> String {
+    match v {
+        Some(Value::Win(n)) => format!("win in {n} plies"),
+        Some(Value::Loss(n)) => format!("loss in {n} plies"),
+        Some(Value::Draw) => "draw".into(),
+        None => "not in the tables (its class is not solved, or the reading never forbids that move here)".into(),
+    }
+}
+
+/// The moves of `s` with the value each leaves the opponent, best for the mover first.
+fn ranked_moves(t: &ranked::Solution, s: &State) -> Vec<(String, State, Option<Value>)> {
+    let v = &t.variant;
+    let mut out: Vec<(String, State, Option<Value>)> = v
+        .all_moves(&s.cells)
+        .into_iter()
+        .filter(|&m| Some(m) != s.forbidden)
+        .map(|m| {
+            let next = after(v, s, m);
+            let value = match v.finished(&next.cells) {
+                Some(true) => Some(Value::Win(0)),
+                Some(false) => Some(Value::Loss(0)),
+                None => t.value(&next),
+            };
+            (v.move_text(m), next, value)
+        })
+        .collect();
+    // Best for the mover: the opponent's quickest loss, then draws, then its slowest win.
+    let rank = |x: &Option<Value>| match x {
+        Some(Value::Loss(n)) => (0, i64::from(*n)),
+        Some(Value::Draw) => (1, 0),
+        Some(Value::Win(n)) => (2, -i64::from(*n)),
+        None => (3, 0),
+    };
+    out.sort_by_key(|(_, _, x)| rank(x));
+    out
+}
+
+fn state_text(v: &Variant, s: &State) -> String {
+    format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m)))
+}
+
+/// `dfasolve query DIR POSITION` on class tables.
+pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
+    let t = open(path)?;
+    let v = &t.variant;
+    let s = v.parse_state(text)?;
+    let value = t.value(&s);
+    let over = v.finished(&s.cells);
+    let moves = if over.is_none() { ranked_moves(&t, &s) } else { Vec::new() };
+    let shown = limit.unwrap_or(usize::MAX).min(moves.len());
+    if json {
+        let listed: Vec<serde_json::Value> = moves[..shown]
+            .iter()
+            .map(|(name, next, x)| {
+                serde_json::json!({ "move": name, "position": state_text(v, next),
+                    "value_for_opponent": x.map(value_text) })
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::json!({ "game": format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at),
+                "rule": v.rule.name(), "position": state_text(v, &s), "value": value.map(value_text),
+                "moves": listed, "moves_total": moves.len() })
+        );
+        return Ok(());
+    }
+    say!("{}", state_text(v, &s));
+    say!("value for the player to move (b): {}", value_words(value));
+    if let Some(won) = over {
+        say!("the game is over: the player to move has {}", if won { "won" } else { "lost" });
+        return Ok(());
+    }
+    say!("moves, best first (value for the opponent after the move):");
+    for (name, _, x) in &moves[..shown] {
+        say!("  {name:>6}  {}", value_words(*x));
+    }
+    if shown < moves.len() {
+        say!("  ... {} more (--limit)", moves.len() - shown);
+    }
+    Ok(())
+}
+
+/// `dfasolve play DIR` on class tables: the user against the perfect player, from the start or
+/// a given state. The player to move is always shown as `b`.
+pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: bool) -> Result<()> {
+    use std::io::BufRead;
+    let t = open(path)?;
+    let v = &t.variant;
+    let mut s = match from {
+        Some(text) => v.parse_state(text)?,
+        None => v.initial_state(),
+    };
+    let mut human_to_move = human_first;
+    let mut played = Vec::new();
+    let show = |text: String| -> Result<()> {
+        if json {
+            eprintln!("{text}");
+        } else {
+            say!("{text}");
+        }
+        Ok(())
+    };
+    let mut lines = std::io::stdin().lock().lines();
+    let result = loop {
+        let who = if human_to_move { "you" } else { "me" };
+        show(format!("\n{}\n{who} to move (as b): {}", state_text(v, &s), value_words(t.value(&s))))?;
+        if let Some(won) = v.finished(&s.cells) {
+            let human_won = won == human_to_move;
+            show(format!("game over: {}", if human_won { "you win — well played!" } else { "I win" }))?;
+            break Some(human_won);
+        }
+        let moves = ranked_moves(&t, &s);
+        let chosen = if human_to_move {
+            let names: Vec<String> = moves.iter().map(|(n, _, _)| n.clone()).collect();
+            show(format!("moves, best first: {}\nyour move (q to quit):", names.join(" ")))?;
+            let Some(line) = lines.next() else { break None };
+            let answer = line.map_err(|e| anyhow!("reading your move: {e}"))?.trim().to_string();
+            if answer == "q" || answer == "quit" {
+                break None;
+            }
+            match moves.into_iter().find(|(n, _, _)| *n == answer) {
+                Some(m) => m,
+                None => {
+                    show(format!("not a legal move: {answer:?}"))?;
+                    continue;
+                }
+            }
+        } else {
+            let Some(best) = moves.into_iter().next() else { bail!("an ongoing position has no move") };
+            show(format!("I play {} (leaves you: {})", best.0, value_words(best.2)))?;
+            best
+        };
+        played.push(chosen.0);
+        s = chosen.1;
+        human_to_move = !human_to_move;
+    };
+    if json {
+        say!(
+            "{}",
+            serde_json::json!({ "moves": played, "final_position": state_text(v, &s), "you_won": result,
+                "finished": result.is_some() })
+        );
+    }
+    Ok(())
+}
