@@ -101,6 +101,9 @@ pub struct Geometry {
     pub rank_masks: Vec<u64>,
     /// The squares of each file.
     pub file_masks: Vec<u64>,
+    /// `earlier[r][d]`: the squares whose move in direction `d` comes before the move of
+    /// published rank `r`.
+    earlier: Vec<[u64; 4]>,
 }
 
 impl Geometry {
@@ -118,6 +121,19 @@ impl Geometry {
                 move_rank[usize::from(s) * 4 + usize::from(d)] = (i * 4 + j) as u16;
             }
         }
+        let earlier = (0..=squares * 4)
+            .map(|r| {
+                let mut m = [0u64; 4];
+                for sq in 0..squares {
+                    for d in 0..4 {
+                        if usize::from(move_rank[sq * 4 + d]) < r {
+                            m[d] |= 1 << sq;
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
         let rank_masks = (0..h).map(|r| (0..w).map(|f| 1u64 << (r * w + f)).sum()).collect();
         let file_masks = (0..w).map(|f| (0..h).map(|r| 1u64 << (r * w + f)).sum()).collect();
         Geometry {
@@ -131,6 +147,7 @@ impl Geometry {
             move_rank,
             rank_masks,
             file_masks,
+            earlier,
         }
     }
 
@@ -222,20 +239,45 @@ impl Geometry {
         (Board { hole: b.hole, mine: theirs, theirs: mine }, effect)
     }
 
-    /// Whether the mover can end the game at once by removing an opponent's piece.
+    /// Every square moved one step in direction `d` (squares that would leave the board
+    /// dropped).
+    #[inline]
+    pub fn shift(&self, x: u64, d: u8) -> u64 {
+        let w = self.width;
+        match d {
+            L => (x & !self.file_masks[0]) >> 1,
+            R => (x & !self.file_masks[w - 1]) << 1,
+            U => (x & !self.rank_masks[self.height - 1]) << w,
+            _ => x >> w,
+        }
+    }
+
+    /// Whether the mover can end the game at once by removing an opponent's piece: some
+    /// opponent's piece next to the edge or the hole in a direction has, behind it, a
+    /// contiguous run of pieces that holds one of the mover's (which pushes it out).
     pub fn can_capture_to_win(&self, b: &Board) -> bool {
         if b.theirs.count_ones() as usize != self.lose_at + 1 {
             return false;
         }
-        let mut m = b.mine;
-        while m != 0 {
-            let s = m.trailing_zeros() as u8;
-            m &= m - 1;
-            if (0..4).any(|d| self.piece_move(b, s, d).0 == Effect::Captures) {
-                return true;
+        let pieces = b.mine | b.theirs;
+        let hole = 1u64 << b.hole;
+        (0..4u8).any(|d| {
+            let back = d ^ 1;
+            let edge = match d {
+                L => self.file_masks[0],
+                R => self.file_masks[self.width - 1],
+                U => self.rank_masks[self.height - 1],
+                _ => self.rank_masks[0],
+            };
+            let mut run = b.theirs & (edge | self.shift(hole, back));
+            while run != 0 {
+                run = self.shift(run, back) & pieces;
+                if run & b.mine != 0 {
+                    return true;
+                }
             }
-        }
-        false
+            false
+        })
     }
 
     /// The moves of the board that can undo an opponent's move exactly (the exact reading's
@@ -260,6 +302,42 @@ impl Geometry {
                 }
             }
         }
+    }
+
+    /// [`Geometry::undo_moves`] as square sets, one per direction: quicker when only a move's
+    /// place among them is wanted ([`Geometry::undo_index`]).
+    pub fn undo_masks(&self, b: &Board) -> [u64; 4] {
+        let pieces = b.mine | b.theirs;
+        let hole = 1u64 << b.hole;
+        let all = if self.squares == 64 { u64::MAX } else { (1u64 << self.squares) - 1 };
+        let empty = all & !pieces & !hole;
+        let mut masks = [0u64; 4];
+        for d in 0..4u8 {
+            let back = d ^ 1;
+            let mut m = 0;
+            if self.shift(hole, d) & empty != 0 {
+                m |= hole;
+            }
+            // Runs of pieces ending in an opponent's piece before an empty square: the mover's
+            // pieces in them push it there.
+            let mut run = b.theirs & self.shift(empty, back);
+            while run != 0 {
+                run = self.shift(run, back) & pieces;
+                m |= run & b.mine;
+            }
+            masks[usize::from(d)] = m;
+        }
+        masks
+    }
+
+    /// The place of `m` among the undo moves `masks` (published order), if it is one.
+    #[inline]
+    pub fn undo_index(&self, masks: &[u64; 4], m: Mv) -> Option<usize> {
+        if masks[usize::from(m.dir)] >> m.square & 1 == 0 {
+            return None;
+        }
+        let before = &self.earlier[usize::from(self.move_rank(m))];
+        Some((0..4).map(|d| (masks[d] & before[d]).count_ones() as usize).sum())
     }
 
     /// Every move that leads to `q` without removing a piece.
@@ -384,35 +462,56 @@ mod tests {
     /// small variant, and every result's unmoves include the move.
     #[test]
     fn moves_and_unmoves_agree_with_the_plain_rules() {
-        let v = Variant { width: 3, height: 4, pieces: 3, lose_at: 1, rule: Rule::Exact };
-        let g = Geometry::new(&v);
-        let mut moves = Moves::new();
-        let mut unmoves = SmallVec::new();
-        for cells in v.all_boards() {
-            let b = board_of(&cells);
-            g.moves(&b, &mut moves);
-            let mut plain = v.all_moves(&cells);
-            plain.sort_by_key(|m| g.move_rank(Mv { square: m.square as u8, dir: m.dir.index() as u8 }));
-            let mine: Vec<Move> = moves
-                .iter()
-                .map(|m| Move { square: usize::from(m.square), dir: Dir::ALL[usize::from(m.dir)] })
-                .collect();
-            assert_eq!(mine, plain);
-            for (m, pm) in moves.iter().zip(&plain) {
-                let played = v.play(&cells, *pm);
-                let (after, effect) = g.play(&b, *m);
-                assert_eq!(after, board_of(&Variant::turn_over(&played.cells)));
-                assert_eq!(effect == Effect::Stays, played.removed.is_none());
-                if effect == Effect::Stays {
-                    g.unmoves(&after, &mut unmoves);
-                    let found = unmoves.iter().find(|u| u.before == b && u.mv == *m).expect("the move is an unmove");
-                    let exact = v.after(&cells, *pm).forbidden;
-                    assert_eq!(
-                        found.undo.map(|u| Move { square: usize::from(u.square), dir: Dir::ALL[usize::from(u.dir)] }),
-                        exact
-                    );
-                } else if v.finished(&Variant::turn_over(&played.cells)).is_none() {
-                    assert!(g.entered_by_removal(&after));
+        for (w, h, k, t) in [(3, 4, 3, 1), (4, 3, 3, 2), (4, 4, 2, 1)] {
+            let v = Variant { width: w, height: h, pieces: k, lose_at: t, rule: Rule::Exact };
+            let g = Geometry::new(&v);
+            let mut moves = Moves::new();
+            let mut unmoves = SmallVec::new();
+            for cells in v.all_boards() {
+                let b = board_of(&cells);
+                g.moves(&b, &mut moves);
+                let mut plain = v.all_moves(&cells);
+                plain.sort_by_key(|m| g.move_rank(Mv { square: m.square as u8, dir: m.dir.index() as u8 }));
+                let mine: Vec<Move> = moves
+                    .iter()
+                    .map(|m| Move { square: usize::from(m.square), dir: Dir::ALL[usize::from(m.dir)] })
+                    .collect();
+                assert_eq!(mine, plain);
+                for (m, pm) in moves.iter().zip(&plain) {
+                    let played = v.play(&cells, *pm);
+                    let (after, effect) = g.play(&b, *m);
+                    assert_eq!(after, board_of(&Variant::turn_over(&played.cells)));
+                    assert_eq!(effect == Effect::Stays, played.removed.is_none());
+                    if effect == Effect::Stays {
+                        g.unmoves(&after, &mut unmoves);
+                        let found =
+                            unmoves.iter().find(|u| u.before == b && u.mv == *m).expect("the move is an unmove");
+                        let exact = v.after(&cells, *pm).forbidden;
+                        assert_eq!(
+                            found
+                                .undo
+                                .map(|u| Move { square: usize::from(u.square), dir: Dir::ALL[usize::from(u.dir)] }),
+                            exact
+                        );
+                    } else if v.finished(&Variant::turn_over(&played.cells)).is_none() {
+                        assert!(g.entered_by_removal(&after));
+                    }
+                    let wins_now = |cells: &[Cell]| {
+                        v.all_moves(cells).into_iter().any(|m| {
+                            let r = v.play(cells, m);
+                            r.removed == Some(Cell::Theirs) && v.finished(&Variant::turn_over(&r.cells)) == Some(false)
+                        })
+                    };
+                    if v.finished(&cells).is_none() {
+                        assert_eq!(g.can_capture_to_win(&b), wins_now(&cells), "{}", v.board_text(&cells));
+                    }
+                    let mut undo = Moves::new();
+                    g.undo_moves(&b, &mut undo);
+                    let masks = g.undo_masks(&b);
+                    for m in moves.iter() {
+                        assert_eq!(g.undo_index(&masks, *m), undo.iter().position(|x| x == m));
+                    }
+                    assert_eq!(masks.iter().map(|x| x.count_ones() as usize).sum::<usize>(), undo.len());
                 }
             }
         }

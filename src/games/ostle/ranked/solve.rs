@@ -29,6 +29,24 @@ use std::time::Instant;
 pub const TASK: u64 = 64 * 1024;
 /// Levels with their own bit per task; later levels share the last bit.
 const LEVEL_BITS: u32 = 256;
+/// Moves into a level's states sorted and applied at once (about 32 bytes each).
+const BATCH_PREDECESSORS: u64 = 32 << 20;
+/// A guess of the moves into a task's states at one level, per board, to size the batches.
+const PREDECESSORS_PER_BOARD_GUESS: u64 = 2;
+/// Sorted moves per parallel chunk when they are applied.
+const APPLY_CHUNK: usize = 1 << 16;
+
+/// A move into a state decided at the level walked: the canonical board before it (rank and
+/// board, of kind `kind`), the move on it, and whether the state after is a win (for the
+/// opponent).
+#[derive(Clone, Copy, Debug)]
+struct Pred {
+    rank: u64,
+    board: Board,
+    mv: Mv,
+    kind: u8,
+    from_win: bool,
+}
 
 /// One kind's arrays while its class is solved.
 pub struct WorkKind {
@@ -226,9 +244,16 @@ impl<'a> Solve<'a> {
         let s = Solve::shell(rules, lower, kinds);
         let started = Instant::now();
         let failure = Mutex::new(None);
+        let (done, said) = (AtomicU64::new(0), AtomicU64::new(0));
         (0..s.tasks.len()).into_par_iter().for_each(|t| {
             if let Err(e) = s.count_task(t) {
                 failure.lock().expect("no panic holds the lock").get_or_insert(e);
+            }
+            // A line a minute.
+            let n = done.fetch_add(1, Relaxed) + 1;
+            let minute = started.elapsed().as_secs() / 60;
+            if minute > said.load(Relaxed) && said.fetch_max(minute, Relaxed) < minute {
+                progress(format!("counting moves: {n} of {} tasks", s.tasks.len()));
             }
         });
         if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
@@ -368,6 +393,8 @@ impl<'a> Solve<'a> {
         let Task { kind: k, first, end } = self.tasks[t];
         let w = &self.kinds[k];
         let mut slots = Moves::new();
+        // Levels of this task, marked once at the end (every state of the task is here).
+        let (mut levels, mut latest) = ([0u64; 4], 0u32);
         let mut at = w.first_state(first) as usize;
         let mut failure = None;
         for_each_board(&w.dir, first, end, |r, cursor| {
@@ -400,11 +427,24 @@ impl<'a> Solve<'a> {
                     }
                 };
                 if let Some(v) = value {
-                    self.settle(k, r, slot as u8, (at + slot) as u64, v);
+                    let c = code::encode(v);
+                    if c == OTHER_PARITY {
+                        self.other.lock().expect("no panic holds the lock").insert((k as u8, r, slot as u8), v);
+                    }
+                    w.values[at + slot].store(c, Relaxed);
+                    if let Some(n) = code::plies(v) {
+                        let b = n.min(LEVEL_BITS - 1);
+                        levels[(b / 64) as usize] |= 1 << (b % 64);
+                        latest = latest.max(n);
+                    }
                 }
             }
             at += n;
         });
+        for (i, bits) in levels.into_iter().enumerate() {
+            self.present[t][i].fetch_or(bits, Relaxed);
+        }
+        self.latest.fetch_max(latest, Relaxed);
         failure.map_or(Ok(()), Err)
     }
 
@@ -443,31 +483,47 @@ impl<'a> Solve<'a> {
         while self.next_level <= self.latest.load(Relaxed) {
             let d = self.next_level;
             let level_started = Instant::now();
-            let (states, wins) = (AtomicU64::new(0), AtomicU64::new(0));
-            let failure = Mutex::new(None);
-            (0..self.tasks.len()).into_par_iter().for_each(|t| {
-                if !self.is_present(t, d) {
-                    return;
+            let (mut states, mut wins) = (0u64, 0u64);
+            // Tasks in batches: each batch's moves into the level's states are sorted by the
+            // board before the move, so that their updates walk the arrays in order instead
+            // of at random (the walk is bound by memory, not by the rules).
+            let present: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.is_present(t, d)).collect();
+            let mut next = 0;
+            while next < present.len() {
+                let mut batch = Vec::new();
+                let mut preds_in_batch = 0u64;
+                while next < present.len() && preds_in_batch < BATCH_PREDECESSORS {
+                    batch.push(present[next]);
+                    let t = self.tasks[present[next]];
+                    preds_in_batch += (t.end - t.first) * PREDECESSORS_PER_BOARD_GUESS;
+                    next += 1;
                 }
-                match self.walk_task(t, d) {
-                    Ok((n, w)) => {
-                        states.fetch_add(n, Relaxed);
-                        wins.fetch_add(w, Relaxed);
-                    }
-                    Err(e) => {
-                        failure.lock().expect("no panic holds the lock").get_or_insert(e);
-                    }
+                let found: Vec<Result<(u64, u64, Vec<Pred>)>> =
+                    batch.par_iter().map(|&t| self.walk_task(t, d)).collect();
+                let mut preds = Vec::new();
+                for f in found {
+                    let (n, w, p) = f?;
+                    states += n;
+                    wins += w;
+                    preds.extend(p);
                 }
-            });
-            if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
-                return Err(e);
+                preds.par_sort_unstable_by_key(|p| (p.kind, p.rank));
+                let failure = Mutex::new(None);
+                preds.par_chunks(APPLY_CHUNK).for_each(|chunk| {
+                    for p in chunk {
+                        if let Err(e) =
+                            self.update_predecessor(usize::from(p.kind), p.rank, &p.board, p.mv, p.from_win, d)
+                        {
+                            failure.lock().expect("no panic holds the lock").get_or_insert(e);
+                            return;
+                        }
+                    }
+                });
+                if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
+                    return Err(e);
+                }
             }
-            let level = Level {
-                plies: d,
-                states: states.into_inner(),
-                wins: wins.into_inner(),
-                seconds: level_started.elapsed().as_secs_f64(),
-            };
+            let level = Level { plies: d, states, wins, seconds: level_started.elapsed().as_secs_f64() };
             self.levels.push(level);
             self.next_level = d + 1;
             progress(format!(
@@ -481,26 +537,24 @@ impl<'a> Solve<'a> {
         Ok(())
     }
 
-    /// Walk back from the states of task `t` decided at `d` plies; returns their count and
-    /// how many are wins.
-    fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64)> {
+    /// The states of task `t` decided at `d` plies: their count, how many are wins, and the
+    /// moves into them (from canonical boards of the partner kind).
+    fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64, Vec<Pred>)> {
         let Task { kind: k, first, end } = self.tasks[t];
         let w = &self.kinds[k];
         let (rules, g) = (self.rules, &self.rules.geometry);
         let mut slots = Moves::new();
         let mut unmoves: SmallVec<[Unmove; 64]> = SmallVec::new();
-        let mut preds: Vec<(u64, Mv, Board, bool)> = Vec::new();
+        let mut preds: Vec<Pred> = Vec::new();
+        let mut board_preds: Vec<Pred> = Vec::new();
         let (mut found, mut found_wins) = (0u64, 0u64);
         let mut at = w.first_state(first) as usize;
         let target = DECIDED as u32 + d;
-        let mut failure = None;
+        let partner = self.partner[k];
         for_each_board(&w.dir, first, end, |r, cursor| {
             let n = 1 + usize::from(w.markers[r as usize]);
             let here = &w.values[at..at + n];
             at += n;
-            if failure.is_some() {
-                return;
-            }
             // The states of this board decided at `d`, as a bit per slot with their values.
             let mut frontier = 0u64;
             let mut frontier_wins = 0u64;
@@ -531,34 +585,41 @@ impl<'a> Solve<'a> {
             if d == 1 && g.can_capture_to_win(&q) {
                 return;
             }
-            let exc = self.slots(k, r, &q, &mut slots);
+            let exc = bit(&w.exceptional, r);
             let reach = exc.then(|| rules.reach(&q));
+            if exc {
+                rules.slots(&q, true, &mut slots);
+            }
+            let masks = g.undo_masks(&q);
             g.unmoves(&q, &mut unmoves);
-            preds.clear();
+            board_preds.clear();
             for u in &unmoves {
                 let slot = match rules.forbidden_after(reach.as_ref(), u) {
                     None => 0,
-                    Some(f) => 1 + slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
+                    Some(f) if exc => 1 + slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
+                    Some(f) => 1 + g.undo_index(&masks, f).expect("an exact undo is an undo move"),
                 };
                 if frontier >> slot & 1 == 0 {
                     continue;
                 }
                 let (p, which) = rules.sym.canonical(&u.before);
-                let rp = self.kinds[self.partner[k]].dir.rank(&rules.sym, &p);
+                let rank = self.kinds[partner].dir.rank(&rules.sym, &p);
                 for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
-                    preds.push((rp, rules.sym.mv(h, u.mv), p, frontier_wins >> slot & 1 == 1));
+                    board_preds.push(Pred {
+                        rank,
+                        board: p,
+                        mv: rules.sym.mv(h, u.mv),
+                        kind: partner as u8,
+                        from_win: frontier_wins >> slot & 1 == 1,
+                    });
                 }
             }
-            preds.sort_unstable_by_key(|x| (x.0, x.1));
-            preds.dedup_by_key(|x| (x.0, x.1));
-            for &(rp, m, p, from_win) in &preds {
-                if let Err(e) = self.update_predecessor(self.partner[k], rp, &p, m, from_win, d) {
-                    failure = Some(e);
-                    return;
-                }
-            }
+            // A move of a board before is one move, however many symmetries lead to it.
+            board_preds.sort_unstable_by_key(|x| (x.rank, x.mv));
+            board_preds.dedup_by_key(|x| (x.rank, x.mv));
+            preds.extend_from_slice(&board_preds);
         });
-        failure.map_or(Ok((found, found_wins)), Err)
+        Ok((found, found_wins, preds))
     }
 
     /// The states of board `p` (rank `rp` of kind `k`) whose move `m` leads to a state decided
@@ -566,11 +627,19 @@ impl<'a> Solve<'a> {
     /// loss makes them wins.
     fn update_predecessor(&self, k: usize, rp: u64, p: &Board, m: Mv, from_win: bool, d: u32) -> Result<()> {
         let w = &self.kinds[k];
-        let mut slots = Moves::new();
-        self.slots(k, rp, p, &mut slots);
+        let g = &self.rules.geometry;
+        let n = usize::from(w.markers[rp as usize]);
+        // The slot whose forbidden move is `m`, if any.
+        let banned = if bit(&w.exceptional, rp) {
+            let mut slots = Moves::new();
+            self.rules.slots(p, true, &mut slots);
+            slots.iter().position(|&x| x == m)
+        } else {
+            g.undo_index(&g.undo_masks(p), m)
+        };
         let first = w.first_state(rp);
-        for slot in 0..=slots.len() {
-            if slot > 0 && slots[slot - 1] == m {
+        for slot in 0..=n {
+            if slot > 0 && banned == Some(slot - 1) {
                 continue;
             }
             let index = first + slot as u64;
@@ -579,6 +648,8 @@ impl<'a> Solve<'a> {
                 let before = cell.fetch_update(Relaxed, Relaxed, |c| code::undecided(c).then(|| c - 1));
                 if before == Ok(1) {
                     let s = self.summary(p)?;
+                    let mut slots = Moves::new();
+                    self.slots(k, rp, p, &mut slots);
                     let forbidden = (slot > 0).then(|| slots[slot - 1]);
                     self.settle(k, rp, slot as u8, index, Self::when_moves_run_out(&s, forbidden, d + 1));
                 }
