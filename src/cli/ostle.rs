@@ -397,6 +397,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         budget,
         checkpoint_every: std::time::Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
         progress: &progress,
+        stop_after_level: None,
     };
     let mut reports = Vec::new();
     for c in &chosen {

@@ -5,7 +5,7 @@ use super::super::Variant;
 use smallvec::SmallVec;
 
 /// No neighbour (off the board).
-pub(crate) const OFF: u8 = u8::MAX;
+pub const OFF: u8 = u8::MAX;
 
 /// Direction indexes as in [`super::super::Dir::ALL`]: L, R, U, D.
 const U: u8 = 2;

@@ -122,6 +122,9 @@ pub struct Options<'a> {
     pub checkpoint_every: Duration,
     /// Progress lines.
     pub progress: &'a (dyn Fn(String) + Sync),
+    /// Stop with an error once this level is walked and checkpointed, as a killed run would
+    /// (for tests of resuming).
+    pub stop_after_level: Option<u32>,
 }
 
 /// What solving one class measured.
@@ -190,6 +193,7 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
     let rules = Rules::new(v)?;
     let lower = lower_of(v, dir, class)?;
     let ck = checkpoint_file(dir, class);
+    remove_stale_temporaries(dir, class)?;
     let resumed = ck.exists();
     let mut solve = if resumed {
         progress(format!("class {}: resuming from {}", class.name, ck.display()));
@@ -239,11 +243,15 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
     let mut last_save = Instant::now();
     let every = options.checkpoint_every;
     solve.walk_back(progress, &mut |s| {
-        if last_save.elapsed() >= every {
+        let stop = options.stop_after_level.is_some_and(|l| s.next_level > l);
+        if last_save.elapsed() >= every || stop {
             let t = Instant::now();
             save_checkpoint(v, &ck, s)?;
             progress(format!("checkpoint saved in {:.1} s", t.elapsed().as_secs_f64()));
             last_save = Instant::now();
+        }
+        if stop {
+            return Err(Error::BadParameters(format!("stopped after level {} as asked", s.next_level - 1)));
         }
         Ok(())
     })?;
@@ -262,6 +270,21 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
         resumed,
         already_solved: false,
     })
+}
+
+/// Remove the temporary files a killed run of `class` left in `dir` (a write is a temporary
+/// file renamed into place, and a kill leaves the temporary behind).
+fn remove_stale_temporaries(dir: &Path, class: &Class) -> Result<()> {
+    let prefixes = [".class-{}.ranked.tmp", ".class-{}.ranked.checkpoint.tmp"].map(|p| p.replace("{}", &class.name));
+    let io = |error| Error::Io { path: dir.to_path_buf(), error };
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name();
+        if name.to_str().is_some_and(|n| prefixes.iter().any(|p| n.starts_with(p.as_str()))) {
+            std::fs::remove_file(entry.path()).map_err(|error| Error::Io { path: entry.path(), error })?;
+        }
+    }
+    Ok(())
 }
 
 fn save_checkpoint(v: &Variant, path: &Path, s: &solve::Solve) -> Result<()> {

@@ -1,5 +1,5 @@
 //! One class solved by rank, in named phases: [`prepare`] finds the canonical boards and
-//! their possible forbidden moves, [`count`] gives every state its count of open moves (or
+//! their possible forbidden moves, [`Solve::count`] gives every state its count of open moves (or
 //! its value, where the moves out of the class or the lack of moves decide it), and
 //! [`Solve::walk_back`] decides states one distance at a time from the states decided at the
 //! distance before, by unmoves, on every core.

@@ -13,7 +13,7 @@ fn variant(w: usize, h: usize, k: usize, t: usize, rule: Rule) -> Variant {
 
 fn solve_all(v: &Variant) -> (tempfile::TempDir, Solution, census::Census) {
     let dir = tempfile::tempdir().unwrap();
-    let options = Options { budget: None, checkpoint_every: Duration::ZERO, progress: &|_| {} };
+    let options = Options { budget: None, checkpoint_every: Duration::ZERO, progress: &|_| {}, stop_after_level: None };
     let rules = Rules::new(v).unwrap();
     let mut all = census::Census::default();
     for c in classes(v) {
@@ -211,4 +211,40 @@ fn every_state_follows_from_its_moves_and_a_changed_byte_is_found() {
         let e = Solution::open(&v, dir.path()).unwrap().check_sample(u64::MAX, 0).unwrap_err().to_string();
         assert!(e.contains("the tables say"), "{e}");
     }
+}
+
+/// A class stopped after a level resumes from its checkpoint to the same tables, byte for
+/// byte, as a run that was never stopped; the checkpoint is gone afterwards.
+#[test]
+fn a_stopped_class_resumes_to_the_same_tables() {
+    let v = variant(4, 4, 2, 1, Rule::Class);
+    let c = classes(&v).pop().unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    let quiet = |_| {};
+    let plain =
+        Options { budget: None, checkpoint_every: Duration::from_secs(3600), progress: &quiet, stop_after_level: None };
+    for lower in classes(&v) {
+        solve_class(&v, whole.path(), &lower, &plain).unwrap();
+    }
+    let stopped = tempfile::tempdir().unwrap();
+    for lower in classes(&v).iter().take_while(|x| **x != c) {
+        solve_class(&v, stopped.path(), lower, &plain).unwrap();
+    }
+    // A temporary file a killed write left behind is removed.
+    let stale = stopped.path().join(format!(".class-{}.ranked.checkpoint.tmpXYZ", c.name));
+    std::fs::write(&stale, b"half").unwrap();
+    for level in [3, 20] {
+        let stop = Options { stop_after_level: Some(level), ..plain };
+        let e = solve_class(&v, stopped.path(), &c, &stop).unwrap_err().to_string();
+        assert!(e.contains("stopped after level"), "{e}");
+        assert!(checkpoint_file(stopped.path(), &c).exists());
+    }
+    let r = solve_class(&v, stopped.path(), &c, &plain).unwrap();
+    assert!(r.resumed);
+    assert!(!checkpoint_file(stopped.path(), &c).exists());
+    assert!(!stale.exists());
+    assert_eq!(
+        std::fs::read(class_file(whole.path(), &c)).unwrap(),
+        std::fs::read(class_file(stopped.path(), &c)).unwrap()
+    );
 }
