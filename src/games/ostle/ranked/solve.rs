@@ -29,10 +29,11 @@ use std::time::Instant;
 pub const TASK: u64 = 64 * 1024;
 /// Levels with their own bit per task; later levels share the last bit.
 const LEVEL_BITS: u32 = 256;
-/// Moves into a level's states sorted and applied at once (about 32 bytes each).
-const BATCH_PREDECESSORS: u64 = 32 << 20;
-/// A guess of the moves into a task's states at one level, per board, to size the batches.
-const PREDECESSORS_PER_BOARD_GUESS: u64 = 2;
+/// Moves into a level's states sorted and applied at once (40 bytes each): at least this
+/// many, and at most one group of tasks' more.
+const BATCH_PREDECESSORS: u64 = 24 << 20;
+/// Tasks walked in parallel between checks of the batch's size.
+const TASKS_PER_GROUP: usize = 16;
 /// Sorted moves per parallel chunk when they are applied.
 const APPLY_CHUNK: usize = 1 << 16;
 
@@ -488,39 +489,21 @@ impl<'a> Solve<'a> {
             // board before the move, so that their updates walk the arrays in order instead
             // of at random (the walk is bound by memory, not by the rules).
             let present: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.is_present(t, d)).collect();
-            let mut next = 0;
-            while next < present.len() {
-                let mut batch = Vec::new();
-                let mut preds_in_batch = 0u64;
-                while next < present.len() && preds_in_batch < BATCH_PREDECESSORS {
-                    batch.push(present[next]);
-                    let t = self.tasks[present[next]];
-                    preds_in_batch += (t.end - t.first) * PREDECESSORS_PER_BOARD_GUESS;
-                    next += 1;
-                }
+            let mut preds: Vec<Pred> = Vec::new();
+            for (i, group) in present.chunks(TASKS_PER_GROUP).enumerate() {
                 let found: Vec<Result<(u64, u64, Vec<Pred>)>> =
-                    batch.par_iter().map(|&t| self.walk_task(t, d)).collect();
-                let mut preds = Vec::new();
+                    group.par_iter().map(|&t| self.walk_task(t, d)).collect();
                 for f in found {
                     let (n, w, p) = f?;
                     states += n;
                     wins += w;
                     preds.extend(p);
                 }
-                preds.par_sort_unstable_by_key(|p| (p.kind, p.rank));
-                let failure = Mutex::new(None);
-                preds.par_chunks(APPLY_CHUNK).for_each(|chunk| {
-                    for p in chunk {
-                        if let Err(e) =
-                            self.update_predecessor(usize::from(p.kind), p.rank, &p.board, p.mv, p.from_win, d)
-                        {
-                            failure.lock().expect("no panic holds the lock").get_or_insert(e);
-                            return;
-                        }
-                    }
-                });
-                if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
-                    return Err(e);
+                // Apply when the batch is full (its size is known only once its tasks ran) or
+                // at the level's last group.
+                if preds.len() as u64 >= BATCH_PREDECESSORS || (i + 1) * TASKS_PER_GROUP >= present.len() {
+                    self.apply(&mut preds, d)?;
+                    preds = Vec::new();
                 }
             }
             let level = Level { plies: d, states, wins, seconds: level_started.elapsed().as_secs_f64() };
@@ -535,6 +518,21 @@ impl<'a> Solve<'a> {
             checkpoint(self)?;
         }
         Ok(())
+    }
+
+    /// Apply the moves `preds` into states decided at `d`, sorted by the board before them.
+    fn apply(&self, preds: &mut [Pred], d: u32) -> Result<()> {
+        preds.par_sort_unstable_by_key(|p| (p.kind, p.rank));
+        let failure = Mutex::new(None);
+        preds.par_chunks(APPLY_CHUNK).for_each(|chunk| {
+            for p in chunk {
+                if let Err(e) = self.update_predecessor(usize::from(p.kind), p.rank, &p.board, p.mv, p.from_win, d) {
+                    failure.lock().expect("no panic holds the lock").get_or_insert(e);
+                    return;
+                }
+            }
+        });
+        failure.into_inner().expect("no panic holds the lock").map_or(Ok(()), Err)
     }
 
     /// The states of task `t` decided at `d` plies: their count, how many are wins, and the
