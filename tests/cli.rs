@@ -579,6 +579,26 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
     assert_eq!(r["initial_value"], "W 17");
     assert_eq!(r["classes"].as_array().unwrap().len(), 3);
     assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--class", "9v9"]].concat()), "no class");
+    // query, check and stats read the directory of tables.
+    let q = dfasolve(&["query", t1.to_str().unwrap(), "bbb/.o./www -", "--json"]);
+    assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
+    let q: serde_json::Value = serde_json::from_slice(&q.stdout).unwrap();
+    assert_eq!(q["value"], "W 17");
+    assert_eq!(q["moves"][0]["value_for_opponent"], "L 16");
+    let c = dfasolve(&["check", t1.to_str().unwrap(), "--sample", "500"]);
+    assert!(c.status.success() && String::from_utf8_lossy(&c.stdout).contains("check passed"));
+    assert_clean_error(&dfasolve(&["check", t1.to_str().unwrap(), "--sample", "0"]), "checks nothing");
+    let s = dfasolve(&["stats", t1.to_str().unwrap(), "--json"]);
+    let s: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    assert_eq!(s["kinds"].as_array().unwrap().len(), 4);
+    // Puzzles: the longest wins, with a line that ends the game in as many plies.
+    let p = dfasolve(&["puzzles", t1.to_str().unwrap(), "--longest", "--json", "--limit", "1"]);
+    assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+    let p: serde_json::Value = serde_json::from_slice(&p.stdout).unwrap();
+    let first = &p["puzzles"][0];
+    assert_eq!(first["plies"], 21);
+    assert_eq!(first["line"].as_array().unwrap().len(), 21);
+    assert_clean_error(&dfasolve(&["puzzles", t1.to_str().unwrap()]), "say which wins");
     let small = dir.path().join("small");
     let tight = ["--lose-at", "1", "--tables", small.to_str().unwrap(), "--max-memory", "0.000001"];
     assert_clean_error(&dfasolve(&[&class[..8], &tight[..]].concat()), "budget");

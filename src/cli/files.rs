@@ -206,6 +206,9 @@ pub(super) fn play(path: &Path, human: Side, from: Option<&str>, json: bool, lim
 
 /// `dfasolve stats`: sizes and compression of every set in a file.
 pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
+    if super::ostle_tables::is_tables_dir(path) {
+        return super::ostle_tables::stats(path, json);
+    }
     let (bundle, file_bytes) = if path.is_dir() { class_files(path)? } else { one_file(path)? };
     let rows: Vec<serde_json::Value> = bundle
         .entries
@@ -258,6 +261,9 @@ fn meta_object(meta: &str) -> serde_json::Value {
 
 /// `dfasolve check`: every value class of a solution against the explicit rules only.
 pub(super) fn check(path: &Path, sample: usize, seed: u64, json: bool) -> Result<()> {
+    if super::ostle_tables::is_tables_dir(path) {
+        return super::ostle_tables::check(path, sample, seed, json);
+    }
     let (game, solution) = load_solution(path)?;
     let report = check_solution(game.as_ref(), &solution, sample, seed).map_err(|e| match e {
         Error::Verification(why) => anyhow!("check failed {why}"),

@@ -130,6 +130,34 @@ pub enum Command {
         #[command(subcommand)]
         game: ExplicitCommand,
     },
+    /// Puzzles from solved Ostle class tables: states that pass a filter, with their winning line.
+    #[command(
+        after_help = "Examples:\n  dfasolve puzzles t5x5 --plies 9 --unique\n  dfasolve puzzles t5x5 --longest\n  \
+                      dfasolve puzzles t5x5 --plies 5 --sacrifice"
+    )]
+    Puzzles {
+        /// A directory of class tables written by `dfasolve explicit ostle`.
+        #[arg(value_name = "DIR")]
+        tables: PathBuf,
+        /// Wins in exactly this many plies.
+        #[arg(long, value_name = "N", conflicts_with = "longest")]
+        plies: Option<u32>,
+        /// The longest wins of the tables.
+        #[arg(long)]
+        longest: bool,
+        /// Only states with exactly one winning move.
+        #[arg(long)]
+        unique: bool,
+        /// Only states whose every winning move removes one of the mover's own pieces.
+        #[arg(long)]
+        sacrifice: bool,
+        /// List at most this many.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        limit: usize,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Value and best moves of one position in a saved solution.
     #[command(
         after_help = "Example:\n  dfasolve query solutions/breakthrough-4x5-strong.dfas 'xxxx/xxxx/..../oooo/oooo first'"
@@ -363,6 +391,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
         Command::Explicit { game: ExplicitCommand::Ostle { args } } => ostle::run_explicit_ostle(&args),
         Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
+        Command::Puzzles { tables, plies, longest, unique, sacrifice, limit, json } => {
+            let filter = crate::games::ostle::ranked::puzzles::Filter { plies, longest, unique, sacrifice };
+            ostle_tables::puzzles(&tables, &filter, limit, json)
+        }
         Command::Stats { file, json } => files::stats(&file, json),
         Command::Play { solution, side, from, json, limit } => {
             files::play(&solution, side, from.as_deref(), json, limit)

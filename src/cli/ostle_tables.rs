@@ -205,3 +205,96 @@ pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: boo
     }
     Ok(())
 }
+
+/// `dfasolve check DIR` on class tables: states drawn at random (`sample`, every state if
+/// there are no more), each checked by the plain rules against its moves' values; also every
+/// class file's checksum.
+pub(super) fn check(path: &Path, sample: usize, seed: u64, json: bool) -> Result<()> {
+    let t = open(path)?;
+    for c in ranked::classes(&t.variant) {
+        let file = ranked::class_file(path, &c);
+        if file.exists() {
+            ClassTables::verify_checksum(&file)?;
+        }
+    }
+    if sample == 0 {
+        bail!("--sample 0 checks nothing: give a number of states");
+    }
+    let checked = t.check_sample(sample as u64, seed).map_err(|e| anyhow!("check failed: {e}"))?;
+    if json {
+        say!("{}", serde_json::json!({ "checked_states": checked, "seed": seed, "passed": true }));
+    } else {
+        say!(
+            "check passed: {checked} states drawn at random follow from their moves by the plain rules; checksums intact"
+        );
+    }
+    Ok(())
+}
+
+/// `dfasolve stats DIR` on class tables: per kind, boards, states and bytes.
+pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
+    let t = open(path)?;
+    let v = &t.variant;
+    let mut rows = Vec::new();
+    for c in ranked::classes(v) {
+        let file = ranked::class_file(path, &c);
+        if !file.exists() {
+            continue;
+        }
+        let bytes = std::fs::metadata(&file)?.len();
+        let tables = ClassTables::open(&file, Some(v))?;
+        for k in &tables.kinds {
+            rows.push(serde_json::json!({ "class": c.name, "kind": k.kind.to_string(), "boards": k.dir.boards(),
+                "states": k.states(), "class_file_bytes": bytes }));
+        }
+    }
+    if json {
+        say!("{}", serde_json::json!({ "rule": v.rule.name(), "kinds": rows }));
+        return Ok(());
+    }
+    say!(
+        "ostle {}x{} k{} t{} ({} reading), tables by canonical rank:",
+        v.width,
+        v.height,
+        v.pieces,
+        v.lose_at,
+        v.rule.name()
+    );
+    say!("{:>6} {:>6} {:>14} {:>16} {:>16}", "class", "kind", "boards", "states", "file bytes");
+    for r in &rows {
+        say!(
+            "{:>6} {:>6} {:>14} {:>16} {:>16}",
+            r["class"].as_str().unwrap_or(""),
+            r["kind"].as_str().unwrap_or(""),
+            r["boards"],
+            r["states"],
+            r["class_file_bytes"]
+        );
+    }
+    Ok(())
+}
+
+/// `dfasolve puzzles DIR`: states of the tables that pass `filter`, with their lines.
+pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usize, json: bool) -> Result<()> {
+    if filter.plies.is_none() && !filter.longest {
+        bail!("say which wins: --plies N or --longest");
+    }
+    let t = open(path)?;
+    let (found, with_value) = t.puzzles(filter, limit);
+    if json {
+        say!("{}", serde_json::json!({ "states_with_the_value": with_value, "puzzles": found }));
+        return Ok(());
+    }
+    let plies = filter.plies.or_else(|| found.first().map(|p| p.plies)).or_else(|| t.longest_win());
+    say!(
+        "{with_value} states win in {} plies; {} of them shown that pass the filter",
+        plies.map_or("?".into(), |p| p.to_string()),
+        found.len()
+    );
+    for p in &found {
+        say!("\n{}  (the player to move, b, wins in {} plies)", p.position, p.plies);
+        say!("  winning moves: {}", p.winning_moves.join(" "));
+        say!("  line: {}", p.line.join(" "));
+    }
+    Ok(())
+}

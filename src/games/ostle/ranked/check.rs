@@ -3,50 +3,14 @@
 //! (board code that shares nothing with the solver's), the successors' values read from the
 //! tables.
 
-use super::super::explicit::{Cell, Move, State, Value, value_text};
-use super::super::{Dir, Rule};
+use super::super::Rule;
+use super::super::explicit::{Value, value_text};
 use super::Solution;
-use super::board::Moves;
-use super::tables::bit;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
 use rayon::prelude::*;
 
 impl Solution {
-    /// The state at index `i` of kind `k` of class `c`.
-    fn state_at(&self, c: usize, k: usize, i: u64) -> State {
-        let t = &self.classes()[c].kinds[k];
-        let rules = self.rules();
-        let block = t.block_start.partition_point(|&s| s <= i) - 1;
-        let (mut r, mut at) = ((block * super::tables::BLOCK) as u64, t.block_start[block]);
-        while at + 1 + u64::from(t.markers[r as usize]) <= i {
-            at += 1 + u64::from(t.markers[r as usize]);
-            r += 1;
-        }
-        let b = t.dir.board(r);
-        let mut slots = Moves::new();
-        rules.slots(&b, bit(&t.exceptional, r), &mut slots);
-        let cells = (0..rules.geometry.squares as u8)
-            .map(|s| {
-                if s == b.hole {
-                    Cell::Hole
-                } else if b.mine >> s & 1 == 1 {
-                    Cell::Mine
-                } else if b.theirs >> s & 1 == 1 {
-                    Cell::Theirs
-                } else {
-                    Cell::Empty
-                }
-            })
-            .collect();
-        let slot = (i - at) as usize;
-        let forbidden = (slot > 0).then(|| {
-            let m = slots[slot - 1];
-            Move { square: usize::from(m.square), dir: Dir::ALL[usize::from(m.dir)] }
-        });
-        State { cells, forbidden }
-    }
-
     /// Check `samples` states drawn at random from `seed` (every state if the tables hold no
     /// more): each value must follow from its moves' values (a win one ply longer than its
     /// shortest move into a loss, a loss one ply longer than its longest move into a win, a
@@ -81,7 +45,7 @@ impl Solution {
         let v = &self.variant;
         picks.par_iter().try_for_each(|&i| {
             let (c, k, i) = locate(i);
-            let state = self.state_at(c, k, i);
+            let state = self.state_of(c, k, i);
             let text =
                 || format!("{} {}", v.board_text(&state.cells), state.forbidden.map_or("-".into(), |m| v.move_text(m)));
             let (mut best_loss, mut longest_win, mut draw, mut moves) = (None::<u32>, None::<u32>, false, 0);

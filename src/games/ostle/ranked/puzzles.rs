@@ -1,0 +1,190 @@
+//! Puzzles from a solved Ostle: the states of the tables that satisfy a filter, each with its
+//! winning line (the winner's quickest moves, the loser's longest replies).
+
+use super::super::explicit::{Move, State, Value};
+use super::super::{Dir, Rule};
+use super::Solution;
+use super::board::Moves;
+use super::tables::bit;
+use rayon::prelude::*;
+
+/// What a puzzle must be.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// A win in exactly this many plies (the longest wins when `None` and `longest` is set).
+    pub plies: Option<u32>,
+    /// The longest wins of the tables.
+    pub longest: bool,
+    /// Exactly one move wins.
+    pub unique: bool,
+    /// Every winning move removes one of the mover's own pieces.
+    pub sacrifice: bool,
+}
+
+/// A puzzle: a state, its value, its winning moves and a winning line.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Puzzle {
+    /// The state (board and forbidden move).
+    pub position: String,
+    /// Plies to the end with best play.
+    pub plies: u32,
+    /// Moves that win (into a loss of the opponent, however long).
+    pub winning_moves: Vec<String>,
+    /// Best play to the end: the winner's quickest moves, the loser's longest replies.
+    pub line: Vec<String>,
+}
+
+impl Solution {
+    /// The moves of `s` with the state each leads to and its value for the opponent.
+    fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Value>)> {
+        let v = &self.variant;
+        v.all_moves(&s.cells)
+            .into_iter()
+            .filter(|&m| Some(m) != s.forbidden)
+            .map(|m| {
+                let next = match v.rule {
+                    Rule::Class => v.published_after(&s.cells, m),
+                    Rule::Exact => v.after(&s.cells, m),
+                };
+                let value = match v.finished(&next.cells) {
+                    Some(true) => Some(Value::Win(0)),
+                    Some(false) => Some(Value::Loss(0)),
+                    None => self.value(&next),
+                };
+                (m, next, value)
+            })
+            .collect()
+    }
+
+    /// Best play from `s` to the end of the game (at most `most` plies).
+    pub fn line(&self, s: &State, most: usize) -> Vec<String> {
+        let v = &self.variant;
+        let mut out = Vec::new();
+        let mut s = s.clone();
+        while out.len() < most && v.finished(&s.cells).is_none() {
+            let moves = self.moves_of(&s);
+            let best = moves.into_iter().min_by_key(|(_, _, x)| match x {
+                Some(Value::Loss(n)) => (0, i64::from(*n)),
+                Some(Value::Draw) => (1, 0),
+                Some(Value::Win(n)) => (2, -i64::from(*n)),
+                None => (3, 0),
+            });
+            let Some((m, next, _)) = best else { break };
+            out.push(v.move_text(m));
+            s = next;
+        }
+        out
+    }
+
+    /// The puzzle at `s`, if it passes `filter` (its plies already checked by the caller).
+    fn puzzle(&self, s: &State, plies: u32, filter: &Filter) -> Option<Puzzle> {
+        let v = &self.variant;
+        let moves = self.moves_of(s);
+        let winning: Vec<&(Move, State, Option<Value>)> =
+            moves.iter().filter(|(_, _, x)| matches!(x, Some(Value::Loss(_)))).collect();
+        if filter.unique && winning.len() != 1 {
+            return None;
+        }
+        if filter.sacrifice
+            && !winning.iter().all(|(m, _, _)| v.play(&s.cells, *m).removed == Some(super::super::explicit::Cell::Mine))
+        {
+            return None;
+        }
+        let position = format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m)));
+        Some(Puzzle {
+            position,
+            plies,
+            winning_moves: winning.iter().map(|(m, _, _)| v.move_text(*m)).collect(),
+            line: self.line(s, plies as usize + 1),
+        })
+    }
+
+    /// Up to `limit` puzzles of the tables that pass `filter`, in table order, and how many
+    /// states have the value asked for.
+    pub fn puzzles(&self, filter: &Filter, limit: usize) -> (Vec<Puzzle>, u64) {
+        let plies = match (filter.plies, filter.longest) {
+            (Some(n), _) => n,
+            (None, _) => self.longest_win().unwrap_or(0),
+        };
+        let code = super::code::encode(Value::Win(plies));
+        let mut found = Vec::new();
+        let mut with_value = 0u64;
+        for (c, class) in self.classes().iter().enumerate() {
+            for (k, t) in class.kinds.iter().enumerate() {
+                // The states with the value: a scan of the bytes (and of the side table).
+                let hits: Vec<u64> = t
+                    .values
+                    .par_iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| x == code && code != super::code::OTHER_PARITY)
+                    .map(|(i, _)| i as u64)
+                    .collect();
+                with_value += hits.len() as u64;
+                for i in hits {
+                    if found.len() >= limit {
+                        break;
+                    }
+                    let s = self.state_of(c, k, i);
+                    if let Some(p) = self.puzzle(&s, plies, filter) {
+                        found.push(p);
+                    }
+                }
+            }
+        }
+        (found, with_value)
+    }
+
+    /// The longest win of the tables, in plies.
+    pub fn longest_win(&self) -> Option<u32> {
+        self.classes()
+            .iter()
+            .flat_map(|c| c.kinds.iter())
+            .filter_map(|t| {
+                t.values
+                    .par_iter()
+                    .filter(|&&x| x >= super::code::DECIDED && x != super::code::OTHER_PARITY)
+                    .map(|&x| super::code::decode(x))
+                    .filter_map(|v| match v {
+                        Value::Win(n) => Some(n),
+                        _ => None,
+                    })
+                    .max()
+            })
+            .max()
+    }
+
+    /// The state at index `i` of kind `k` of class `c`, as cells and a forbidden move.
+    pub(super) fn state_of(&self, c: usize, k: usize, i: u64) -> State {
+        let t = &self.classes()[c].kinds[k];
+        let rules = self.rules();
+        let block = t.block_start.partition_point(|&s| s <= i) - 1;
+        let (mut r, mut at) = ((block * super::tables::BLOCK) as u64, t.block_start[block]);
+        while at + 1 + u64::from(t.markers[r as usize]) <= i {
+            at += 1 + u64::from(t.markers[r as usize]);
+            r += 1;
+        }
+        let b = t.dir.board(r);
+        let mut slots = Moves::new();
+        rules.slots(&b, bit(&t.exceptional, r), &mut slots);
+        let cells = (0..rules.geometry.squares as u8)
+            .map(|s| {
+                use super::super::explicit::Cell;
+                if s == b.hole {
+                    Cell::Hole
+                } else if b.mine >> s & 1 == 1 {
+                    Cell::Mine
+                } else if b.theirs >> s & 1 == 1 {
+                    Cell::Theirs
+                } else {
+                    Cell::Empty
+                }
+            })
+            .collect();
+        let slot = (i - at) as usize;
+        let forbidden = (slot > 0).then(|| {
+            let m = slots[slot - 1];
+            Move { square: usize::from(m.square), dir: Dir::ALL[usize::from(m.dir)] }
+        });
+        State { cells, forbidden }
+    }
+}
