@@ -337,6 +337,10 @@ pub struct ExplicitOstleArgs {
     /// Seed of the states checked.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also count the breadth-first levels from the start to the end, up to symmetry (a pass
+    /// over every board of the solved classes).
+    #[arg(long)]
+    pub levels: bool,
 }
 
 fn cpu_seconds() -> Option<f64> {
@@ -440,6 +444,9 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     let check_s = check_started.elapsed().as_secs_f64();
     progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
     let initial_value = solution.value(&v.initial_state()).map(explicit::value_text);
+    let levels_started = Instant::now();
+    let levels = if args.levels { Some(solution.levels(&progress)) } else { None };
+    let levels_s = levels_started.elapsed().as_secs_f64();
     let longest_win = census
         .by_d
         .iter()
@@ -456,6 +463,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
                 "all_classes_solved": complete, "initial_value": initial_value,
                 "longest_win_plies": longest_win.as_ref().map(|x| x.0), "census": census, "wall_s": wall_s,
                 "checked_states": checked, "check_seed": args.seed, "check_s": check_s,
+                "levels_from_start": levels, "levels_s": args.levels.then_some(levels_s),
                 "cpu_s": cpu_seconds(), "peak_rss_bytes": crate::record::peak_rss_bytes() })
         );
         return Ok(());
@@ -484,6 +492,12 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         ("draws", &census.draws),
     ] {
         say!("{name:>28} {:>16} {:>18}", c.classes, c.raw);
+    }
+    if let Some(levels) = &levels {
+        say!("breadth-first levels from the start, states up to symmetry ({levels_s:.0} s):");
+        for (i, n) in levels.iter().enumerate() {
+            say!("{:>28} {n:>16}", format!("level {i}"));
+        }
     }
     say!("value of the non-trivial states (d = plies - 1; d even: the mover wins):");
     for (d, n) in census.by_d.iter().enumerate() {

@@ -22,6 +22,7 @@ pub mod census;
 mod check;
 pub mod code;
 pub mod directory;
+pub mod levels;
 pub mod puzzles;
 pub mod reading;
 pub mod solve;

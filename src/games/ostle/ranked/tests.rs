@@ -248,3 +248,13 @@ fn a_stopped_class_resumes_to_the_same_tables() {
         std::fs::read(class_file(stopped.path(), &c)).unwrap()
     );
 }
+
+/// The breadth-first levels up to symmetry equal the DFA census's on 4x4 K3 T2 (exact reading,
+/// `results/ostle/runs/ostle-4x4-k3-t2.txt`).
+#[test]
+fn breadth_first_levels_equal_the_dfa_census() {
+    let (_dir, s, _) = solve_all(&variant(4, 4, 3, 2, Rule::Exact));
+    let want =
+        [1, 8, 59, 343, 1_367, 4_583, 13_077, 29_786, 58_305, 99_884, 147_377, 174_509, 140_895, 60_829, 7_740, 143];
+    assert_eq!(s.levels(&|_| {}), want);
+}
