@@ -3,7 +3,6 @@
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::games::Mode;
 use dfasolve::games::ostle::explicit::{self, Cell, Move, Value};
-use dfasolve::games::ostle::indexed;
 use dfasolve::games::ostle::symmetry::orbits;
 use dfasolve::games::ostle::verify::check_tables;
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
@@ -207,43 +206,6 @@ fn dfa_solution_by_hole_parts_matches_explicit_tables() {
 #[test]
 fn dfa_solution_matches_explicit_tables_4x4() {
     verify(variant(4, 4, 3, 2, Rule::Exact));
-}
-
-/// The indexed explicit solver (a byte per state, by board rank) against the hash-map one: the
-/// same value for every state of the class, no forbidden move the other does not make, and
-/// the published counts of the non-trivial states taken from the hash-map tables.
-fn indexed_matches_explicit(v: Variant) {
-    let tables = explicit::solve(&v);
-    let (indexed, _) = indexed::solve(&v, None, &|_| {}).unwrap();
-    let k = v.pieces;
-    let (mut compared, mut with_marker, mut census) = (0usize, 0u64, indexed::IndexedCensus::default());
-    for (s, value) in tables.states.iter().zip(&tables.values) {
-        if Variant::piece_counts(&s.cells) != (k, k) {
-            continue;
-        }
-        compared += 1;
-        assert_eq!(indexed.value(s), Some(*value), "{} {:?}", v.board_text(&s.cells), s.forbidden);
-        with_marker += u64::from(s.forbidden.is_some());
-        let checkmate = v.all_moves(&s.cells).into_iter().any(|m| v.play(&s.cells, m).removed == Some(Cell::Theirs));
-        if !checkmate {
-            census.add(*value, 1);
-        }
-    }
-    assert!(compared > tables.states.len() / 4 && with_marker > 0, "{compared} states compared");
-    assert_eq!(with_marker, indexed.states() - indexed.boards(), "states with a forbidden move");
-    let counted = indexed.census();
-    assert_eq!((counted.nontrivial_states, counted.draws), (census.nontrivial_states, census.draws));
-    assert_eq!(counted.by_d, census.by_d);
-}
-
-#[test]
-fn indexed_explicit_solver_matches_the_hash_map_one() {
-    indexed_matches_explicit(variant(3, 3, 3, 2, Rule::Exact));
-    indexed_matches_explicit(variant(3, 4, 3, 2, Rule::Exact));
-    indexed_matches_explicit(variant(4, 3, 3, 2, Rule::Exact));
-    indexed_matches_explicit(variant(4, 4, 2, 1, Rule::Exact));
-    assert!(indexed::solve(&variant(3, 3, 3, 1, Rule::Exact), None, &|_| {}).is_err(), "more than one class");
-    assert!(indexed::solve(&variant(3, 3, 3, 2, Rule::Class), None, &|_| {}).is_err(), "the class reading");
 }
 
 /// The class reading of the no-undo rule, solved with DFAs (move graph plus listed states),

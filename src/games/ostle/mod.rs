@@ -35,7 +35,6 @@
 mod almost_symmetric;
 pub mod census;
 pub mod explicit;
-pub mod indexed;
 mod moves;
 mod notation;
 pub mod ranked;

@@ -36,17 +36,29 @@ fn exact_reading_equals_the_raw_explicit_solver() {
         variant(4, 3, 3, 2, Rule::Exact),
         variant(4, 4, 2, 1, Rule::Exact),
     ] {
-        let (_dir, s, _) = solve_all(&v);
+        let (_dir, s, census) = solve_all(&v);
         let t = explicit::solve(&v);
         let mut checked = 0;
+        // The published counts, raw, from the hash-map tables: values of the states of
+        // positions that are not checkmate positions.
+        let (mut nontrivial, mut draws, mut by_d) = (0u64, 0u64, vec![0u64; census.by_d.len()]);
         for (state, value) in t.states.iter().zip(&t.values) {
             if v.finished(&state.cells).is_some() {
                 continue;
             }
             assert_eq!(s.value(state), Some(*value), "{v:?}: {} {:?}", v.board_text(&state.cells), state.forbidden);
             checked += 1;
+            if !can_capture_to_win(&v, &state.cells) {
+                nontrivial += 1;
+                match value {
+                    Value::Draw => draws += 1,
+                    Value::Win(n) | Value::Loss(n) => by_d[n.saturating_sub(1) as usize] += 1,
+                }
+            }
         }
         assert!(checked > 1000);
+        assert_eq!((census.nontrivial_states.raw, census.draws.raw), (nontrivial, draws), "{v:?}");
+        assert_eq!(census.by_d.iter().map(|c| c.raw).collect::<Vec<_>>(), by_d, "{v:?}");
     }
 }
 
