@@ -187,17 +187,22 @@ impl Geometry {
         if m.square == b.hole { Effect::Stays } else { self.piece_move(b, m.square, m.dir).0 }
     }
 
+    /// The hole's moves, onto empty squares, in the published order.
+    fn hole_moves(&self, b: &Board, out: &mut Moves) {
+        for d in DIR_ORDER {
+            let t = self.next[usize::from(b.hole)][usize::from(d)];
+            if t != OFF && b.empty(t) {
+                out.push(Mv { square: b.hole, dir: d });
+            }
+        }
+    }
+
     /// Every move of the mover, in the published order (the hole only onto an empty square).
     pub fn moves(&self, b: &Board, out: &mut Moves) {
         out.clear();
         for &s in &self.order {
             if s == b.hole {
-                for d in DIR_ORDER {
-                    let t = self.next[usize::from(s)][usize::from(d)];
-                    if t != OFF && b.empty(t) {
-                        out.push(Mv { square: s, dir: d });
-                    }
-                }
+                self.hole_moves(b, out);
             } else if b.mine >> s & 1 == 1 {
                 out.extend(DIR_ORDER.iter().map(|&d| Mv { square: s, dir: d }));
             }
@@ -287,12 +292,7 @@ impl Geometry {
         out.clear();
         for &s in &self.order {
             if s == b.hole {
-                for d in DIR_ORDER {
-                    let t = self.next[usize::from(s)][usize::from(d)];
-                    if t != OFF && b.empty(t) {
-                        out.push(Mv { square: s, dir: d });
-                    }
-                }
+                self.hole_moves(b, out);
             } else if b.mine >> s & 1 == 1 {
                 for d in DIR_ORDER {
                     let (effect, last) = self.piece_move(b, s, d);

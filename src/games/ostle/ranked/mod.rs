@@ -28,6 +28,7 @@ pub mod reading;
 pub mod solve;
 mod store;
 pub mod tables;
+mod walk;
 
 use super::explicit::{State, Value};
 use super::{Dir, Rule, Variant};

@@ -1,7 +1,7 @@
 //! One class solved by rank, in named phases: [`prepare`] finds the canonical boards and
 //! their possible forbidden moves, [`Solve::count`] gives every state its count of open moves (or
 //! its value, where the moves out of the class or the lack of moves decide it), and
-//! [`Solve::walk_back`] decides states one distance at a time from the states decided at the
+//! [`Solve::walk_back`] (in [`super::walk`]) decides states one distance at a time from the states decided at the
 //! distance before, by unmoves, on every core.
 //!
 //! A move that removes a piece leaves the class: its value is read from the lower classes'
@@ -12,8 +12,8 @@
 //! or a draw if a move out of the class draws.
 
 use super::super::explicit::Value;
-use super::board::{Board, Effect, Moves, Mv, Unmove};
-use super::code::{self, DECIDED, DRAW, OTHER_PARITY};
+use super::board::{Board, Effect, Moves, Mv};
+use super::code::{self, DRAW, OTHER_PARITY};
 use super::directory::{Cursor, Directory, Kind};
 use super::reading::Rules;
 use super::tables::{BLOCK, ClassTables, KindTable, Lower, Progress, StateKey, bit, first_state};
@@ -29,26 +29,6 @@ use std::time::Instant;
 pub const TASK: u64 = 64 * 1024;
 /// Levels with their own bit per task; later levels share the last bit.
 const LEVEL_BITS: u32 = 256;
-/// Moves into a level's states sorted and applied at once (40 bytes each): at least this
-/// many, and at most one group of tasks' more.
-const BATCH_PREDECESSORS: u64 = 24 << 20;
-/// Tasks walked in parallel between checks of the batch's size.
-const TASKS_PER_GROUP: usize = 16;
-/// Sorted moves per parallel chunk when they are applied.
-const APPLY_CHUNK: usize = 1 << 16;
-
-/// A move into a state decided at the level walked: the canonical board before it (rank and
-/// board, of kind `kind`), the move on it, and whether the state after is a win (for the
-/// opponent).
-#[derive(Clone, Copy, Debug)]
-struct Pred {
-    rank: u64,
-    board: Board,
-    mv: Mv,
-    kind: u8,
-    from_win: bool,
-}
-
 /// One kind's arrays while its class is solved.
 pub struct WorkKind {
     /// The kind.
@@ -66,7 +46,7 @@ pub struct WorkKind {
 }
 
 impl WorkKind {
-    fn first_state(&self, r: u64) -> u64 {
+    pub(super) fn first_state(&self, r: u64) -> u64 {
         first_state(&self.markers, &self.block_start, r)
     }
 }
@@ -86,25 +66,25 @@ pub struct Level {
 
 /// Where the parallel work is cut: a range of board ranks of one kind.
 #[derive(Clone, Copy, Debug)]
-struct Task {
-    kind: usize,
-    first: u64,
-    end: u64,
+pub(super) struct Task {
+    pub(super) kind: usize,
+    pub(super) first: u64,
+    pub(super) end: u64,
 }
 
 /// A class being solved.
 pub struct Solve<'a> {
-    rules: &'a Rules,
-    lower: &'a Lower,
+    pub(super) rules: &'a Rules,
+    pub(super) lower: &'a Lower,
     /// The kinds of the class.
     pub kinds: Vec<WorkKind>,
     /// `partner[k]`: the kind a move in the class leads to.
-    partner: Vec<usize>,
-    tasks: Vec<Task>,
-    task_base: Vec<usize>,
-    present: Vec<[AtomicU64; 4]>,
-    latest: AtomicU32,
-    other: Mutex<HashMap<StateKey, Value>>,
+    pub(super) partner: Vec<usize>,
+    pub(super) tasks: Vec<Task>,
+    pub(super) task_base: Vec<usize>,
+    pub(super) present: Vec<[AtomicU64; 4]>,
+    pub(super) latest: AtomicU32,
+    pub(super) other: Mutex<HashMap<StateKey, Value>>,
     /// The levels walked so far.
     pub levels: Vec<Level>,
     /// The next level to walk back from.
@@ -113,7 +93,7 @@ pub struct Solve<'a> {
 
 /// For each board rank in `first..end` of `dir`, call `f` with a cursor on the board (its
 /// board is worked out only if `f` asks: most boards of a level have nothing to do).
-fn for_each_board(dir: &Directory, first: u64, end: u64, mut f: impl FnMut(u64, &Cursor)) {
+pub(super) fn for_each_board(dir: &Directory, first: u64, end: u64, mut f: impl FnMut(u64, &Cursor)) {
     if first >= end {
         return;
     }
@@ -213,7 +193,7 @@ pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)
 }
 
 /// A board's moves, summed up for its states.
-struct Summary {
+pub(super) struct Summary {
     /// Moves that stay in the class, and whether each leads into a checkmate position.
     stays: SmallVec<[(Mv, bool); 32]>,
     /// A capture wins at once.
@@ -330,26 +310,26 @@ impl<'a> Solve<'a> {
         Ok(s)
     }
 
-    fn mark(&self, kind: usize, r: u64, level: u32) {
+    pub(super) fn mark(&self, kind: usize, r: u64, level: u32) {
         let t = self.task_base[kind] + (r / TASK) as usize;
         let b = level.min(LEVEL_BITS - 1);
         self.present[t][(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
         self.latest.fetch_max(level, Relaxed);
     }
 
-    fn is_present(&self, t: usize, level: u32) -> bool {
+    pub(super) fn is_present(&self, t: usize, level: u32) -> bool {
         let b = level.min(LEVEL_BITS - 1);
         self.present[t][(b / 64) as usize].load(Relaxed) >> (b % 64) & 1 == 1
     }
 
     /// The slots of canonical board `q` of kind `k` at rank `r`.
-    fn slots(&self, k: usize, r: u64, q: &Board, out: &mut Moves) -> bool {
+    pub(super) fn slots(&self, k: usize, r: u64, q: &Board, out: &mut Moves) -> bool {
         let exc = bit(&self.kinds[k].exceptional, r);
         self.rules.slots(q, exc, out);
         exc
     }
 
-    fn summary(&self, q: &Board) -> Result<Summary> {
+    pub(super) fn summary(&self, q: &Board) -> Result<Summary> {
         let g = &self.rules.geometry;
         let mut s =
             Summary { stays: SmallVec::new(), checkmate: false, best_win: None, draw_exit: false, longest_loss: None };
@@ -381,7 +361,7 @@ impl<'a> Solve<'a> {
 
     /// The value of a state whose moves in the class all lose, the last one seen at
     /// `in_class` plies (0 if it has none), with forbidden move `forbidden`.
-    fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Value {
+    pub(super) fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Value {
         if s.draw_exit {
             return Value::Draw;
         }
@@ -450,7 +430,7 @@ impl<'a> Solve<'a> {
     }
 
     /// Store a decided value (no other thread writes this state now) and mark its level.
-    fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Value) {
+    pub(super) fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Value) {
         let c = code::encode(v);
         if c == OTHER_PARITY {
             self.other.lock().expect("no panic holds the lock").insert((k as u8, r, slot), v);
@@ -462,250 +442,12 @@ impl<'a> Solve<'a> {
     }
 
     /// The value of a state, for the walk back: `None` while undecided.
-    fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Value> {
+    pub(super) fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Value> {
         match c {
             OTHER_PARITY => Some(self.other.lock().expect("no panic holds the lock")[&(k as u8, r, slot)]),
             c if code::undecided(c) => None,
             c => Some(code::decode(c)),
         }
-    }
-
-    /// Phase 3: walk back one level at a time until no level is left; `checkpoint` is called
-    /// between levels.
-    ///
-    /// # Errors
-    /// What `checkpoint` or a lower table's lookup returns.
-    pub fn walk_back(
-        &mut self,
-        progress: &(dyn Fn(String) + Sync),
-        checkpoint: &mut dyn FnMut(&Solve) -> Result<()>,
-    ) -> Result<()> {
-        let started = Instant::now();
-        while self.next_level <= self.latest.load(Relaxed) {
-            let d = self.next_level;
-            let level_started = Instant::now();
-            let (mut states, mut wins) = (0u64, 0u64);
-            // Tasks in batches: each batch's moves into the level's states are sorted by the
-            // board before the move, so that their updates walk the arrays in order instead
-            // of at random (the walk is bound by memory, not by the rules).
-            let present: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.is_present(t, d)).collect();
-            let mut preds: Vec<Pred> = Vec::new();
-            for (i, group) in present.chunks(TASKS_PER_GROUP).enumerate() {
-                let found: Vec<Result<(u64, u64, Vec<Pred>)>> =
-                    group.par_iter().map(|&t| self.walk_task(t, d)).collect();
-                for f in found {
-                    let (n, w, p) = f?;
-                    states += n;
-                    wins += w;
-                    preds.extend(p);
-                }
-                // Apply when the batch is full (its size is known only once its tasks ran) or
-                // at the level's last group.
-                if preds.len() as u64 >= BATCH_PREDECESSORS || (i + 1) * TASKS_PER_GROUP >= present.len() {
-                    self.apply(&mut preds, d)?;
-                    preds = Vec::new();
-                }
-            }
-            let level = Level { plies: d, states, wins, seconds: level_started.elapsed().as_secs_f64() };
-            self.levels.push(level);
-            self.next_level = d + 1;
-            progress(format!(
-                "plies {d}: {} states, {:.1} s (at {:.0} s)",
-                level.states,
-                level.seconds,
-                started.elapsed().as_secs_f64()
-            ));
-            checkpoint(self)?;
-        }
-        Ok(())
-    }
-
-    /// Apply the moves `preds` into states decided at `d`, sorted by the board before them.
-    fn apply(&self, preds: &mut [Pred], d: u32) -> Result<()> {
-        preds.par_sort_unstable_by_key(|p| (p.kind, p.rank));
-        let failure = Mutex::new(None);
-        preds.par_chunks(APPLY_CHUNK).for_each(|chunk| {
-            for p in chunk {
-                if let Err(e) = self.update_predecessor(usize::from(p.kind), p.rank, &p.board, p.mv, p.from_win, d) {
-                    failure.lock().expect("no panic holds the lock").get_or_insert(e);
-                    return;
-                }
-            }
-        });
-        failure.into_inner().expect("no panic holds the lock").map_or(Ok(()), Err)
-    }
-
-    /// The states of task `t` decided at `d` plies: their count, how many are wins, and the
-    /// moves into them (from canonical boards of the partner kind).
-    fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64, Vec<Pred>)> {
-        let Task { kind: k, first, end } = self.tasks[t];
-        let w = &self.kinds[k];
-        let (rules, g) = (self.rules, &self.rules.geometry);
-        let mut slots = Moves::new();
-        let mut unmoves: SmallVec<[Unmove; 64]> = SmallVec::new();
-        let mut preds: Vec<Pred> = Vec::new();
-        let mut board_preds: Vec<Pred> = Vec::new();
-        let (mut found, mut found_wins) = (0u64, 0u64);
-        let mut at = w.first_state(first) as usize;
-        let target = DECIDED as u32 + d;
-        let partner = self.partner[k];
-        for_each_board(&w.dir, first, end, |r, cursor| {
-            let n = 1 + usize::from(w.markers[r as usize]);
-            let here = &w.values[at..at + n];
-            at += n;
-            // The states of this board decided at `d`, as a bit per slot with their values.
-            let mut frontier = 0u64;
-            let mut frontier_wins = 0u64;
-            for (slot, c) in here.iter().enumerate() {
-                let c = c.load(Relaxed);
-                let v = if u32::from(c) == target {
-                    code::decode(c)
-                } else if c == OTHER_PARITY {
-                    match self.current(k, r, slot as u8, c) {
-                        Some(v) if code::plies(v) == Some(d) => v,
-                        _ => continue,
-                    }
-                } else {
-                    continue;
-                };
-                frontier |= 1 << slot;
-                if matches!(v, Value::Win(_)) {
-                    frontier_wins |= 1 << slot;
-                }
-            }
-            if frontier == 0 {
-                return;
-            }
-            found += u64::from(frontier.count_ones());
-            found_wins += u64::from(frontier_wins.count_ones());
-            let q = cursor.board();
-            // Moves into checkmate positions are not counted as open: nothing to walk back.
-            if d == 1 && g.can_capture_to_win(&q) {
-                return;
-            }
-            let exc = bit(&w.exceptional, r);
-            let reach = exc.then(|| rules.reach(&q));
-            if exc {
-                rules.slots(&q, true, &mut slots);
-            }
-            let masks = g.undo_masks(&q);
-            g.unmoves(&q, &mut unmoves);
-            board_preds.clear();
-            for u in &unmoves {
-                let slot = match rules.forbidden_after(reach.as_ref(), u) {
-                    None => 0,
-                    Some(f) if exc => 1 + slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
-                    Some(f) => 1 + g.undo_index(&masks, f).expect("an exact undo is an undo move"),
-                };
-                if frontier >> slot & 1 == 0 {
-                    continue;
-                }
-                let (p, which) = rules.sym.canonical(&u.before);
-                let rank = self.kinds[partner].dir.rank(&rules.sym, &p);
-                for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
-                    board_preds.push(Pred {
-                        rank,
-                        board: p,
-                        mv: rules.sym.mv(h, u.mv),
-                        kind: partner as u8,
-                        from_win: frontier_wins >> slot & 1 == 1,
-                    });
-                }
-            }
-            // A move of a board before is one move, however many symmetries lead to it.
-            board_preds.sort_unstable_by_key(|x| (x.rank, x.mv));
-            board_preds.dedup_by_key(|x| (x.rank, x.mv));
-            preds.extend_from_slice(&board_preds);
-        });
-        Ok((found, found_wins, preds))
-    }
-
-    /// The states of board `p` (rank `rp` of kind `k`) whose move `m` leads to a state decided
-    /// at `d` plies: a win for the opponent there (`from_win`) counts one open move down, a
-    /// loss makes them wins.
-    fn update_predecessor(&self, k: usize, rp: u64, p: &Board, m: Mv, from_win: bool, d: u32) -> Result<()> {
-        let w = &self.kinds[k];
-        let g = &self.rules.geometry;
-        let n = usize::from(w.markers[rp as usize]);
-        // The slot whose forbidden move is `m`, if any.
-        let banned = if bit(&w.exceptional, rp) {
-            let mut slots = Moves::new();
-            self.rules.slots(p, true, &mut slots);
-            slots.iter().position(|&x| x == m)
-        } else {
-            g.undo_index(&g.undo_masks(p), m)
-        };
-        let first = w.first_state(rp);
-        for slot in 0..=n {
-            if slot > 0 && banned == Some(slot - 1) {
-                continue;
-            }
-            let index = first + slot as u64;
-            let cell = &w.values[index as usize];
-            if from_win {
-                let before = cell.fetch_update(Relaxed, Relaxed, |c| code::undecided(c).then(|| c - 1));
-                if before == Ok(1) {
-                    let s = self.summary(p)?;
-                    let mut slots = Moves::new();
-                    self.slots(k, rp, p, &mut slots);
-                    let forbidden = (slot > 0).then(|| slots[slot - 1]);
-                    self.settle(k, rp, slot as u8, index, Self::when_moves_run_out(&s, forbidden, d + 1));
-                }
-            } else {
-                self.make_win(k, rp, slot as u8, index, d + 1);
-            }
-        }
-        Ok(())
-    }
-
-    /// Make a state a win in `n` plies unless it is decided already with a win as short (a
-    /// provisional win through a move out of the class is replaced by a shorter one).
-    fn make_win(&self, k: usize, r: u64, slot: u8, index: u64, n: u32) {
-        let cell = &self.kinds[k].values[index as usize];
-        let new = code::encode(Value::Win(n));
-        let replaceable = |c: u8| match c {
-            c if code::undecided(c) => true,
-            DRAW | OTHER_PARITY => false,
-            c => matches!(code::decode(c), Value::Win(w) if w > n),
-        };
-        if new != OTHER_PARITY {
-            let done = cell.fetch_update(Relaxed, Relaxed, |c| replaceable(c).then_some(new));
-            match done {
-                Ok(_) => self.mark(k, r, n),
-                Err(OTHER_PARITY) => self.make_win_slowly(k, r, slot, cell, n),
-                Err(_) => {}
-            }
-        } else {
-            self.make_win_slowly(k, r, slot, cell, n);
-        }
-    }
-
-    /// [`Solve::make_win`] where the side table is involved, under its lock.
-    fn make_win_slowly(&self, k: usize, r: u64, slot: u8, cell: &AtomicU8, n: u32) {
-        let mut other = self.other.lock().expect("no panic holds the lock");
-        let key = (k as u8, r, slot);
-        let c = cell.load(Relaxed);
-        let replace = match c {
-            OTHER_PARITY => matches!(other[&key], Value::Win(w) if w > n),
-            DRAW => false,
-            c if code::undecided(c) => true,
-            c => matches!(code::decode(c), Value::Win(w) if w > n),
-        };
-        if !replace {
-            return;
-        }
-        let new = code::encode(Value::Win(n));
-        if cell.compare_exchange(c, new, Relaxed, Relaxed).is_err() {
-            drop(other);
-            return self.make_win(k, r, slot, self.kinds[k].first_state(r) + u64::from(slot), n);
-        }
-        if new == OTHER_PARITY {
-            other.insert(key, Value::Win(n));
-        } else {
-            other.remove(&key);
-        }
-        drop(other);
-        self.mark(k, r, n);
     }
 
     /// The solved tables (undecided states are draws).

@@ -1,0 +1,274 @@
+//! Phase 3 of a class solve: the walk back, one level at a time. The moves into a level's
+//! states are found by unmoves, sorted by the board before them and applied in rank order.
+
+use super::super::explicit::Value;
+use super::board::{Board, Moves, Mv, Unmove};
+use super::code::{self, DECIDED, DRAW, OTHER_PARITY};
+use super::solve::{Level, Solve, Task, for_each_board};
+use super::tables::bit;
+use crate::error::Result;
+use rayon::prelude::*;
+use smallvec::SmallVec;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Moves into a level's states sorted and applied at once (40 bytes each): at least this
+/// many, and at most one group of tasks' more.
+const BATCH_PREDECESSORS: u64 = 24 << 20;
+/// Tasks walked in parallel between checks of the batch's size.
+const TASKS_PER_GROUP: usize = 16;
+/// Sorted moves per parallel chunk when they are applied.
+const APPLY_CHUNK: usize = 1 << 16;
+
+/// A move into a state decided at the level walked: the canonical board before it (rank and
+/// board, of kind `kind`), the move on it, and whether the state after is a win (for the
+/// opponent).
+#[derive(Clone, Copy, Debug)]
+struct Pred {
+    rank: u64,
+    board: Board,
+    mv: Mv,
+    kind: u8,
+    from_win: bool,
+}
+
+impl Solve<'_> {
+    /// Phase 3: walk back one level at a time until no level is left; `checkpoint` is called
+    /// between levels.
+    ///
+    /// # Errors
+    /// What `checkpoint` or a lower table's lookup returns.
+    pub fn walk_back(
+        &mut self,
+        progress: &(dyn Fn(String) + Sync),
+        checkpoint: &mut dyn FnMut(&Solve) -> Result<()>,
+    ) -> Result<()> {
+        let started = Instant::now();
+        while self.next_level <= self.latest.load(Relaxed) {
+            let d = self.next_level;
+            let level_started = Instant::now();
+            let (mut states, mut wins) = (0u64, 0u64);
+            // Tasks in batches: each batch's moves into the level's states are sorted by the
+            // board before the move, so that their updates walk the arrays in order instead
+            // of at random (the walk is bound by memory, not by the rules).
+            let present: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.is_present(t, d)).collect();
+            let mut preds: Vec<Pred> = Vec::new();
+            for (i, group) in present.chunks(TASKS_PER_GROUP).enumerate() {
+                let found: Vec<Result<(u64, u64, Vec<Pred>)>> =
+                    group.par_iter().map(|&t| self.walk_task(t, d)).collect();
+                for f in found {
+                    let (n, w, p) = f?;
+                    states += n;
+                    wins += w;
+                    preds.extend(p);
+                }
+                // Apply when the batch is full (its size is known only once its tasks ran) or
+                // at the level's last group.
+                if preds.len() as u64 >= BATCH_PREDECESSORS || (i + 1) * TASKS_PER_GROUP >= present.len() {
+                    self.apply(&mut preds, d)?;
+                    preds = Vec::new();
+                }
+            }
+            let level = Level { plies: d, states, wins, seconds: level_started.elapsed().as_secs_f64() };
+            self.levels.push(level);
+            self.next_level = d + 1;
+            progress(format!(
+                "plies {d}: {} states, {:.1} s (at {:.0} s)",
+                level.states,
+                level.seconds,
+                started.elapsed().as_secs_f64()
+            ));
+            checkpoint(self)?;
+        }
+        Ok(())
+    }
+
+    /// Apply the moves `preds` into states decided at `d`, sorted by the board before them.
+    fn apply(&self, preds: &mut [Pred], d: u32) -> Result<()> {
+        preds.par_sort_unstable_by_key(|p| (p.kind, p.rank));
+        let failure = Mutex::new(None);
+        preds.par_chunks(APPLY_CHUNK).for_each(|chunk| {
+            for p in chunk {
+                if let Err(e) = self.update_predecessor(usize::from(p.kind), p.rank, &p.board, p.mv, p.from_win, d) {
+                    failure.lock().expect("no panic holds the lock").get_or_insert(e);
+                    return;
+                }
+            }
+        });
+        failure.into_inner().expect("no panic holds the lock").map_or(Ok(()), Err)
+    }
+
+    /// The states of task `t` decided at `d` plies: their count, how many are wins, and the
+    /// moves into them (from canonical boards of the partner kind).
+    fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64, Vec<Pred>)> {
+        let Task { kind: k, first, end } = self.tasks[t];
+        let w = &self.kinds[k];
+        let (rules, g) = (self.rules, &self.rules.geometry);
+        let mut slots = Moves::new();
+        let mut unmoves: SmallVec<[Unmove; 64]> = SmallVec::new();
+        let mut preds: Vec<Pred> = Vec::new();
+        let mut board_preds: Vec<Pred> = Vec::new();
+        let (mut found, mut found_wins) = (0u64, 0u64);
+        let mut at = w.first_state(first) as usize;
+        let target = DECIDED as u32 + d;
+        let partner = self.partner[k];
+        for_each_board(&w.dir, first, end, |r, cursor| {
+            let n = 1 + usize::from(w.markers[r as usize]);
+            let here = &w.values[at..at + n];
+            at += n;
+            // The states of this board decided at `d`, as a bit per slot with their values.
+            let mut frontier = 0u64;
+            let mut frontier_wins = 0u64;
+            for (slot, c) in here.iter().enumerate() {
+                let c = c.load(Relaxed);
+                let v = if u32::from(c) == target {
+                    code::decode(c)
+                } else if c == OTHER_PARITY {
+                    match self.current(k, r, slot as u8, c) {
+                        Some(v) if code::plies(v) == Some(d) => v,
+                        _ => continue,
+                    }
+                } else {
+                    continue;
+                };
+                frontier |= 1 << slot;
+                if matches!(v, Value::Win(_)) {
+                    frontier_wins |= 1 << slot;
+                }
+            }
+            if frontier == 0 {
+                return;
+            }
+            found += u64::from(frontier.count_ones());
+            found_wins += u64::from(frontier_wins.count_ones());
+            let q = cursor.board();
+            // Moves into checkmate positions are not counted as open: nothing to walk back.
+            if d == 1 && g.can_capture_to_win(&q) {
+                return;
+            }
+            let exc = bit(&w.exceptional, r);
+            let reach = exc.then(|| rules.reach(&q));
+            if exc {
+                rules.slots(&q, true, &mut slots);
+            }
+            let masks = g.undo_masks(&q);
+            g.unmoves(&q, &mut unmoves);
+            board_preds.clear();
+            for u in &unmoves {
+                let slot = match rules.forbidden_after(reach.as_ref(), u) {
+                    None => 0,
+                    Some(f) if exc => 1 + slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
+                    Some(f) => 1 + g.undo_index(&masks, f).expect("an exact undo is an undo move"),
+                };
+                if frontier >> slot & 1 == 0 {
+                    continue;
+                }
+                let (p, which) = rules.sym.canonical(&u.before);
+                let rank = self.kinds[partner].dir.rank(&rules.sym, &p);
+                for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
+                    board_preds.push(Pred {
+                        rank,
+                        board: p,
+                        mv: rules.sym.mv(h, u.mv),
+                        kind: partner as u8,
+                        from_win: frontier_wins >> slot & 1 == 1,
+                    });
+                }
+            }
+            // A move of a board before is one move, however many symmetries lead to it.
+            board_preds.sort_unstable_by_key(|x| (x.rank, x.mv));
+            board_preds.dedup_by_key(|x| (x.rank, x.mv));
+            preds.extend_from_slice(&board_preds);
+        });
+        Ok((found, found_wins, preds))
+    }
+
+    /// The states of board `p` (rank `rp` of kind `k`) whose move `m` leads to a state decided
+    /// at `d` plies: a win for the opponent there (`from_win`) counts one open move down, a
+    /// loss makes them wins.
+    fn update_predecessor(&self, k: usize, rp: u64, p: &Board, m: Mv, from_win: bool, d: u32) -> Result<()> {
+        let w = &self.kinds[k];
+        let g = &self.rules.geometry;
+        let n = usize::from(w.markers[rp as usize]);
+        // The slot whose forbidden move is `m`, if any.
+        let banned = if bit(&w.exceptional, rp) {
+            let mut slots = Moves::new();
+            self.rules.slots(p, true, &mut slots);
+            slots.iter().position(|&x| x == m)
+        } else {
+            g.undo_index(&g.undo_masks(p), m)
+        };
+        let first = w.first_state(rp);
+        for slot in 0..=n {
+            if slot > 0 && banned == Some(slot - 1) {
+                continue;
+            }
+            let index = first + slot as u64;
+            let cell = &w.values[index as usize];
+            if from_win {
+                let before = cell.fetch_update(Relaxed, Relaxed, |c| code::undecided(c).then(|| c - 1));
+                if before == Ok(1) {
+                    let s = self.summary(p)?;
+                    let mut slots = Moves::new();
+                    self.slots(k, rp, p, &mut slots);
+                    let forbidden = (slot > 0).then(|| slots[slot - 1]);
+                    self.settle(k, rp, slot as u8, index, Self::when_moves_run_out(&s, forbidden, d + 1));
+                }
+            } else {
+                self.make_win(k, rp, slot as u8, index, d + 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Make a state a win in `n` plies unless it is decided already with a win as short (a
+    /// provisional win through a move out of the class is replaced by a shorter one).
+    fn make_win(&self, k: usize, r: u64, slot: u8, index: u64, n: u32) {
+        let cell = &self.kinds[k].values[index as usize];
+        let new = code::encode(Value::Win(n));
+        let replaceable = |c: u8| match c {
+            c if code::undecided(c) => true,
+            DRAW | OTHER_PARITY => false,
+            c => matches!(code::decode(c), Value::Win(w) if w > n),
+        };
+        if new != OTHER_PARITY {
+            let done = cell.fetch_update(Relaxed, Relaxed, |c| replaceable(c).then_some(new));
+            match done {
+                Ok(_) => self.mark(k, r, n),
+                Err(OTHER_PARITY) => self.make_win_slowly(k, r, slot, cell, n),
+                Err(_) => {}
+            }
+        } else {
+            self.make_win_slowly(k, r, slot, cell, n);
+        }
+    }
+
+    /// [`Solve::make_win`] where the side table is involved, under its lock.
+    fn make_win_slowly(&self, k: usize, r: u64, slot: u8, cell: &AtomicU8, n: u32) {
+        let mut other = self.other.lock().expect("no panic holds the lock");
+        let key = (k as u8, r, slot);
+        let c = cell.load(Relaxed);
+        let replace = match c {
+            OTHER_PARITY => matches!(other[&key], Value::Win(w) if w > n),
+            DRAW => false,
+            c if code::undecided(c) => true,
+            c => matches!(code::decode(c), Value::Win(w) if w > n),
+        };
+        if !replace {
+            return;
+        }
+        let new = code::encode(Value::Win(n));
+        if cell.compare_exchange(c, new, Relaxed, Relaxed).is_err() {
+            drop(other);
+            return self.make_win(k, r, slot, self.kinds[k].first_state(r) + u64::from(slot), n);
+        }
+        if new == OTHER_PARITY {
+            other.insert(key, Value::Win(n));
+        } else {
+            other.remove(&key);
+        }
+        drop(other);
+        self.mark(k, r, n);
+    }
+}
