@@ -1,8 +1,8 @@
 //! One class solved by rank, in named phases: [`prepare`] finds the canonical boards and
 //! their possible forbidden moves, [`Solve::count`] gives every state its count of open moves (or
 //! its value, where the moves out of the class or the lack of moves decide it), and
-//! [`Solve::walk_back`] (in [`super::walk`]) decides states one distance at a time from the states decided at the
-//! distance before, by unmoves, on every core.
+//! [`Solve::walk_back`] (in `walk.rs`) decides states one distance at a time from the states
+//! decided at the distance before, by unmoves, on every core.
 //!
 //! A move that removes a piece leaves the class: its value is read from the lower classes'
 //! tables. A win through such a move is set at once as a *provisional* win, which a shorter
