@@ -110,17 +110,16 @@ impl Layout {
         (u64::from(hole_index) * self.mover_ways + mover) * self.opponent_ways + opponent
     }
 
-    /// The `i`-th smallest set of `k` squares among `free`, in colex order.
-    fn colex_unrank(&self, mut r: u64, k: usize, free: u64) -> u64 {
-        let positions: Vec<u8> = (0..64u8).filter(|&s| free >> s & 1 == 1).collect();
+    /// The `r`-th smallest set of `k` of the squares `0..n`, in colex order, as a mask.
+    fn colex_unrank(&self, mut r: u64, k: usize, n: usize) -> u64 {
         let mut set = 0;
-        let mut below = positions.len();
+        let mut below = n;
         for i in (1..=k).rev() {
             let mut c = below - 1;
             while self.binomial.get(c, i) > r {
                 c -= 1;
             }
-            set |= 1u64 << positions[c];
+            set |= 1u64 << c;
             r -= self.binomial.get(c, i);
             below = c;
         }
@@ -132,9 +131,10 @@ impl Layout {
         let opponent = raw % self.opponent_ways;
         let rest = raw / self.opponent_ways;
         let hole = self.fundamental[(rest / self.mover_ways) as usize];
+        let (a, b) = (usize::from(self.kind.mover), usize::from(self.kind.opponent));
         let free = self.all() & !(1u64 << hole);
-        let mine = self.colex_unrank(rest % self.mover_ways, usize::from(self.kind.mover), free);
-        let theirs = self.colex_unrank(opponent, usize::from(self.kind.opponent), free & !mine);
+        let mine = deposit(self.colex_unrank(rest % self.mover_ways, a, self.squares - 1), free);
+        let theirs = deposit(self.colex_unrank(opponent, b, self.squares - 1 - a), free & !mine);
         Board { hole, mine, theirs }
     }
 
@@ -144,8 +144,8 @@ impl Layout {
         let rest = start / self.opponent_ways;
         let hole_index = (rest / self.mover_ways) as usize;
         let (a, b) = (usize::from(self.kind.mover), usize::from(self.kind.opponent));
-        let mover = self.colex_unrank(rest % self.mover_ways, a, (1u64 << (self.squares - 1)) - 1);
-        let opponent = self.colex_unrank(opponent, b, (1u64 << (self.squares - 1 - a)) - 1);
+        let mover = self.colex_unrank(rest % self.mover_ways, a, self.squares - 1);
+        let opponent = self.colex_unrank(opponent, b, self.squares - 1 - a);
         Cursor { layout: self, hole_index, mover, opponent }
     }
 }
@@ -179,7 +179,8 @@ fn next_combination(x: u64) -> u64 {
     }
     let c = x & x.wrapping_neg();
     let r = x + c;
-    (((r ^ x) >> 2) / c) | r
+    // `c` is a power of two: a shift, not a division (the walk over raw boards is bound by this).
+    (((r ^ x) >> 2) >> c.trailing_zeros()) | r
 }
 
 impl Cursor<'_> {
@@ -304,5 +305,50 @@ impl Directory {
     /// The canonical board of rank `r`.
     pub fn board(&self, r: u64) -> Board {
         self.layout.board_at(self.raw_of_rank(r))
+    }
+
+    /// A reader of the boards of increasing ranks.
+    pub fn seeker(&self) -> Seeker<'_> {
+        Seeker { dir: self, at: None }
+    }
+}
+
+/// Raw indexes a [`Seeker`] steps through before it seeks afresh instead.
+const SEEK_STEPS: u64 = 64;
+
+/// The boards of increasing ranks, few of them or many: a near one by stepping the cursor on,
+/// a far one by a fresh cursor (so a walk over a sparse level pays per board it visits, not per
+/// raw board it passes).
+pub struct Seeker<'a> {
+    dir: &'a Directory,
+    /// The last board's rank and raw index, and the cursor on it.
+    at: Option<(u64, u64, Cursor<'a>)>,
+}
+
+impl Seeker<'_> {
+    /// The canonical board of rank `r`, which is not below the last rank asked for.
+    pub fn board(&mut self, r: u64) -> Board {
+        let dir = self.dir;
+        // The cursor is on raw index `raw`; `rank` is the rank of the last canonical board at
+        // or before it.
+        if let Some((rank, raw, cursor)) = &mut self.at {
+            debug_assert!(r >= *rank, "ranks are asked for in increasing order");
+            let start = *raw;
+            while *rank < r && *raw - start < SEEK_STEPS {
+                cursor.advance();
+                *raw += 1;
+                if dir.is_set(*raw) {
+                    *rank += 1;
+                }
+            }
+            if *rank == r && dir.is_set(*raw) {
+                return cursor.board();
+            }
+        }
+        let raw = dir.raw_of_rank(r);
+        let cursor = dir.layout.cursor(raw);
+        let board = cursor.board();
+        self.at = Some((r, raw, cursor));
+        board
     }
 }

@@ -270,3 +270,19 @@ fn breadth_first_levels_equal_the_dfa_census() {
         [1, 8, 59, 343, 1_367, 4_583, 13_077, 29_786, 58_305, 99_884, 147_377, 174_509, 140_895, 60_829, 7_740, 143];
     assert_eq!(s.levels(&|_| {}), want);
 }
+
+#[test]
+fn a_seeker_reads_the_boards_of_increasing_ranks_as_the_directory_does() {
+    let v = variant(4, 4, 3, 2, Rule::Class);
+    let sym = symmetry::Symmetries::new(&v);
+    let dir = directory::Directory::build(directory::Kind { mover: 3, opponent: 2 }, 16, &sym);
+    // Steps near and far, with repeats: every gap from 0 to past the seeker's stepping range.
+    let mut seeker = dir.seeker();
+    let (mut r, mut gap) = (0u64, 0u64);
+    while r < dir.boards() {
+        assert_eq!(seeker.board(r), dir.board(r), "rank {r}");
+        gap = (gap * 7 + 3) % 200;
+        r += gap / 2;
+    }
+    assert_eq!(dir.seeker().board(dir.boards() - 1), dir.board(dir.boards() - 1));
+}

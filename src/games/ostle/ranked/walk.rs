@@ -4,8 +4,9 @@
 use super::super::explicit::Value;
 use super::board::{Board, Moves, Mv, Unmove};
 use super::code::{self, DECIDED, DRAW, OTHER_PARITY};
-use super::solve::{Level, Solve, Task, for_each_board};
-use super::tables::bit;
+use super::directory::Seeker;
+use super::solve::{Level, Solve, Task};
+use super::tables::{BLOCK, bit};
 use crate::error::Result;
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -31,6 +32,17 @@ struct Pred {
     mv: Mv,
     kind: u8,
     from_win: bool,
+}
+
+/// One task's walk over a level: its scratch space and what it found.
+struct TaskWalk<'a> {
+    seeker: Seeker<'a>,
+    slots: Moves,
+    unmoves: SmallVec<[Unmove; 64]>,
+    board_preds: Vec<Pred>,
+    preds: Vec<Pred>,
+    states: u64,
+    wins: u64,
 }
 
 impl Solve<'_> {
@@ -104,84 +116,104 @@ impl Solve<'_> {
     fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64, Vec<Pred>)> {
         let Task { kind: k, first, end } = self.tasks[t];
         let w = &self.kinds[k];
-        let (rules, g) = (self.rules, &self.rules.geometry);
-        let mut slots = Moves::new();
-        let mut unmoves: SmallVec<[Unmove; 64]> = SmallVec::new();
-        let mut preds: Vec<Pred> = Vec::new();
-        let mut board_preds: Vec<Pred> = Vec::new();
-        let (mut found, mut found_wins) = (0u64, 0u64);
-        let mut at = w.first_state(first) as usize;
         let target = DECIDED as u32 + d;
+        let at_level = |c: u8| u32::from(c) == target || c == OTHER_PARITY;
+        let mut walk = TaskWalk {
+            seeker: w.dir.seeker(),
+            slots: Moves::new(),
+            unmoves: SmallVec::new(),
+            board_preds: Vec::new(),
+            preds: Vec::new(),
+            states: 0,
+            wins: 0,
+        };
+        // Block by block: late levels are sparse, and a block none of whose states is at the
+        // level costs a scan of its bytes, not a walk over its raw boards.
+        let block = BLOCK as u64;
+        for b in first / block..end.div_ceil(block) {
+            let (start, stop) = (w.block_start[b as usize] as usize, w.block_start[b as usize + 1] as usize);
+            if !w.values[start..stop].iter().any(|c| at_level(c.load(Relaxed))) {
+                continue;
+            }
+            let mut at = start;
+            for r in b * block..end.min((b + 1) * block) {
+                let n = 1 + usize::from(w.markers[r as usize]);
+                self.walk_board(k, r, &w.values[at..at + n], d, &mut walk);
+                at += n;
+            }
+        }
+        Ok((walk.states, walk.wins, walk.preds))
+    }
+
+    /// Board `r` of kind `k`, whose states are `here`: count those decided at `d` and add the
+    /// moves into them to the walk's moves.
+    fn walk_board(&self, k: usize, r: u64, here: &[AtomicU8], d: u32, walk: &mut TaskWalk) {
+        let (rules, g) = (self.rules, &self.rules.geometry);
+        let target = DECIDED as u32 + d;
+        // The states of this board decided at `d`, as a bit per slot with their values.
+        let mut frontier = 0u64;
+        let mut frontier_wins = 0u64;
+        for (slot, c) in here.iter().enumerate() {
+            let c = c.load(Relaxed);
+            let v = if u32::from(c) == target {
+                code::decode(c)
+            } else if c == OTHER_PARITY {
+                match self.current(k, r, slot as u8, c) {
+                    Some(v) if code::plies(v) == Some(d) => v,
+                    _ => continue,
+                }
+            } else {
+                continue;
+            };
+            frontier |= 1 << slot;
+            if matches!(v, Value::Win(_)) {
+                frontier_wins |= 1 << slot;
+            }
+        }
+        if frontier == 0 {
+            return;
+        }
+        walk.states += u64::from(frontier.count_ones());
+        walk.wins += u64::from(frontier_wins.count_ones());
+        let q = walk.seeker.board(r);
+        // Moves into checkmate positions are not counted as open: nothing to walk back.
+        if d == 1 && g.can_capture_to_win(&q) {
+            return;
+        }
+        let exc = bit(&self.kinds[k].exceptional, r);
+        let reach = exc.then(|| rules.reach(&q));
+        if exc {
+            rules.slots(&q, true, &mut walk.slots);
+        }
+        let masks = g.undo_masks(&q);
+        g.unmoves(&q, &mut walk.unmoves);
         let partner = self.partner[k];
-        for_each_board(&w.dir, first, end, |r, cursor| {
-            let n = 1 + usize::from(w.markers[r as usize]);
-            let here = &w.values[at..at + n];
-            at += n;
-            // The states of this board decided at `d`, as a bit per slot with their values.
-            let mut frontier = 0u64;
-            let mut frontier_wins = 0u64;
-            for (slot, c) in here.iter().enumerate() {
-                let c = c.load(Relaxed);
-                let v = if u32::from(c) == target {
-                    code::decode(c)
-                } else if c == OTHER_PARITY {
-                    match self.current(k, r, slot as u8, c) {
-                        Some(v) if code::plies(v) == Some(d) => v,
-                        _ => continue,
-                    }
-                } else {
-                    continue;
-                };
-                frontier |= 1 << slot;
-                if matches!(v, Value::Win(_)) {
-                    frontier_wins |= 1 << slot;
-                }
+        walk.board_preds.clear();
+        for u in &walk.unmoves {
+            let slot = match rules.forbidden_after(reach.as_ref(), u) {
+                None => 0,
+                Some(f) if exc => 1 + walk.slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
+                Some(f) => 1 + g.undo_index(&masks, f).expect("an exact undo is an undo move"),
+            };
+            if frontier >> slot & 1 == 0 {
+                continue;
             }
-            if frontier == 0 {
-                return;
+            let (p, which) = rules.sym.canonical(&u.before);
+            let rank = self.kinds[partner].dir.rank(&rules.sym, &p);
+            for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
+                walk.board_preds.push(Pred {
+                    rank,
+                    board: p,
+                    mv: rules.sym.mv(h, u.mv),
+                    kind: partner as u8,
+                    from_win: frontier_wins >> slot & 1 == 1,
+                });
             }
-            found += u64::from(frontier.count_ones());
-            found_wins += u64::from(frontier_wins.count_ones());
-            let q = cursor.board();
-            // Moves into checkmate positions are not counted as open: nothing to walk back.
-            if d == 1 && g.can_capture_to_win(&q) {
-                return;
-            }
-            let exc = bit(&w.exceptional, r);
-            let reach = exc.then(|| rules.reach(&q));
-            if exc {
-                rules.slots(&q, true, &mut slots);
-            }
-            let masks = g.undo_masks(&q);
-            g.unmoves(&q, &mut unmoves);
-            board_preds.clear();
-            for u in &unmoves {
-                let slot = match rules.forbidden_after(reach.as_ref(), u) {
-                    None => 0,
-                    Some(f) if exc => 1 + slots.iter().position(|&m| m == f).expect("a forbidden move is a slot"),
-                    Some(f) => 1 + g.undo_index(&masks, f).expect("an exact undo is an undo move"),
-                };
-                if frontier >> slot & 1 == 0 {
-                    continue;
-                }
-                let (p, which) = rules.sym.canonical(&u.before);
-                let rank = self.kinds[partner].dir.rank(&rules.sym, &p);
-                for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
-                    board_preds.push(Pred {
-                        rank,
-                        board: p,
-                        mv: rules.sym.mv(h, u.mv),
-                        kind: partner as u8,
-                        from_win: frontier_wins >> slot & 1 == 1,
-                    });
-                }
-            }
-            // A move of a board before is one move, however many symmetries lead to it.
-            board_preds.sort_unstable_by_key(|x| (x.rank, x.mv));
-            board_preds.dedup_by_key(|x| (x.rank, x.mv));
-            preds.extend_from_slice(&board_preds);
-        });
-        Ok((found, found_wins, preds))
+        }
+        // A move of a board before is one move, however many symmetries lead to it.
+        walk.board_preds.sort_unstable_by_key(|x| (x.rank, x.mv));
+        walk.board_preds.dedup_by_key(|x| (x.rank, x.mv));
+        walk.preds.extend_from_slice(&walk.board_preds);
     }
 
     /// The states of board `p` (rank `rp` of kind `k`) whose move `m` leads to a state decided
