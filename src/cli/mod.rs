@@ -271,8 +271,9 @@ pub enum VerifyCommand {
 /// Games `explicit` knows.
 #[derive(Subcommand, Debug)]
 pub enum ExplicitCommand {
-    /// Strongly solve an Ostle variant of one class (pieces = lose-at + 1, exact rule) by
-    /// retrograde analysis over a byte per state, and report the published counts.
+    /// Strongly solve an Ostle variant by retrograde analysis over a byte per state up to
+    /// symmetry, class by class (pieces on the board), saving each class's tables; then report
+    /// the published counts and check a sample of states by the plain rules.
     Ostle {
         /// The variant and the report's form.
         #[command(flatten)]
