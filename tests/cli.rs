@@ -27,6 +27,13 @@ fn bad_input_is_a_clear_error() {
     let foreign = dir.path().join("foreign.dfas");
     std::fs::write(&foreign, b"not a solution at all").unwrap();
     assert_clean_error(&dfasolve(&["query", foreign.to_str().unwrap(), "1,2 first"]), "not a dfasolve file");
+    // A check of nothing passes nothing; a budget must be a finite size.
+    assert_clean_error(&dfasolve(&["check", foreign.to_str().unwrap(), "--sample", "0"]), "from 1 up");
+    for bad in ["nan", "inf", "-1", "1e30"] {
+        let flag = format!("--max-memory={bad}");
+        assert_clean_error(&dfasolve(&["nim", "--heaps", "2", "--tokens", "3", "--no-save", &flag]), "number of gib");
+        assert_clean_error(&dfasolve(&["explicit", "ostle", &flag]), "number of gib");
+    }
 }
 
 #[test]
@@ -587,7 +594,7 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
     assert_eq!(q["moves"][0]["value_for_opponent"], "L 16");
     let c = dfasolve(&["check", t1.to_str().unwrap(), "--sample", "500"]);
     assert!(c.status.success() && String::from_utf8_lossy(&c.stdout).contains("check passed"));
-    assert_clean_error(&dfasolve(&["check", t1.to_str().unwrap(), "--sample", "0"]), "checks nothing");
+    assert_clean_error(&dfasolve(&["check", t1.to_str().unwrap(), "--sample", "0"]), "from 1 up");
     let s = dfasolve(&["stats", t1.to_str().unwrap(), "--json"]);
     let s: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
     assert_eq!(s["kinds"].as_array().unwrap().len(), 4);

@@ -241,8 +241,9 @@ pub enum Command {
         #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// Positions checked per value class (sampled uniformly with a fixed seed); classes this
-        /// small or smaller are checked member by member.
-        #[arg(long, default_value_t = 2000)]
+        /// small or smaller are checked member by member (at least 1: a check of nothing passes
+        /// nothing).
+        #[arg(long, default_value_t = 2000, value_parser = at_least_one)]
         sample: usize,
         /// Seed of the sample.
         #[arg(long, default_value_t = 1)]
@@ -347,7 +348,7 @@ pub struct RunOptions {
     pub class: Option<String>,
     /// Stop the solve with a clear error once its resident memory passes this many GiB
     /// (default: the memory the system has available when the run starts; 0: no budget).
-    #[arg(long, value_name = "GIB")]
+    #[arg(long, value_name = "GIB", value_parser = gib)]
     pub max_memory: Option<f64>,
     /// List the game's classes, lowest first, one per line with the classes its moves can
     /// reach, and stop.
@@ -473,6 +474,21 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
 }
 
 /// A number of minutes for `--journal-every`: finite, 0 or more, at most a year.
+/// A memory size in GiB: a finite number from 0 (no budget) to a pebibyte.
+pub(crate) fn gib(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(g) if (0.0..=1_048_576.0).contains(&g) => Ok(g),
+        _ => Err(format!("{text:?} is not a number of GiB from 0 to 1048576")),
+    }
+}
+
+fn at_least_one(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{text:?} is not a whole number from 1 up")),
+    }
+}
+
 fn minutes(text: &str) -> std::result::Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(m) if (0.0..=525_600.0).contains(&m) => Ok(m),

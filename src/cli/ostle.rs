@@ -327,8 +327,9 @@ pub struct ExplicitOstleArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     pub quiet: bool,
-    /// Memory budget in GiB for a class's tables (default: what the system has available).
-    #[arg(long, value_name = "GIB")]
+    /// Memory budget in GiB for a class's tables (default: what the system has available; 0:
+    /// no budget).
+    #[arg(long, value_name = "GIB", value_parser = super::gib)]
     pub max_memory: Option<f64>,
     /// After the solve, check this many states drawn at random from the tables by the plain
     /// rules: each value must follow from its moves' values (0: none).
@@ -365,8 +366,8 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         return Ok(());
     }
     let budget = match args.max_memory {
-        Some(g) if g.is_finite() && g > 0.0 => Some((g * f64::from(1u32 << 30)) as u64),
-        Some(g) => anyhow::bail!("--max-memory must be a positive number of GiB, got {g}"),
+        Some(g) if g > 0.0 => Some((g * f64::from(1u32 << 30)) as u64),
+        Some(_) => None,
         None => crate::dfa::limits::available_memory(),
     };
     if !(args.checkpoint_minutes.is_finite() && args.checkpoint_minutes >= 0.0) {

@@ -203,7 +203,7 @@ fn resumable(e: Error, checkpoint: Option<&Path>) -> anyhow::Error {
 /// Watch the process's memory against `--max-memory` (default: what is available now).
 pub(super) fn watch_memory(run: &RunOptions) {
     let budget = match run.max_memory {
-        Some(gib) if gib > 0.0 && gib.is_finite() => Some((gib * f64::from(1u32 << 30)) as u64),
+        Some(gib) if gib > 0.0 => Some((gib * f64::from(1u32 << 30)) as u64),
         Some(_) => None,
         None => crate::dfa::limits::available_memory(),
     };
