@@ -249,7 +249,7 @@ impl Directory {
             total += s;
         }
         counts.push(total);
-        Directory { layout, bits: Store::Owned(bits), counts: Store::Owned(counts) }
+        Directory { layout, bits: super::store::huge_copy(&bits), counts: Store::Owned(counts) }
     }
 
     /// Canonical boards.

@@ -259,7 +259,7 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
         Ok(())
     })?;
     let levels = solve.levels.clone();
-    let tables = solve.into_tables(v);
+    let tables = solve.into_tables(v)?;
     tables.write(&out)?;
     if resumed || ck.exists() {
         std::fs::remove_file(&ck).map_err(|error| Error::Io { path: ck.clone(), error })?;

@@ -16,13 +16,14 @@ use super::board::{Board, Effect, Moves, Mv};
 use super::code::{self, DRAW, OTHER_PARITY};
 use super::directory::{Cursor, Directory, Kind};
 use super::reading::Rules;
+use super::store::{AtomicBytes, Store, huge_copy};
 use super::tables::{BLOCK, ClassTables, KindTable, Lower, Progress, StateKey, bit, first_state};
 use crate::error::{Error, Result};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Boards per parallel task (a multiple of [`BLOCK`] and of 64).
@@ -36,13 +37,13 @@ pub struct WorkKind {
     /// Its canonical boards.
     pub dir: Directory,
     /// Possible forbidden moves per board.
-    pub markers: Vec<u8>,
+    pub markers: Store<u8>,
     /// First state of every [`BLOCK`] boards, and the total.
-    pub block_start: Vec<u64>,
+    pub block_start: Store<u64>,
     /// A bit per board: exceptional in the class reading.
-    pub exceptional: Vec<u64>,
+    pub exceptional: Store<u64>,
     /// A byte per state.
-    pub values: Vec<AtomicU8>,
+    pub values: AtomicBytes,
 }
 
 impl WorkKind {
@@ -108,6 +109,11 @@ pub(super) fn for_each_board(dir: &Directory, first: u64, end: u64, mut f: impl 
         raw += 1;
         cursor.advance();
     }
+}
+
+/// The error for a byte array the system would not lend.
+fn no_memory(bytes: u64, e: &std::io::Error) -> Error {
+    Error::BadParameters(format!("could not allocate {} MiB for the states: {e}", bytes >> 20))
 }
 
 /// The kinds of a class (in-class moves swap the counts, so a class is `{a v b, b v a}`).
@@ -187,7 +193,14 @@ pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)
                 "{kind}: {total} states, {exc} exceptional boards; forbidden moves found in {:.0} s",
                 started.elapsed().as_secs_f64()
             ));
-            WorkKind { kind, dir, markers, block_start, exceptional, values: Vec::new() }
+            WorkKind {
+                kind,
+                dir,
+                markers: huge_copy(&markers),
+                block_start: huge_copy(&block_start),
+                exceptional: huge_copy(&exceptional),
+                values: AtomicBytes::empty(),
+            }
         })
         .collect()
 }
@@ -219,8 +232,7 @@ impl<'a> Solve<'a> {
     ) -> Result<Solve<'a>> {
         for w in &mut kinds {
             let states = *w.block_start.last().expect("a total");
-            w.values = Vec::new();
-            w.values.resize_with(states as usize, || AtomicU8::new(0));
+            w.values = AtomicBytes::zeroed(states as usize).map_err(|e| no_memory(states, &e))?;
         }
         let s = Solve::shell(rules, lower, kinds);
         let started = Instant::now();
@@ -280,19 +292,21 @@ impl<'a> Solve<'a> {
         let kinds = tables
             .kinds
             .into_iter()
-            .map(|t| WorkKind {
-                kind: t.kind,
-                dir: Directory {
-                    layout: t.dir.layout,
-                    bits: super::store::Store::Owned(t.dir.bits.to_vec()),
-                    counts: super::store::Store::Owned(t.dir.counts.to_vec()),
-                },
-                markers: t.markers.to_vec(),
-                block_start: t.block_start.to_vec(),
-                exceptional: t.exceptional.to_vec(),
-                values: t.values.iter().map(|&c| AtomicU8::new(c)).collect(),
+            .map(|t| -> Result<WorkKind> {
+                Ok(WorkKind {
+                    kind: t.kind,
+                    dir: Directory {
+                        layout: t.dir.layout,
+                        bits: huge_copy(&t.dir.bits),
+                        counts: Store::Owned(t.dir.counts.to_vec()),
+                    },
+                    markers: huge_copy(&t.markers),
+                    block_start: huge_copy(&t.block_start),
+                    exceptional: huge_copy(&t.exceptional),
+                    values: AtomicBytes::copy_of(&t.values).map_err(|e| no_memory(t.values.len() as u64, &e))?,
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>>>()?;
         let mut s = Solve::shell(rules, lower, kinds);
         if present.len() != s.present.len() {
             return Err(Error::Mismatch("the checkpoint's tasks do not match this build's".into()));
@@ -451,29 +465,25 @@ impl<'a> Solve<'a> {
     }
 
     /// The solved tables (undecided states are draws).
-    pub fn into_tables(self, variant: &super::super::Variant) -> ClassTables {
+    pub fn into_tables(self, variant: &super::super::Variant) -> Result<ClassTables> {
         let other_parity = self.other.into_inner().expect("no panic holds the lock");
         let kinds = self
             .kinds
             .into_iter()
-            .map(|w| KindTable {
-                kind: w.kind,
-                dir: w.dir,
-                markers: super::store::Store::Owned(w.markers),
-                block_start: super::store::Store::Owned(w.block_start),
-                exceptional: super::store::Store::Owned(w.exceptional),
-                values: super::store::Store::Owned(
-                    w.values
-                        .into_iter()
-                        .map(|c| {
-                            let c = c.into_inner();
-                            if code::undecided(c) { DRAW } else { c }
-                        })
-                        .collect(),
-                ),
+            .map(|w| {
+                w.values.par_iter().filter(|c| code::undecided(c.load(Relaxed))).for_each(|c| c.store(DRAW, Relaxed));
+                let states = w.values.len() as u64;
+                Ok(KindTable {
+                    kind: w.kind,
+                    dir: w.dir,
+                    markers: w.markers,
+                    block_start: w.block_start,
+                    exceptional: w.exceptional,
+                    values: w.values.into_store().map_err(|e| no_memory(states, &e))?,
+                })
             })
-            .collect();
-        ClassTables { variant: variant.clone(), kinds, other_parity, progress: None }
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ClassTables { variant: variant.clone(), kinds, other_parity, progress: None })
     }
 
     /// The solve so far as tables with its progress, for a checkpoint (written by
