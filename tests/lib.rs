@@ -10,4 +10,5 @@ mod modular;
 mod nim;
 mod oracle;
 mod ostle;
+mod ostle_tables;
 mod parsers;

@@ -260,9 +260,15 @@ fn meta_object(meta: &str) -> serde_json::Value {
 }
 
 /// `dfasolve check`: every value class of a solution against the explicit rules only.
-pub(super) fn check(path: &Path, sample: usize, seed: u64, json: bool) -> Result<()> {
+pub(super) fn check(path: &Path, sample: usize, seed: u64, against: Option<&Path>, json: bool) -> Result<()> {
     if super::ostle_tables::is_tables_dir(path) {
-        return super::ostle_tables::check(path, sample, seed, json);
+        return super::ostle_tables::check(path, sample, seed, against, json);
+    }
+    if against.is_some() {
+        bail!(
+            "--against compares Ostle class tables (a directory) with a DFA solution; {} is a solution file",
+            path.display()
+        );
     }
     let (game, solution) = load_solution(path)?;
     let report = check_solution(game.as_ref(), &solution, sample, seed).map_err(|e| match e {

@@ -248,6 +248,11 @@ pub enum Command {
         /// Seed of the sample.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Ostle class tables only: also compare them state by state with this DFA solution of
+        /// the same game (or of the game with fewer pieces, for the classes it has): `--sample`
+        /// states of the tables and of each DFA value class.
+        #[arg(long, value_name = "DFA_FILE")]
+        against: Option<PathBuf>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -401,7 +406,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Play { solution, side, from, json, limit } => {
             files::play(&solution, side, from.as_deref(), json, limit)
         }
-        Command::Check { solution, sample, seed, json } => files::check(&solution, sample, seed, json),
+        Command::Check { solution, sample, seed, against, json } => {
+            files::check(&solution, sample, seed, against.as_deref(), json)
+        }
         Command::Plot { csv, out, json } => {
             let out = out.unwrap_or_else(|| csv.with_extension("svg"));
             let source = csv.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();

@@ -2,7 +2,8 @@
 //! values come from the tables through memory maps, the moves from the plain rules, so an
 //! answer reads a few pages of the files and builds nothing.
 
-use super::output::say;
+use super::output::{AboutFile, say};
+use crate::games::GameParams;
 use crate::games::ostle::Variant;
 use crate::games::ostle::explicit::{State, Value, value_text};
 use crate::games::ostle::ranked::{self, tables::ClassTables};
@@ -208,8 +209,8 @@ pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: boo
 
 /// `dfasolve check DIR` on class tables: states drawn at random (`sample`, every state if
 /// there are no more), each checked by the plain rules against its moves' values; also every
-/// class file's checksum.
-pub(super) fn check(path: &Path, sample: usize, seed: u64, json: bool) -> Result<()> {
+/// class file's checksum; with `against`, the values compared with a DFA solution's.
+pub(super) fn check(path: &Path, sample: usize, seed: u64, against: Option<&Path>, json: bool) -> Result<()> {
     let t = open(path)?;
     for c in ranked::classes(&t.variant) {
         let file = ranked::class_file(path, &c);
@@ -221,14 +222,55 @@ pub(super) fn check(path: &Path, sample: usize, seed: u64, json: bool) -> Result
         bail!("--sample 0 checks nothing: give a number of states");
     }
     let checked = t.check_sample(sample as u64, seed).map_err(|e| anyhow!("check failed: {e}"))?;
+    let compared = match against {
+        Some(file) => Some(compare(&t, file, sample, seed)?),
+        None => None,
+    };
     if json {
-        say!("{}", serde_json::json!({ "checked_states": checked, "seed": seed, "passed": true }));
+        say!(
+            "{}",
+            serde_json::json!({ "checked_states": checked, "seed": seed, "passed": true, "compared_with_dfa": compared })
+        );
     } else {
         say!(
             "check passed: {checked} states drawn at random follow from their moves by the plain rules; checksums intact"
         );
+        if let Some(c) = compared {
+            say!(
+                "the DFA solution agrees: {} states of the tables ({} of them not in its universe) and {} of the DFA \
+                 solution have the same value on both sides",
+                c.from_tables,
+                c.not_in_dfa,
+                c.from_dfa
+            );
+        }
     }
     Ok(())
+}
+
+/// The tables `t` against the DFA solution in `file`: a solution of the same variant, or of the
+/// variant with fewer pieces (whose game is the tables' classes with that many pieces).
+fn compare(t: &ranked::Solution, file: &Path, sample: usize, seed: u64) -> Result<ranked::compare::Comparison> {
+    let dfa = crate::games::Solution::load(file).map(|(_, s)| s).about_file("loading", file)?;
+    let v = &t.variant;
+    let same_game = |d: &Variant| {
+        d.width == v.width && d.height == v.height && d.lose_at == v.lose_at && d.rule == v.rule && d.pieces <= v.pieces
+    };
+    match &dfa.params {
+        GameParams::Ostle(d) if same_game(d) => {}
+        other => bail!(
+            "{} solves {}, not ostle {}x{} k{} t{} {} or a smaller-piece variant of it with the same losing count \
+             and reading",
+            file.display(),
+            other.build().map_or_else(|_| "another game".to_string(), |g| g.name()),
+            v.width,
+            v.height,
+            v.pieces,
+            v.lose_at,
+            v.rule.name()
+        ),
+    }
+    t.compare_with_dfa(&dfa, sample as u64, seed).map_err(|e| anyhow!("comparison failed: {e}"))
 }
 
 /// `dfasolve stats DIR` on class tables: per kind, boards, states and bytes.

@@ -11,15 +11,9 @@ use crate::error::{Error, Result};
 use rayon::prelude::*;
 
 impl Solution {
-    /// Check `samples` states drawn at random from `seed` (every state if the tables hold no
-    /// more): each value must follow from its moves' values (a win one ply longer than its
-    /// shortest move into a loss, a loss one ply longer than its longest move into a win, a
-    /// draw when it has no move into a loss and one into a draw). Returns the states checked.
-    ///
-    /// # Errors
-    /// [`Error::Verification`] naming the first state whose value does not follow, or whose
-    /// successor is in no table given.
-    pub fn check_sample(&self, samples: u64, seed: u64) -> Result<u64> {
+    /// `samples` states drawn at random from `seed`, or every state if the tables hold no
+    /// more, as (class, kind, state index).
+    pub(super) fn random_states(&self, samples: u64, seed: u64) -> Vec<(usize, usize, u64)> {
         let sizes: Vec<(usize, usize, u64)> = self
             .classes()
             .iter()
@@ -36,15 +30,26 @@ impl Solution {
             }
             unreachable!("an index below the total")
         };
-        let picks: Vec<u64> = if samples >= all {
-            (0..all).collect()
+        if samples >= all {
+            (0..all).map(locate).collect()
         } else {
             let mut rng = SplitMix64::new(seed);
-            (0..samples).map(|_| rng.below(u128::from(all)) as u64).collect()
-        };
+            (0..samples).map(|_| locate(rng.below(u128::from(all)) as u64)).collect()
+        }
+    }
+
+    /// Check `samples` states drawn at random from `seed` (every state if the tables hold no
+    /// more): each value must follow from its moves' values (a win one ply longer than its
+    /// shortest move into a loss, a loss one ply longer than its longest move into a win, a
+    /// draw when it has no move into a loss and one into a draw). Returns the states checked.
+    ///
+    /// # Errors
+    /// [`Error::Verification`] naming the first state whose value does not follow, or whose
+    /// successor is in no table given.
+    pub fn check_sample(&self, samples: u64, seed: u64) -> Result<u64> {
+        let picks = self.random_states(samples, seed);
         let v = &self.variant;
-        picks.par_iter().try_for_each(|&i| {
-            let (c, k, i) = locate(i);
+        picks.par_iter().try_for_each(|&(c, k, i)| {
             let state = self.state_of(c, k, i);
             let text =
                 || format!("{} {}", v.board_text(&state.cells), state.forbidden.map_or("-".into(), |m| v.move_text(m)));

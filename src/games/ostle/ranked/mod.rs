@@ -21,6 +21,7 @@ pub mod board;
 pub mod census;
 mod check;
 pub mod code;
+pub mod compare;
 pub mod directory;
 pub mod levels;
 pub mod puzzles;

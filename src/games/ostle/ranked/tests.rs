@@ -286,3 +286,24 @@ fn a_seeker_reads_the_boards_of_increasing_ranks_as_the_directory_does() {
     }
     assert_eq!(dir.seeker().board(dir.boards() - 1), dir.board(dir.boards() - 1));
 }
+
+/// The tables and the DFA solution of the same variant value every state alike; against the
+/// DFA solution of another variant (one piece fewer to lose) the comparison fails.
+#[test]
+fn tables_and_the_dfa_solution_agree_state_by_state() {
+    use crate::games::Mode;
+    use crate::games::ostle::Ostle;
+    use crate::solver::Solver;
+    let dfa_of = |v: &Variant| Solver::new(&Ostle::new(v.clone()).unwrap()).solve(Mode::Strong).unwrap();
+    for v in [variant(3, 4, 3, 2, Rule::Exact), variant(4, 4, 3, 2, Rule::Exact)] {
+        let (_dir, tables, _) = solve_all(&v);
+        let c = tables.compare_with_dfa(&dfa_of(&v), u64::MAX, 1).unwrap();
+        let states: u64 = tables.classes().iter().flat_map(|t| &t.kinds).map(|k| k.states()).sum();
+        assert_eq!(c.from_tables, states, "{v:?}: every state of the tables");
+        assert!(c.from_dfa > c.from_tables - c.not_in_dfa, "{v:?}: the DFA's raw states, {c:?}");
+    }
+    let (_dir, tables, _) = solve_all(&variant(3, 4, 3, 1, Rule::Exact));
+    let other = dfa_of(&variant(3, 4, 3, 2, Rule::Exact));
+    let e = tables.compare_with_dfa(&other, u64::MAX, 1).unwrap_err().to_string();
+    assert!(e.contains("the tables say"), "{e}");
+}

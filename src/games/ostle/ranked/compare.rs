@@ -1,0 +1,83 @@
+//! Saved tables against a DFA solution of the same variant, state by state: two solvers that
+//! share neither the board code nor the representation must give every state the same value.
+
+use super::super::explicit::{State, Value, value_text};
+use super::super::verify::outcome_of;
+use super::Solution;
+use crate::dfa::SplitMix64;
+use crate::error::{Error, Result};
+use crate::games::{Position, Side};
+use rayon::prelude::*;
+
+/// What a comparison looked at.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Comparison {
+    /// States of the tables looked up in the DFA solution.
+    pub from_tables: u64,
+    /// Of those, states the DFA solution does not hold (its universe is the states its moves
+    /// reach; the tables hold every state of every board of their classes).
+    pub not_in_dfa: u64,
+    /// States of the DFA solution looked up in the tables.
+    pub from_dfa: u64,
+}
+
+impl Solution {
+    /// Compare the values of `samples` states drawn at random from the tables (every state if
+    /// they hold no more) and of `samples` drawn from each value class of `dfa` (every member
+    /// of a class no larger).
+    ///
+    /// # Errors
+    /// [`Error::Verification`] naming the first state the two solutions value differently, or
+    /// a state of the DFA solution the tables do not hold.
+    pub fn compare_with_dfa(&self, dfa: &crate::games::Solution, samples: u64, seed: u64) -> Result<Comparison> {
+        let v = &self.variant;
+        let text =
+            |s: &State| format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m)));
+        let differ = |s: &State, tables: Value, dfa: &str| {
+            Error::Verification(format!("{}: the tables say {}, the DFA solution {dfa}", text(s), value_text(tables)))
+        };
+        let picks = self.random_states(samples, seed);
+        let missing = picks
+            .par_iter()
+            .map(|&(c, k, i)| {
+                let state = self.state_of(c, k, i);
+                let value = self.value(&state).expect("a state of the tables");
+                match dfa.value(&Position { side: Side::First, board: v.encode(&state) }) {
+                    None => Ok(1),
+                    Some(o) if o == outcome_of(value) => Ok(0),
+                    Some(o) => Err(differ(&state, value, &o.to_string())),
+                }
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))?;
+        let mut rng = SplitMix64::new(seed);
+        let mut from_dfa = 0u64;
+        for class in dfa.classes.iter().filter(|c| c.side == Side::First) {
+            let members: Vec<Vec<u8>> = match class.set.checked_count() {
+                Some(n) if n <= u128::from(samples) => class.set.to_strings(),
+                _ => {
+                    let sampler = class.set.sampler().ok_or_else(|| {
+                        Error::Verification("a value class is too large to sample (its count overflows u128)".into())
+                    })?;
+                    (0..samples).map(|_| sampler.sample(&mut rng)).collect()
+                }
+            };
+            from_dfa += members.len() as u64;
+            members.par_iter().try_for_each(|board| {
+                let state = v.decode(board).ok_or_else(|| Error::Verification("a DFA member is no state".into()))?;
+                let value = match v.finished(&state.cells) {
+                    Some(true) => Value::Win(0),
+                    Some(false) => Value::Loss(0),
+                    None => self.value(&state).ok_or_else(|| {
+                        Error::Verification(format!("{}: in the DFA solution, in no table", text(&state)))
+                    })?,
+                };
+                if outcome_of(value) == class.outcome {
+                    Ok(())
+                } else {
+                    Err(differ(&state, value, &class.outcome.to_string()))
+                }
+            })?;
+        }
+        Ok(Comparison { from_tables: picks.len() as u64, not_in_dfa: missing, from_dfa })
+    }
+}

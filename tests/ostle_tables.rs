@@ -1,0 +1,79 @@
+//! The explicit Ostle solver by rank from the command line: class tables solved, read again,
+//! queried, checked, compared with a DFA solution, and bad requests refused cleanly.
+use super::cli::{assert_clean_error, dfasolve};
+
+/// `explicit ostle`: class by class into a directory of tables, the start's value, every state
+/// checked by the plain rules when there are fewer than the sample, the published counts; a
+/// second run reads the tables instead of solving; a budget too small is one clear error line.
+#[test]
+fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t");
+    let tables = tables.to_str().unwrap();
+    let v = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3", "--tables", tables];
+    let out = dfasolve(&[&v[..], &["--lose-at", "2", "--json", "--quiet"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["initial_value"], "W 5");
+    let states: u64 = r["classes"].as_array().unwrap().iter().map(|c| c["states"].as_u64().unwrap()).sum();
+    assert_eq!(r["checked_states"].as_u64(), Some(states));
+    assert_eq!(r["census"]["positions"]["raw"], 5040);
+    assert_eq!(r["census"]["nontrivial_states"]["raw"], 736);
+    // Again: the class is read, not solved.
+    let again = dfasolve(&[&v[..], &["--lose-at", "2", "--json", "--quiet"]].concat());
+    let r2: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(r2["classes"][0]["already_solved"], true);
+    assert_eq!(r2["census"], r["census"]);
+    // Against the DFA solution of the same game: every state alike; against another game's, a
+    // clear refusal.
+    let dfa = dir.path().join("k3t2.dfas");
+    let game: Vec<&str> = "ostle --width 3 --height 3 --pieces 3 --lose-at 2 --quiet --out".split(' ').collect();
+    let solved = dfasolve(&[&game[..], &[dfa.to_str().unwrap()]].concat());
+    assert!(solved.status.success(), "{}", String::from_utf8_lossy(&solved.stderr));
+    let c = dfasolve(&["check", tables, "--against", dfa.to_str().unwrap(), "--sample", "100000", "--json"]);
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    let c: serde_json::Value = serde_json::from_slice(&c.stdout).unwrap();
+    assert_eq!(c["compared_with_dfa"]["from_tables"].as_u64(), Some(states));
+    let nim = dir.path().join("nim.dfas");
+    assert!(
+        dfasolve(&["nim", "--heaps", "2", "--tokens", "2", "--quiet", "--out", nim.to_str().unwrap()]).status.success()
+    );
+    assert_clean_error(&dfasolve(&["check", tables, "--against", nim.to_str().unwrap()]), "not ostle 3x3 k3 t2");
+    assert_clean_error(&dfasolve(&["check", nim.to_str().unwrap(), "--against", dfa.to_str().unwrap()]), "--against");
+    // Several classes, in the class reading (the published one): 3x3 K3 T1 is a win in 17.
+    let t1 = dir.path().join("t1");
+    let class = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1"];
+    let out =
+        dfasolve(&[&class[..], &["--rule", "class", "--tables", t1.to_str().unwrap(), "--json", "--quiet"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["initial_value"], "W 17");
+    assert_eq!(r["classes"].as_array().unwrap().len(), 3);
+    assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--class", "9v9"]].concat()), "no class");
+    // query, check and stats read the directory of tables.
+    let q = dfasolve(&["query", t1.to_str().unwrap(), "bbb/.o./www -", "--json"]);
+    assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
+    let q: serde_json::Value = serde_json::from_slice(&q.stdout).unwrap();
+    assert_eq!(q["value"], "W 17");
+    assert_eq!(q["moves"][0]["value_for_opponent"], "L 16");
+    let c = dfasolve(&["check", t1.to_str().unwrap(), "--sample", "500"]);
+    assert!(c.status.success() && String::from_utf8_lossy(&c.stdout).contains("check passed"));
+    assert_clean_error(&dfasolve(&["check", t1.to_str().unwrap(), "--sample", "0"]), "from 1 up");
+    let s = dfasolve(&["stats", t1.to_str().unwrap(), "--json"]);
+    let s: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    assert_eq!(s["kinds"].as_array().unwrap().len(), 4);
+    // Puzzles: the longest wins, with a line that ends the game in as many plies.
+    let p = dfasolve(&["puzzles", t1.to_str().unwrap(), "--longest", "--json", "--limit", "1"]);
+    assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+    let p: serde_json::Value = serde_json::from_slice(&p.stdout).unwrap();
+    let first = &p["puzzles"][0];
+    assert_eq!(first["plies"], 21);
+    assert_eq!(first["line"].as_array().unwrap().len(), 21);
+    assert_clean_error(&dfasolve(&["puzzles", t1.to_str().unwrap()]), "say which wins");
+    let small = dir.path().join("small");
+    let tight = ["--lose-at", "1", "--tables", small.to_str().unwrap(), "--max-memory", "0.000001"];
+    assert_clean_error(&dfasolve(&[&class[..8], &tight[..]].concat()), "budget");
+    let big =
+        ["explicit", "ostle", "--width", "8", "--height", "8", "--pieces", "5", "--lose-at", "4", "--tables", tables];
+    assert_clean_error(&dfasolve(&big), "budget");
+}
