@@ -44,6 +44,11 @@ pub struct WorkKind {
     pub exceptional: Store<u64>,
     /// A byte per state.
     pub values: AtomicBytes,
+    /// A byte per board: what its moves out of the class give its states once their moves in
+    /// the class are lost ([`Summary::exits_code`]; 0 until worked out). Kept so that the walk
+    /// reads the lower tables at most once per board, not once per state; not in checkpoints
+    /// (a resumed walk works each board out again when it first needs it).
+    pub exits: AtomicBytes,
 }
 
 impl WorkKind {
@@ -140,10 +145,13 @@ fn tasks_of(kinds: &[WorkKind]) -> (Vec<Task>, Vec<usize>) {
     (tasks, base)
 }
 
-/// The bytes the class needs beyond its directories: a byte per state, a byte per board, the
-/// block starts and the exceptional bits.
+/// The bytes the class needs beyond its directories: a byte per state, two per board (its
+/// forbidden moves and its exits), the block starts and the exceptional bits.
 pub fn bytes_needed(kinds: &[WorkKind]) -> u64 {
-    kinds.iter().map(|w| w.block_start.last().copied().unwrap_or(0) + w.dir.boards() * 9 / 8 + w.dir.boards() / 8).sum()
+    kinds
+        .iter()
+        .map(|w| w.block_start.last().copied().unwrap_or(0) + w.dir.boards() * 17 / 8 + w.dir.boards() / 8)
+        .sum()
 }
 
 /// Phase 1: the canonical boards of each kind and their possible forbidden moves.
@@ -200,6 +208,7 @@ pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)
                 block_start: huge_copy(&block_start),
                 exceptional: huge_copy(&exceptional),
                 values: AtomicBytes::empty(),
+                exits: AtomicBytes::empty(),
             }
         })
         .collect()
@@ -219,6 +228,28 @@ pub(super) struct Summary {
     longest_loss: Option<u32>,
 }
 
+/// [`Summary::exits_code`]: nothing worked out yet.
+const EXITS_UNKNOWN: u8 = 0;
+/// [`Summary::exits_code`]: a move out of the class draws.
+const EXITS_DRAW: u8 = 1;
+/// [`Summary::exits_code`]: the longest loss through a move out of the class, plus this (or
+/// this alone: no such loss).
+const EXITS_LOSS: u8 = 2;
+
+impl Summary {
+    /// What a state of the board whose moves in the class all lose takes from its moves out of
+    /// the class (a win through one would have decided it): a draw, or its longest loss.
+    fn exits_code(&self) -> u8 {
+        if self.draw_exit {
+            EXITS_DRAW
+        } else {
+            let l = self.longest_loss.unwrap_or(0);
+            assert!(l <= u32::from(u8::MAX - EXITS_LOSS), "a loss of {l} plies through a move out of the class");
+            EXITS_LOSS + l as u8
+        }
+    }
+}
+
 impl<'a> Solve<'a> {
     /// Phase 2: allocate the values and give every state its count or value.
     ///
@@ -233,6 +264,8 @@ impl<'a> Solve<'a> {
         for w in &mut kinds {
             let states = *w.block_start.last().expect("a total");
             w.values = AtomicBytes::zeroed(states as usize).map_err(|e| no_memory(states, &e))?;
+            let boards = w.dir.boards();
+            w.exits = AtomicBytes::zeroed(boards as usize).map_err(|e| no_memory(boards, &e))?;
         }
         let s = Solve::shell(rules, lower, kinds);
         let started = Instant::now();
@@ -293,6 +326,7 @@ impl<'a> Solve<'a> {
             .kinds
             .into_iter()
             .map(|t| -> Result<WorkKind> {
+                let boards = t.dir.boards();
                 Ok(WorkKind {
                     kind: t.kind,
                     dir: Directory {
@@ -304,6 +338,7 @@ impl<'a> Solve<'a> {
                     block_start: huge_copy(&t.block_start),
                     exceptional: huge_copy(&t.exceptional),
                     values: AtomicBytes::copy_of(&t.values).map_err(|e| no_memory(t.values.len() as u64, &e))?,
+                    exits: AtomicBytes::zeroed(boards as usize).map_err(|e| no_memory(boards, &e))?,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -341,6 +376,39 @@ impl<'a> Solve<'a> {
         let exc = bit(&self.kinds[k].exceptional, r);
         self.rules.slots(q, exc, out);
         exc
+    }
+
+    /// [`Solve::summary`] for the walk, whose states are undecided (so the board has no
+    /// checkmate and no win out of the class): the moves out of the class from the board's
+    /// exits byte once one state worked them out.
+    pub(super) fn summary_for_walk(&self, k: usize, r: u64, q: &Board) -> Result<Summary> {
+        let cell = &self.kinds[k].exits[r as usize];
+        match cell.load(Relaxed) {
+            EXITS_UNKNOWN => {
+                let s = self.summary(q)?;
+                cell.store(s.exits_code(), Relaxed);
+                Ok(s)
+            }
+            code => {
+                let g = &self.rules.geometry;
+                let mut moves = Moves::new();
+                g.moves(q, &mut moves);
+                let stays = moves
+                    .iter()
+                    .filter_map(|&m| match g.play(q, m) {
+                        (r, Effect::Stays) => Some((m, g.can_capture_to_win(&r))),
+                        _ => None,
+                    })
+                    .collect();
+                Ok(Summary {
+                    stays,
+                    checkmate: false,
+                    best_win: None,
+                    draw_exit: code == EXITS_DRAW,
+                    longest_loss: (code > EXITS_LOSS).then(|| u32::from(code - EXITS_LOSS)),
+                })
+            }
+        }
     }
 
     pub(super) fn summary(&self, q: &Board) -> Result<Summary> {
@@ -406,6 +474,9 @@ impl<'a> Solve<'a> {
                     return;
                 }
             };
+            if !s.checkmate && s.best_win.is_none() {
+                w.exits[r as usize].store(s.exits_code(), Relaxed);
+            }
             for slot in 0..n {
                 let forbidden = (slot > 0).then(|| slots[slot - 1]);
                 let value = if s.checkmate {

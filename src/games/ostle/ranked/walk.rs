@@ -241,7 +241,7 @@ impl Solve<'_> {
             if from_win {
                 let before = cell.fetch_update(Relaxed, Relaxed, |c| code::undecided(c).then(|| c - 1));
                 if before == Ok(1) {
-                    let s = self.summary(p)?;
+                    let s = self.summary_for_walk(k, rp, p)?;
                     let mut slots = Moves::new();
                     self.slots(k, rp, p, &mut slots);
                     let forbidden = (slot > 0).then(|| slots[slot - 1]);
