@@ -17,7 +17,7 @@ use super::code::{self, DRAW, OTHER_PARITY};
 use super::directory::{Cursor, Directory, Kind};
 use super::reading::Rules;
 use super::store::{AtomicBytes, Store, huge_copy};
-use super::tables::{BLOCK, ClassTables, KindTable, Lower, Progress, StateKey, bit, first_state};
+use super::tables::{BLOCK, ClassTables, KindTable, Lower, LowerKey, Progress, StateKey, bit, first_state};
 use crate::error::{Error, Result};
 use hashbrown::HashMap;
 use rayon::prelude::*;
@@ -28,6 +28,9 @@ use std::time::Instant;
 
 /// Boards per parallel task (a multiple of [`BLOCK`] and of 64).
 pub const TASK: u64 = 64 * 1024;
+/// Tasks counted together, their lookups in the lower tables sorted (at 5 moves out of the
+/// class a board, about 10 M lookups and 200 MB).
+const COUNT_GROUP: usize = 32;
 /// Levels with their own bit per task; later levels share the last bit.
 const LEVEL_BITS: u32 = 256;
 /// One kind's arrays while its class is solved.
@@ -45,9 +48,9 @@ pub struct WorkKind {
     /// A byte per state.
     pub values: AtomicBytes,
     /// A byte per board: what its moves out of the class give its states once their moves in
-    /// the class are lost ([`Summary::exits_code`]; 0 until worked out). Kept so that the walk
-    /// reads the lower tables at most once per board, not once per state; not in checkpoints
-    /// (a resumed walk works each board out again when it first needs it).
+    /// the class are lost (a draw, or its longest loss; 0 until worked out). Kept so that the
+    /// walk reads the lower tables at most once per board, not once per state; not in
+    /// checkpoints (a resumed walk works each board out again when it first needs it).
     pub exits: AtomicBytes,
 }
 
@@ -269,21 +272,37 @@ impl<'a> Solve<'a> {
         }
         let s = Solve::shell(rules, lower, kinds);
         let started = Instant::now();
-        let failure = Mutex::new(None);
-        let (done, said) = (AtomicU64::new(0), AtomicU64::new(0));
-        (0..s.tasks.len()).into_par_iter().for_each(|t| {
-            if let Err(e) = s.count_task(t) {
-                failure.lock().expect("no panic holds the lock").get_or_insert(e);
+        let (mut done, mut said) = (0, 0);
+        // Tasks in groups: a group's lookups in the lower tables are sorted into the tables'
+        // order and made in one sweep, not at random (the count is bound by them).
+        let all: Vec<usize> = (0..s.tasks.len()).collect();
+        for group in all.chunks(COUNT_GROUP) {
+            let keys: Vec<Vec<LowerKey>> = group.par_iter().map(|&t| s.exit_keys(t)).collect::<Result<_>>()?;
+            let mut sorted: Vec<(LowerKey, u32)> = Vec::with_capacity(keys.iter().map(Vec::len).sum());
+            for key in keys.iter().flatten() {
+                sorted.push((*key, sorted.len() as u32));
             }
+            sorted.par_sort_unstable();
+            let found: Vec<(u32, Value)> = sorted.par_iter().map(|&(key, i)| (i, lower.value_of(key))).collect();
+            let mut values = vec![Value::Draw; found.len()];
+            for (i, v) in found {
+                values[i as usize] = v;
+            }
+            let mut rest = &values[..];
+            let mut parts = Vec::with_capacity(group.len());
+            for k in &keys {
+                let (part, tail) = rest.split_at(k.len());
+                parts.push(part);
+                rest = tail;
+            }
+            group.par_iter().zip(parts).try_for_each(|(&t, exits)| s.count_task(t, exits))?;
+            done += group.len();
             // A line a minute.
-            let n = done.fetch_add(1, Relaxed) + 1;
             let minute = started.elapsed().as_secs() / 60;
-            if minute > said.load(Relaxed) && said.fetch_max(minute, Relaxed) < minute {
-                progress(format!("counting moves: {n} of {} tasks", s.tasks.len()));
+            if minute > said {
+                said = minute;
+                progress(format!("counting moves: {done} of {} tasks", s.tasks.len()));
             }
-        });
-        if let Some(e) = failure.into_inner().expect("no panic holds the lock") {
-            return Err(e);
         }
         progress(format!("moves counted in {:.0} s", started.elapsed().as_secs_f64()));
         Ok(s)
@@ -412,6 +431,12 @@ impl<'a> Solve<'a> {
     }
 
     pub(super) fn summary(&self, q: &Board) -> Result<Summary> {
+        self.summary_by(q, &mut |r| self.lower.value(self.rules, r))
+    }
+
+    /// [`Solve::summary`] with the values of the moves out of the class from `exit` (called in
+    /// the order of the moves, whatever the values it gives).
+    fn summary_by(&self, q: &Board, exit: &mut dyn FnMut(&Board) -> Result<Value>) -> Result<Summary> {
         let g = &self.rules.geometry;
         let mut s =
             Summary { stays: SmallVec::new(), checkmate: false, best_win: None, draw_exit: false, longest_loss: None };
@@ -430,7 +455,7 @@ impl<'a> Solve<'a> {
                     return Ok(s);
                 }
                 Effect::LosesOwn if mine == g.lose_at + 1 => Value::Win(0),
-                _ => self.lower.value(self.rules, &r)?,
+                _ => exit(&r)?,
             };
             match through {
                 Value::Loss(n) => s.best_win = Some(s.best_win.map_or(n + 1, |w| w.min(n + 1))),
@@ -452,7 +477,32 @@ impl<'a> Solve<'a> {
         Value::Loss(n)
     }
 
-    fn count_task(&self, t: usize) -> Result<()> {
+    /// Where the moves out of the class of task `t`'s boards lead, in the order
+    /// [`Solve::count_task`] asks for their values.
+    fn exit_keys(&self, t: usize) -> Result<Vec<LowerKey>> {
+        let Task { kind: _, first, end } = self.tasks[t];
+        let w = &self.kinds[self.tasks[t].kind];
+        let mut keys = Vec::new();
+        let mut failure = None;
+        for_each_board(&w.dir, first, end, |_, cursor| {
+            let mut record = |r: &Board| {
+                keys.push(self.lower.locate(self.rules, r)?);
+                Ok(Value::Draw)
+            };
+            if failure.is_none()
+                && let Err(e) = self.summary_by(&cursor.board(), &mut record)
+            {
+                failure = Some(e);
+            }
+        });
+        failure.map_or(Ok(keys), Err)
+    }
+
+    /// Give every state of task `t` its count or value; `exits` are the values of its boards'
+    /// moves out of the class, in the order of [`Solve::exit_keys`].
+    fn count_task(&self, t: usize, exits: &[Value]) -> Result<()> {
+        let mut exits = exits.iter();
+        let mut next_exit = |_: &Board| Ok(*exits.next().expect("a value per move out of the class"));
         let Task { kind: k, first, end } = self.tasks[t];
         let w = &self.kinds[k];
         let mut slots = Moves::new();
@@ -467,7 +517,7 @@ impl<'a> Solve<'a> {
             let q = cursor.board();
             self.slots(k, r, &q, &mut slots);
             let n = 1 + slots.len();
-            let s = match self.summary(&q) {
+            let s = match self.summary_by(&q, &mut next_exit) {
                 Ok(s) => s,
                 Err(e) => {
                     failure = Some(e);

@@ -495,6 +495,15 @@ impl<W: Write> Write for HashingWriter<W> {
     }
 }
 
+/// A state without a forbidden move in the lower classes: class, kind and raw index of its
+/// canonical board (ordered as the tables lie in memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LowerKey {
+    class: u8,
+    kind: u8,
+    raw: u64,
+}
+
 /// The finished classes below the one being solved: values of the moves that remove a piece.
 pub struct Lower {
     classes: Vec<ClassTables>,
@@ -517,6 +526,32 @@ impl Lower {
         self.classes.iter().find_map(|c| c.plain_value(rules, kind, &canonical)).ok_or_else(|| {
             Error::BadParameters(format!("the tables of kind {kind}, which a move reaches, are not given"))
         })
+    }
+
+    /// Where the state without a forbidden move on board `b` lies: its class, its kind there
+    /// and the raw index of its canonical board, so that many lookups can be sorted into the
+    /// tables' order before they are made ([`Lower::value_of`]).
+    ///
+    /// # Errors
+    /// As [`Lower::value`].
+    pub fn locate(&self, rules: &Rules, b: &Board) -> Result<LowerKey> {
+        let (mine, theirs) = b.counts();
+        let kind = Kind { mover: mine as u8, opponent: theirs as u8 };
+        let canonical = rules.sym.canonical(b).0;
+        let hole = rules.sym.fundamental_index[usize::from(canonical.hole)].expect("a canonical hole is fundamental");
+        for (c, class) in self.classes.iter().enumerate() {
+            if let Some((k, t)) = class.kind(kind) {
+                return Ok(LowerKey { class: c as u8, kind: k, raw: t.dir.layout.raw_index(hole, &canonical) });
+            }
+        }
+        Err(Error::BadParameters(format!("the tables of kind {kind}, which a move reaches, are not given")))
+    }
+
+    /// The value at a key from [`Lower::locate`].
+    pub fn value_of(&self, key: LowerKey) -> Value {
+        let c = &self.classes[usize::from(key.class)];
+        let r = c.kinds[usize::from(key.kind)].dir.rank_of_raw(key.raw);
+        c.value_at(key.kind, r, 0)
     }
 
     /// Whether the classes hold `kind`.
