@@ -2,9 +2,9 @@
 //! generator, and the DFA solution against the explicit tables of small variants.
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::games::Mode;
+use dfasolve::games::ostle::census::symmetry::orbits;
+use dfasolve::games::ostle::explicit::verify::check_tables;
 use dfasolve::games::ostle::explicit::{self, Cell, Move, Value};
-use dfasolve::games::ostle::symmetry::orbits;
-use dfasolve::games::ostle::verify::check_tables;
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
 use dfasolve::games::{Game, Position, Side};
 use dfasolve::solver::Solver;

@@ -6,9 +6,9 @@ use super::output::{AboutFile, say, say_raw};
 use super::report::{SolveReport, finish, human};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
+use crate::games::ostle::census::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit::{self, Value};
-use crate::games::ostle::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::subgame::class_from_subgame;
 use crate::games::ostle::{Ostle, Rule, Variant};
 use crate::games::solution::ClassValues;
@@ -274,7 +274,7 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> 
     if !run.json {
         say!("DFA solution: {} in {:.2} s", solution.initial_value, report.wall_s);
     }
-    let checked = crate::games::ostle::verify::check_tables(&tables, solution)?;
+    let checked = crate::games::ostle::explicit::verify::check_tables(&tables, solution)?;
     let mut hist: std::collections::BTreeMap<&str, u64> = Default::default();
     for val in &tables.values {
         let key = match val {

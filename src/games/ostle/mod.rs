@@ -32,17 +32,13 @@
 //! paths reading the marked symbol. The forbidden move itself has no path: a piece marked
 //! `BANNED[d]` has no move in direction `d`, and the hole has no move into `HOLE_BANNED`.
 
-mod almost_symmetric;
 pub mod census;
 pub mod explicit;
 mod moves;
 mod notation;
 pub mod ranked;
-pub mod structure;
 pub mod subgame;
-pub mod symmetry;
 mod variant;
-pub mod verify;
 
 use super::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::dfa::{Dfa, Shape, Symbol};

@@ -458,7 +458,7 @@ mod tests {
         b
     }
 
-    /// Moves and their results equal the plain rules of `explicit.rs` on every board of a
+    /// Moves and their results equal the plain rules of `explicit/` on every board of a
     /// small variant, and every result's unmoves include the move.
     #[test]
     fn moves_and_unmoves_agree_with_the_plain_rules() {

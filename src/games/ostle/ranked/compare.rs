@@ -1,8 +1,8 @@
 //! Saved tables against a DFA solution of the same variant, state by state: two solvers that
 //! share neither the board code nor the representation must give every state the same value.
 
+use super::super::explicit::verify::outcome_of;
 use super::super::explicit::{State, Value, value_text};
-use super::super::verify::outcome_of;
 use super::Solution;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};

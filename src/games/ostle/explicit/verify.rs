@@ -1,6 +1,6 @@
 //! The DFA solution against the explicit tables: every entry by membership.
 
-use super::explicit::{self, Tables, Value};
+use super::{self as explicit, Tables, Value};
 use crate::error::{Error, Result};
 use crate::games::Solution;
 use crate::games::{Outcome, Position, Side};

@@ -10,6 +10,8 @@
 //! analysis; [`write_tables`] writes them in the documented text format of
 //! `games/ostle/README.md`.
 
+pub mod verify;
+
 use super::{Dir, Rule, Variant};
 use hashbrown::HashMap;
 use std::collections::VecDeque;

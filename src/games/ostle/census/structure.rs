@@ -7,10 +7,10 @@
 //! pieces alone. Every part is closed under the symmetries (they keep piece counts and move
 //! the hole within its class), so the orbit counts of the parts add up to those of the whole.
 
-use super::census::{Count, SolvedSets};
-use super::explicit::State;
+use super::super::explicit::State;
+use super::super::{HOLE, HOLE_BANNED, Ostle, THEIRS, Variant};
 use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
-use super::{HOLE, HOLE_BANNED, Ostle, THEIRS, Variant};
+use super::{Count, SolvedSets};
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{Error, Result};
 use crate::games::Game;

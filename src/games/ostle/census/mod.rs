@@ -3,13 +3,17 @@
 //! class and pieces, checkmate positions, non-trivial states, and breadth-first levels from
 //! the start; each raw and up to the board's symmetries.
 
+mod almost_symmetric;
+pub mod structure;
+pub mod symmetry;
+
 use super::Ostle;
-use super::structure::{LevelsLimit, Structure, add, count, structure};
 use crate::dfa::Dfa;
 use crate::error::Result;
 use crate::games::Solution;
 use crate::move_graph::Moves;
 use crate::vocabulary::{Outcome, Side};
+use structure::{LevelsLimit, Structure, add, count, structure};
 
 /// One line of a count table: raw strings and orbits under the board symmetries.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -15,8 +15,8 @@
 //! ones that satisfy the definition, so it returns exactly the boards the definition gives
 //! (tested against trying every board on the small variants).
 
-use super::explicit::Cell;
-use super::{Dir, Rule, Variant};
+use super::super::explicit::Cell;
+use super::super::{Dir, Rule, Variant};
 use hashbrown::HashSet;
 use rayon::prelude::*;
 

@@ -7,7 +7,7 @@
 //! memoised walk through `S`'s DFA that only follows strings equal to their own image under
 //! `g` (see [`count_fixed`]); the division must be exact, which is checked.
 
-use super::{BANNED, EMPTY, HOLE, MINE, Ostle, SYMBOLS, THEIRS, Variant};
+use super::super::{BANNED, EMPTY, HOLE, MINE, Ostle, SYMBOLS, THEIRS, Variant};
 use crate::dfa::{Background, Dfa, Move, StateId, Symbol};
 use crate::error::{Error, Result};
 use hashbrown::HashMap;
@@ -143,7 +143,7 @@ pub fn orbit_set(v: &Variant, game: &Ostle, x: &[Symbol]) -> Dfa {
 fn erase_marker() -> Vec<Symbol> {
     (0..SYMBOLS as Symbol)
         .map(|c| match c {
-            super::HOLE_BANNED => EMPTY,
+            super::super::HOLE_BANNED => EMPTY,
             5..=8 => MINE,
             c => c,
         })
