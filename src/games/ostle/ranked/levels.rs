@@ -30,6 +30,12 @@ fn test_and_set(bits: &[AtomicU64], i: u64) -> bool {
 }
 
 impl Solution {
+    /// A bit per canonical board of every class and kind, all clear.
+    fn board_bits(&self) -> Vec<Vec<Vec<AtomicU64>>> {
+        let bits = |boards: u64| (0..boards.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        self.classes().iter().map(|c| c.kinds.iter().map(|k| bits(k.dir.boards())).collect()).collect()
+    }
+
     /// Where canonical board `b` is in the tables, if its class is solved.
     fn place(&self, b: &Board) -> Option<Place> {
         let (mine, theirs) = b.counts();
@@ -113,16 +119,7 @@ impl Solution {
         let visited = Visited {
             first,
             states: (0..total.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
-            boards: self
-                .classes()
-                .iter()
-                .map(|c| {
-                    c.kinds
-                        .iter()
-                        .map(|k| (0..k.dir.boards().div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
-                        .collect()
-                })
-                .collect(),
+            boards: self.board_bits(),
         };
         let index = |p: Place, slot: usize| {
             let t = &self.classes()[usize::from(p.0)].kinds[usize::from(p.1)];
@@ -130,17 +127,7 @@ impl Solution {
         };
         // The boards to expand at the next level, a bit per board (a list would not fit on
         // 5x5, where a level reaches hundreds of millions of boards).
-        let fresh = || -> Vec<Vec<Vec<AtomicU64>>> {
-            self.classes()
-                .iter()
-                .map(|c| {
-                    c.kinds
-                        .iter()
-                        .map(|k| (0..k.dir.boards().div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
-                        .collect()
-                })
-                .collect()
-        };
+        let fresh = || self.board_bits();
         let start = super::start_board(rules, &self.variant);
         let Some(place) = self.place(&start) else { return Vec::new() };
         test_and_set(&visited.states, index(place, 0));
