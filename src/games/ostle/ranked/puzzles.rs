@@ -111,14 +111,19 @@ impl Solution {
         let mut with_value = 0u64;
         for (c, class) in self.classes().iter().enumerate() {
             for (k, t) in class.kinds.iter().enumerate() {
-                // The states with the value: a scan of the bytes (and of the side table).
-                let hits: Vec<u64> = t
-                    .values
-                    .par_iter()
-                    .enumerate()
-                    .filter(|&(_, &x)| x == code && code != super::code::OTHER_PARITY)
-                    .map(|(i, _)| i as u64)
-                    .collect();
+                // The states with the value: a scan of the bytes, or of the side table for a
+                // value of the other parity (which the bytes only mark).
+                let mut hits: Vec<u64> = if code == super::code::OTHER_PARITY {
+                    class
+                        .other_parity
+                        .iter()
+                        .filter(|&(&(kind, _, _), &v)| usize::from(kind) == k && v == Value::Win(plies))
+                        .map(|(&(_, r, slot), _)| t.first_state(r) + u64::from(slot))
+                        .collect()
+                } else {
+                    t.values.par_iter().enumerate().filter(|&(_, &x)| x == code).map(|(i, _)| i as u64).collect()
+                };
+                hits.sort_unstable();
                 with_value += hits.len() as u64;
                 for i in hits {
                     if found.len() >= limit {
@@ -134,21 +139,23 @@ impl Solution {
         (found, with_value)
     }
 
-    /// The longest win of the tables, in plies.
+    /// The longest win of the tables, in plies (the side table's values included).
     pub fn longest_win(&self) -> Option<u32> {
+        let win = |v: Value| match v {
+            Value::Win(n) => Some(n),
+            _ => None,
+        };
         self.classes()
             .iter()
-            .flat_map(|c| c.kinds.iter())
-            .filter_map(|t| {
-                t.values
-                    .par_iter()
-                    .filter(|&&x| x >= super::code::DECIDED && x != super::code::OTHER_PARITY)
-                    .map(|&x| super::code::decode(x))
-                    .filter_map(|v| match v {
-                        Value::Win(n) => Some(n),
-                        _ => None,
-                    })
-                    .max()
+            .flat_map(|c| {
+                let bytes = c.kinds.iter().filter_map(move |t| {
+                    t.values
+                        .par_iter()
+                        .filter(|&&x| x >= super::code::DECIDED && x != super::code::OTHER_PARITY)
+                        .filter_map(|&x| win(super::code::decode(x)))
+                        .max()
+                });
+                bytes.chain(c.other_parity.values().filter_map(|&v| win(v)))
             })
             .max()
     }

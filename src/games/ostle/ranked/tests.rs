@@ -307,3 +307,50 @@ fn tables_and_the_dfa_solution_agree_state_by_state() {
     let e = tables.compare_with_dfa(&other, u64::MAX, 1).unwrap_err().to_string();
     assert!(e.contains("the tables say"), "{e}");
 }
+
+/// Puzzles find every state of the value asked for, those whose value the side table holds
+/// included, and the longest win is the longest of all values.
+#[test]
+fn puzzles_find_every_state_of_the_value_asked_for() {
+    for v in [variant(3, 3, 3, 1, Rule::Class), variant(3, 4, 3, 1, Rule::Exact), variant(4, 4, 3, 1, Rule::Class)] {
+        let (_dir, s, _) = solve_all(&v);
+        let mut wins: HashMap<u32, u64> = HashMap::new();
+        for t in s.classes() {
+            for (k, kt) in t.kinds.iter().enumerate() {
+                for r in 0..kt.dir.boards() {
+                    for slot in 0..=kt.markers[r as usize] {
+                        if let Value::Win(n) = t.value_at(k as u8, r, slot) {
+                            *wins.entry(n).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(s.longest_win(), wins.keys().copied().max(), "{v:?}");
+        for (&n, &count) in &wins {
+            let filter = puzzles::Filter { plies: Some(n), ..Default::default() };
+            assert_eq!(s.puzzles(&filter, 0).1, count, "{v:?}: wins in {n}");
+        }
+    }
+    // No small variant has a value of the other parity: make one, the longest win of all.
+    let (_dir, mut s, _) = solve_all(&variant(3, 3, 3, 1, Rule::Class));
+    let longest = s.longest_win().unwrap();
+    let want = code::encode(Value::Win(longest));
+    let (c, k, i) = (0..s.classes.len())
+        .flat_map(|c| (0..s.classes[c].kinds.len()).map(move |k| (c, k)))
+        .find_map(|(c, k)| s.classes[c].kinds[k].values.iter().position(|&x| x == want).map(|i| (c, k, i)))
+        .unwrap();
+    let t = &mut s.classes[c];
+    let mut bytes = t.kinds[k].values.to_vec();
+    bytes[i] = code::OTHER_PARITY;
+    t.kinds[k].values = store::Store::Owned(bytes);
+    let kt = &t.kinds[k];
+    let (r, slot) = (0..kt.dir.boards())
+        .flat_map(|r| (0..=kt.markers[r as usize]).map(move |slot| (r, slot)))
+        .find(|&(r, slot)| kt.first_state(r) + u64::from(slot) == i as u64)
+        .unwrap();
+    t.other_parity.insert((k as u8, r, slot), Value::Win(longest + 1));
+    assert_eq!(s.longest_win(), Some(longest + 1));
+    let filter = puzzles::Filter { plies: Some(longest + 1), ..Default::default() };
+    assert_eq!(s.puzzles(&filter, 0).1, 1);
+}
