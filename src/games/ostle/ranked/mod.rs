@@ -22,6 +22,7 @@ pub mod census;
 mod check;
 pub mod code;
 pub mod compare;
+mod count;
 pub mod directory;
 pub mod levels;
 pub mod puzzles;
