@@ -218,9 +218,6 @@ pub(super) fn check(path: &Path, sample: usize, seed: u64, against: Option<&Path
             ClassTables::verify_checksum(&file)?;
         }
     }
-    if sample == 0 {
-        bail!("--sample 0 checks nothing: give a number of states");
-    }
     let checked = t.check_sample(sample as u64, seed).map_err(|e| anyhow!("check failed: {e}"))?;
     let compared = match against {
         Some(file) => Some(compare(&t, file, sample, seed)?),
@@ -283,7 +280,7 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
         if !file.exists() {
             continue;
         }
-        let bytes = std::fs::metadata(&file)?.len();
+        let bytes = std::fs::metadata(&file).about_file("reading", &file)?.len();
         let tables = ClassTables::open(&file, Some(v))?;
         for k in &tables.kinds {
             rows.push(serde_json::json!({ "class": c.name, "kind": k.kind.to_string(), "boards": k.dir.boards(),
@@ -322,18 +319,18 @@ pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usiz
         bail!("say which wins: --plies N or --longest");
     }
     let t = open(path)?;
-    let (found, with_value) = t.puzzles(filter, limit);
+    let found = t.puzzles(filter, limit);
     if json {
-        say!("{}", serde_json::json!({ "states_with_the_value": with_value, "puzzles": found }));
+        say!("{}", serde_json::json!({ "states_with_the_value": found.with_value, "puzzles": found.puzzles }));
         return Ok(());
     }
-    let plies = filter.plies.or_else(|| found.first().map(|p| p.plies)).or_else(|| t.longest_win());
     say!(
-        "{with_value} states win in {} plies; {} of them shown that pass the filter",
-        plies.map_or("?".into(), |p| p.to_string()),
-        found.len()
+        "{} states win in {} plies; {} of them shown that pass the filter",
+        found.with_value,
+        found.plies,
+        found.puzzles.len()
     );
-    for p in &found {
+    for p in &found.puzzles {
         say!("\n{}  (the player to move, b, wins in {} plies)", p.position, p.plies);
         say!("  winning moves: {}", p.winning_moves.join(" "));
         say!("  line: {}", p.line.join(" "));

@@ -34,6 +34,17 @@ pub struct Puzzle {
     pub line: Vec<String>,
 }
 
+/// What [`Solution::puzzles`] found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Found {
+    /// The plies of the wins asked for (the longest win's, for the longest wins).
+    pub plies: u32,
+    /// The puzzles that passed the filter, up to the limit.
+    pub puzzles: Vec<Puzzle>,
+    /// States with the value asked for, filtered or not.
+    pub with_value: u64,
+}
+
 impl Solution {
     /// The moves of `s` with the state each leads to and its value for the opponent.
     fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Value>)> {
@@ -101,7 +112,7 @@ impl Solution {
 
     /// Up to `limit` puzzles of the tables that pass `filter`, in table order, and how many
     /// states have the value asked for.
-    pub fn puzzles(&self, filter: &Filter, limit: usize) -> (Vec<Puzzle>, u64) {
+    pub fn puzzles(&self, filter: &Filter, limit: usize) -> Found {
         let plies = match (filter.plies, filter.longest) {
             (Some(n), _) => n,
             (None, _) => self.longest_win().unwrap_or(0),
@@ -136,7 +147,7 @@ impl Solution {
                 }
             }
         }
-        (found, with_value)
+        Found { plies, puzzles: found, with_value }
     }
 
     /// The longest win of the tables, in plies (the side table's values included).

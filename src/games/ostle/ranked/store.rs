@@ -18,25 +18,25 @@ fn anonymous(len: usize) -> std::io::Result<MmapMut> {
     Ok(map)
 }
 
-/// A copy of `values` in memory backed by huge pages where the system has them.
-///
-/// # Errors
-/// What the operating system says.
-pub fn on_huge_pages<T: Plain>(values: &[T]) -> std::io::Result<Store<T>> {
-    let mut map = anonymous(std::mem::size_of_val(values))?;
-    map[..std::mem::size_of_val(values)].copy_from_slice(bytes_of(values));
-    let map = Arc::new(map.make_read_only()?);
-    Ok(Store::Mapped { map, offset: 0, len: values.len() })
+/// [`anonymous`] memory holding a copy of `bytes`.
+fn anonymous_copy(bytes: &[u8]) -> std::io::Result<MmapMut> {
+    let mut map = anonymous(bytes.len())?;
+    map[..bytes.len()].copy_from_slice(bytes);
+    Ok(map)
 }
 
 /// A copy of `values` on huge pages if the system lends the memory, else in a vector.
 pub fn huge_copy<T: Plain>(values: &[T]) -> Store<T> {
-    on_huge_pages(values).unwrap_or_else(|_| Store::Owned(values.to_vec()))
+    match anonymous_copy(bytes_of(values)).and_then(MmapMut::make_read_only) {
+        Ok(map) => Store::Mapped { map: Arc::new(map), offset: 0, len: values.len() },
+        Err(_) => Store::Owned(values.to_vec()),
+    }
 }
 
 /// A byte per state, written by many threads at once, on huge pages where the system has them.
+/// No bytes need no map.
 pub struct AtomicBytes {
-    map: MmapMut,
+    map: Option<MmapMut>,
     len: usize,
 }
 
@@ -46,7 +46,7 @@ impl AtomicBytes {
     /// # Errors
     /// What the operating system says.
     pub fn zeroed(len: usize) -> std::io::Result<AtomicBytes> {
-        Ok(AtomicBytes { map: anonymous(len)?, len })
+        Ok(AtomicBytes { map: if len == 0 { None } else { Some(anonymous(len)?) }, len })
     }
 
     /// A copy of `bytes`.
@@ -54,14 +54,12 @@ impl AtomicBytes {
     /// # Errors
     /// What the operating system says.
     pub fn copy_of(bytes: &[u8]) -> std::io::Result<AtomicBytes> {
-        let mut map = anonymous(bytes.len())?;
-        map[..bytes.len()].copy_from_slice(bytes);
-        Ok(AtomicBytes { map, len: bytes.len() })
+        Ok(AtomicBytes { map: if bytes.is_empty() { None } else { Some(anonymous_copy(bytes)?) }, len: bytes.len() })
     }
 
     /// No bytes.
     pub fn empty() -> AtomicBytes {
-        AtomicBytes::zeroed(0).expect("a page of anonymous memory")
+        AtomicBytes { map: None, len: 0 }
     }
 
     /// The bytes as a read-only store, without a copy.
@@ -69,7 +67,10 @@ impl AtomicBytes {
     /// # Errors
     /// What the operating system says.
     pub fn into_store(self) -> std::io::Result<Store<u8>> {
-        Ok(Store::Mapped { map: Arc::new(self.map.make_read_only()?), offset: 0, len: self.len })
+        Ok(match self.map {
+            Some(map) => Store::Mapped { map: Arc::new(map.make_read_only()?), offset: 0, len: self.len },
+            None => Store::Owned(Vec::new()),
+        })
     }
 }
 
@@ -77,9 +78,12 @@ impl Deref for AtomicBytes {
     type Target = [AtomicU8];
 
     fn deref(&self) -> &[AtomicU8] {
-        // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`; the map holds
-        // `len` bytes and lives as long as `self`; all writes go through the atomics.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU8>(), self.len) }
+        match &self.map {
+            // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`; the map
+            // holds `len` bytes and lives as long as `self`; all writes go through the atomics.
+            Some(map) => unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<AtomicU8>(), self.len) },
+            None => &[],
+        }
     }
 }
 

@@ -329,7 +329,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
         assert_eq!(s.longest_win(), wins.keys().copied().max(), "{v:?}");
         for (&n, &count) in &wins {
             let filter = puzzles::Filter { plies: Some(n), ..Default::default() };
-            assert_eq!(s.puzzles(&filter, 0).1, count, "{v:?}: wins in {n}");
+            assert_eq!(s.puzzles(&filter, 0).with_value, count, "{v:?}: wins in {n}");
         }
     }
     // No small variant has a value of the other parity: make one, the longest win of all.
@@ -352,5 +352,5 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
     t.other_parity.insert((k as u8, r, slot), Value::Win(longest + 1));
     assert_eq!(s.longest_win(), Some(longest + 1));
     let filter = puzzles::Filter { plies: Some(longest + 1), ..Default::default() };
-    assert_eq!(s.puzzles(&filter, 0).1, 1);
+    assert_eq!(s.puzzles(&filter, 0).with_value, 1);
 }

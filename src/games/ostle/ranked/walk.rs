@@ -86,10 +86,8 @@ impl Solve<'_> {
             let present: Vec<usize> = (0..self.tasks.len()).filter(|&t| self.is_present(t, d)).collect();
             let mut preds: Vec<Pred> = Vec::new();
             for (i, group) in present.chunks(TASKS_PER_GROUP).enumerate() {
-                let found: Vec<Result<(u64, u64, Vec<Pred>)>> =
-                    group.par_iter().map(|&t| self.walk_task(t, d)).collect();
-                for f in found {
-                    let (n, w, p) = f?;
+                let found: Vec<(u64, u64, Vec<Pred>)> = group.par_iter().map(|&t| self.walk_task(t, d)).collect();
+                for (n, w, p) in found {
                     states += n;
                     wins += w;
                     preds.extend(p);
@@ -98,7 +96,7 @@ impl Solve<'_> {
                 // at the level's last group.
                 if preds.len() as u64 >= BATCH_PREDECESSORS || (i + 1) * TASKS_PER_GROUP >= present.len() {
                     self.apply(&mut preds, d)?;
-                    preds = Vec::new();
+                    preds.clear();
                 }
             }
             let level = Level { plies: d, states, wins, seconds: level_started.elapsed().as_secs_f64() };
@@ -135,7 +133,7 @@ impl Solve<'_> {
 
     /// The states of task `t` decided at `d` plies: their count, how many are wins, and the
     /// moves into them (from canonical boards of the partner kind).
-    fn walk_task(&self, t: usize, d: u32) -> Result<(u64, u64, Vec<Pred>)> {
+    fn walk_task(&self, t: usize, d: u32) -> (u64, u64, Vec<Pred>) {
         let Task { kind: k, first, end } = self.tasks[t];
         let w = &self.kinds[k];
         let target = DECIDED as u32 + d;
@@ -164,7 +162,7 @@ impl Solve<'_> {
                 at += n;
             }
         }
-        Ok((walk.states, walk.wins, walk.preds))
+        (walk.states, walk.wins, walk.preds)
     }
 
     /// Board `r` of kind `k`, whose states are `here`: count those decided at `d` and add the
