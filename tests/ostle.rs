@@ -220,11 +220,11 @@ fn dfa_solution_matches_explicit_class_tables() {
     assert!(check_tables(&class, &exact).is_err(), "the readings differ on 3x3 K3 T1");
 }
 
-/// A 4x4 variant in the class reading that fits the default test run: 4x4 K2 T1 (521,120
-/// states, about 30 s), the same count as its exact reading.
+/// A 4x4 variant in the class reading that fits the default test run: 4x4 K2 T1 (521,008
+/// states, about 30 s; its exact reading has 521,120).
 #[test]
 fn dfa_solution_matches_explicit_class_tables_4x4_two_pieces() {
-    assert_eq!(verify(variant(4, 4, 2, 1, Rule::Class)), 521_120);
+    assert_eq!(verify(variant(4, 4, 2, 1, Rule::Class)), 521_008);
     assert_eq!(verify(variant(4, 4, 2, 1, Rule::Exact)), 521_120);
 }
 
@@ -269,23 +269,24 @@ fn orbit_counts_equal_explicit_canonical_forms() {
     }
 }
 
-/// The class reading: its tables differ from the exact reading's only in forbidden moves that
-/// lead into a symmetric image; the DFA side refuses it where it would list too many boards.
+/// The class reading: its tables have the exact reading's boards with other forbidden moves,
+/// and its states are closed under the board's symmetries (the published rule chooses on the
+/// canonical board); the DFA side refuses it where it would list too many boards.
 #[test]
 fn class_reading_tables_and_refusal() {
+    let v = variant(3, 3, 3, 1, Rule::Class);
     let exact = explicit::solve(&variant(3, 3, 3, 1, Rule::Exact));
-    let class = explicit::solve(&variant(3, 3, 3, 1, Rule::Class));
-    // Same boards; the class reading only forbids a move where the exact one forbids none.
+    let class = explicit::solve(&v);
     let boards = |t: &explicit::Tables| t.states.iter().map(|s| s.cells.clone()).collect::<BTreeSet<_>>();
     assert_eq!(boards(&exact), boards(&class));
-    assert!(class.states.len() > exact.states.len(), "some reply leads into a mirror image on 3x3");
-    for s in &exact.states {
-        if s.forbidden.is_some() {
-            assert!(class.states.binary_search(s).is_ok(), "an exact undo is kept by the class reading");
-        }
+    assert_ne!(exact.states, class.states, "some reply leads into a mirror image on 3x3");
+    let syms = v.string_symmetries();
+    let strings: BTreeSet<Vec<u8>> = class.states.iter().map(|s| v.encode(s)).collect();
+    for x in &strings {
+        assert!(syms.iter().all(|g| strings.contains(&g.apply(x))), "an image of {x:?} is missing");
     }
     let err = Ostle::new(variant(6, 6, 6, 4, Rule::Class)).unwrap_err().to_string();
-    assert!(err.contains("class reading") && err.contains("14632800") && err.contains("exact rule"), "{err}");
+    assert!(err.contains("class reading") && err.contains("149919360") && err.contains("exact rule"), "{err}");
     let text = explicit::write_tables(&class);
     assert!(text.starts_with("# ostle explicit tables v1\n# width 3 height 3 pieces 3 lose-at 1 rule class\n"));
     assert_eq!(text.lines().count(), class.states.len() + 3);
@@ -316,25 +317,25 @@ fn almost_symmetric_boards_match(w: usize, h: usize, k: usize, t: usize) -> usiz
     tried.sort();
     let found = v.almost_symmetric_boards();
     assert_eq!(found, tried, "{w}x{h} k{k} t{t}");
-    // Each such board comes from one (symmetry, move, reply) here, so the cheap count is exact.
-    assert_eq!(v.almost_symmetric_candidates(), found.len() as u128, "{w}x{h} k{k} t{t}");
+    // A board can come from several (symmetry, move, reply): the cheap count is a bound.
+    assert!(v.almost_symmetric_candidates() >= found.len() as u128, "{w}x{h} k{k} t{t}");
     found.len()
 }
 
 #[test]
 fn almost_symmetric_boards_equal_trying_every_board() {
-    assert_eq!(almost_symmetric_boards_match(3, 3, 3, 1), 48);
-    assert_eq!(almost_symmetric_boards_match(3, 3, 3, 2), 0);
-    assert_eq!(almost_symmetric_boards_match(3, 4, 3, 1), 720);
-    assert_eq!(almost_symmetric_boards_match(4, 3, 3, 1), 720);
-    assert_eq!(almost_symmetric_boards_match(4, 4, 2, 1), 0);
+    assert_eq!(almost_symmetric_boards_match(3, 3, 3, 1), 824);
+    assert_eq!(almost_symmetric_boards_match(3, 3, 3, 2), 184);
+    assert_eq!(almost_symmetric_boards_match(3, 4, 3, 1), 2_192);
+    assert_eq!(almost_symmetric_boards_match(4, 3, 3, 1), 2_192);
+    assert_eq!(almost_symmetric_boards_match(4, 4, 2, 1), 1_256);
 }
 
 /// The same on the 4x4 variants, where trying every board takes minutes.
 #[test]
 #[ignore]
 fn almost_symmetric_boards_equal_trying_every_board_4x4() {
-    assert_eq!(almost_symmetric_boards_match(4, 4, 3, 2), 0);
-    assert_eq!(almost_symmetric_boards_match(4, 4, 3, 1), 3_840);
-    assert_eq!(almost_symmetric_boards_match(4, 4, 4, 2), 8_640);
+    assert_eq!(almost_symmetric_boards_match(4, 4, 3, 2), 3_840);
+    assert_eq!(almost_symmetric_boards_match(4, 4, 3, 1), 13_840);
+    assert_eq!(almost_symmetric_boards_match(4, 4, 4, 2), 36_528);
 }

@@ -77,3 +77,46 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
         ["explicit", "ostle", "--width", "8", "--height", "8", "--pieces", "5", "--lose-at", "4", "--tables", tables];
     assert_clean_error(&dfasolve(&big), "budget");
 }
+
+/// The class reading (the published rule) two independent ways on 4x4 K2 T1: the DFA solve
+/// (the exact reading's move graph plus the boards where the readings differ, listed) and
+/// the tables by rank agree state by state and in the census, which is the published
+/// 42,684 non-trivial states up to symmetry.
+#[test]
+fn class_reading_dfa_solution_and_tables_agree_on_the_published_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, dfa) = (dir.path().join("t"), dir.path().join("class.dfas"));
+    let (tables, dfa) = (tables.to_str().unwrap(), dfa.to_str().unwrap());
+    let v =
+        ["--width", "4", "--height", "4", "--pieces", "2", "--lose-at", "1", "--rule", "class", "--json", "--quiet"];
+    let run = |args: &[&str]| {
+        let out = dfasolve(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let by_rank = run(&[&["explicit", "ostle", "--tables", tables][..], &v[..]].concat());
+    let by_dfa = run(&[&["ostle", "--out", dfa][..], &v[..]].concat());
+    let (r, d) = (&by_rank["census"], &by_dfa["census"]);
+    assert_eq!((&r["nontrivial_states"]["classes"], &r["nontrivial_states"]["raw"]), (&42_684.into(), &341_032.into()));
+    assert_eq!(d["nontrivial_states"]["up_to_symmetry"], 42_684);
+    assert_eq!(d["nontrivial_states"]["raw"], 341_032);
+    // The histogram by d = plies - 1, then draws: the same rows both ways.
+    let dfa_rows: Vec<(u64, u64)> = d["nontrivial_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["raw"].as_u64().unwrap(), c["up_to_symmetry"].as_u64().unwrap()))
+        .collect();
+    let mut rank_rows: Vec<(u64, u64)> = r["by_d"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["raw"].as_u64().unwrap(), c["classes"].as_u64().unwrap()))
+        .filter(|&(raw, _)| raw > 0)
+        .collect();
+    rank_rows.push((r["draws"]["raw"].as_u64().unwrap(), r["draws"]["classes"].as_u64().unwrap()));
+    assert_eq!(dfa_rows, rank_rows);
+    let c = run(&["check", tables, "--against", dfa, "--sample", "1000000", "--json"]);
+    let states: u64 = by_rank["classes"].as_array().unwrap().iter().map(|c| c["states"].as_u64().unwrap()).sum();
+    assert_eq!(c["compared_with_dfa"]["from_tables"].as_u64(), Some(states));
+}

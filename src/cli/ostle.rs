@@ -36,8 +36,8 @@ pub struct OstleArgs {
     #[arg(long = "lose-at", default_value_t = 3)]
     pub lose_at: usize,
     /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
-    /// explicit solutions' symmetry-class reading, for variants with up to 2 million boards
-    /// where the readings differ; 5x5 has 365,784).
+    /// explicit solutions' symmetry-class reading, for variants with up to 4 million boards
+    /// where the readings differ; 5x5 has 3.1 million).
     #[arg(long, value_enum, default_value_t = Rule::Exact)]
     pub rule: Rule,
 }

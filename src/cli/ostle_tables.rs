@@ -7,7 +7,6 @@ use crate::games::GameParams;
 use crate::games::ostle::Variant;
 use crate::games::ostle::explicit::{State, Value, value_text};
 use crate::games::ostle::ranked::{self, tables::ClassTables};
-use crate::games::ostle::{Dir, Rule};
 use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 
@@ -33,34 +32,6 @@ fn open(path: &Path) -> Result<ranked::Solution> {
     Ok(ranked::Solution::open(&v, path)?)
 }
 
-/// The state after `m` from `s` under the tables' reading, on the board as played (not its
-/// canonical image): the forbidden move is carried back from the canonical board.
-fn after(v: &Variant, s: &State, m: crate::games::ostle::explicit::Move) -> State {
-    let played = v.play(&s.cells, m);
-    let raw = Variant::turn_over(&played.cells);
-    match v.rule {
-        Rule::Exact => v.after(&s.cells, m),
-        Rule::Class => {
-            let canonical = v.published_after(&s.cells, m);
-            let forbidden = canonical.forbidden.and_then(|f| {
-                // A symmetry taking the raw board to the canonical one, run backwards.
-                v.symmetries_with_dirs().into_iter().find_map(|(perm, dirs)| {
-                    let mut image = vec![crate::games::ostle::explicit::Cell::Empty; raw.len()];
-                    for (i, &j) in perm.iter().enumerate() {
-                        image[j] = raw[i];
-                    }
-                    (image == canonical.cells).then(|| {
-                        let square = perm.iter().position(|&j| j == f.square).expect("a permutation");
-                        let dir = Dir::ALL[dirs.iter().position(|&d| d == f.dir).expect("a permutation")];
-                        crate::games::ostle::explicit::Move { square, dir }
-                    })
-                })
-            });
-            State { cells: raw, forbidden }
-        }
-    }
-}
-
 fn value_words(v: Option<Value>) -> String {
     match v {
         Some(Value::Win(n)) => format!("win in {n} plies"),
@@ -78,7 +49,7 @@ fn ranked_moves(t: &ranked::Solution, s: &State) -> Vec<(String, State, Option<V
         .into_iter()
         .filter(|&m| Some(m) != s.forbidden)
         .map(|m| {
-            let next = after(v, s, m);
+            let next = v.after(&s.cells, m);
             let value = match v.finished(&next.cells) {
                 Some(true) => Some(Value::Win(0)),
                 Some(false) => Some(Value::Loss(0)),

@@ -2,9 +2,13 @@
 //! make them differ instead of by trying every board.
 //!
 //! The readings differ on an ongoing board `p` when some move `m` of the mover removes nothing
-//! and has no exact undo, and some reply `f` of the opponent removes nothing and leads to a
-//! symmetric image `g(p)` of `p` ([`Variant::readings_differ`]). Then `g` is not the identity
-//! (else `f` would be the exact undo), and `f(m(p)) = g(p) ≠ p`.
+//! and leaves other states behind under the published class reading than the one of the exact
+//! reading ([`Variant::readings_differ`]). The class reading's forbidden moves on `q = m(p)`
+//! all lead into `p`'s class, so then some reply `f` of the opponent other than the exact undo
+//! removes nothing and leads to a symmetric image `g(p)` of `p`: `g` is not the identity (a
+//! move that removes nothing is the only one with its result), and `f(m(p)) = g(p) ≠ p`. That
+//! is so whenever `f` comes before the exact undo in the published order on the canonical
+//! board, or `q` is symmetric and the exact undo is not.
 //!
 //! `m` and `f` each change only the squares of their line (the moving piece or hole, the
 //! pushed chain and the square it ends on); call their union `D`. Outside `D`, `p` equals
@@ -36,13 +40,8 @@ impl Variant {
     pub fn readings_differ(&self, cells: &[Cell]) -> bool {
         let exact = Variant { rule: Rule::Exact, ..self.clone() };
         let class = Variant { rule: Rule::Class, ..self.clone() };
-        // The readings agree after a removal (nothing is forbidden) and whenever the exact
-        // undo exists (the class reading prefers it).
         self.finished(cells).is_none()
-            && self.all_moves(cells).into_iter().any(|m| {
-                let e = exact.after(cells, m);
-                e.forbidden.is_none() && class.after(cells, m) != e
-            })
+            && self.all_moves(cells).into_iter().any(|m| exact.states_after(cells, m) != class.states_after(cells, m))
     }
 
     /// Every ongoing board on which the two readings differ ([`Variant::readings_differ`]),
@@ -72,13 +71,10 @@ impl Variant {
         self.frames().map(|frame| frame.count(self)).sum()
     }
 
-    /// One [`Frame`] per symmetry `g ≠ id`, first move `m` without an exact undo and reply `f`
-    /// for which some board can have `f(m(p)) = g(p) ≠ p`.
+    /// One [`Frame`] per symmetry `g ≠ id`, first move `m` and reply `f` for which some board
+    /// can have `f(m(p)) = g(p) ≠ p`.
     fn frames(&self) -> impl ParallelIterator<Item = Frame> + '_ {
-        // A hole move has an exact undo (the hole moves back), and so has a push whose front
-        // piece is the opponent's (they push the chain back).
-        let first: Vec<Change> =
-            self.changes(Cell::Mine).into_iter().filter(|c| c.before[0] == Cell::Mine && c.front_is_mover()).collect();
+        let first = self.changes(Cell::Mine);
         let replies = std::sync::Arc::new(self.changes(Cell::Theirs));
         let symmetries: Vec<Vec<usize>> = self.symmetries().into_iter().skip(1).collect();
         let jobs: Vec<(Vec<usize>, Change)> =
@@ -278,13 +274,5 @@ impl Frame {
         }
         let t = v.lose_at;
         (t + 1..=k).flat_map(|a| (t + 1..=k).map(move |b| (a, b))).map(|(a, b)| ways[a][b][1]).sum()
-    }
-}
-
-impl Change {
-    /// Whether this push's front piece (the last piece of the chain) is the mover's.
-    fn front_is_mover(&self) -> bool {
-        let k = self.before.len();
-        k >= 2 && self.before[k - 2] == self.before[0]
     }
 }

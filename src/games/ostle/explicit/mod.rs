@@ -4,7 +4,9 @@
 //! player to move ("Black" in the published convention): [`Cell::Mine`] is the mover's piece.
 //! The no-undo rule is implemented from its definition: after a move, the next state forbids
 //! the move of the new mover whose result recreates the previous position (exact reading), or
-//! one whose result is a board symmetry of it (class reading), found by trying every move.
+//! under the published class reading the first move (published order) of the result's
+//! canonical board whose result is a board symmetry of the previous position, carried back to
+//! the board as played; found by trying every move.
 //!
 //! [`solve`] enumerates the states of a variant and computes every value by retrograde
 //! analysis; [`write_tables`] writes them in the documented text format of
@@ -14,6 +16,7 @@ pub mod verify;
 
 use super::{Dir, Rule, Variant};
 use hashbrown::HashMap;
+use smallvec::{SmallVec, smallvec};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 
@@ -142,16 +145,7 @@ impl Variant {
     /// The images of `cells` under the board's symmetries (8 for a square board, 4 otherwise),
     /// identity first.
     pub fn symmetric_images(&self, cells: &[Cell]) -> Vec<Vec<Cell>> {
-        self.symmetries()
-            .iter()
-            .map(|perm| {
-                let mut out = vec![Cell::Empty; cells.len()];
-                for (i, &j) in perm.iter().enumerate() {
-                    out[j] = cells[i];
-                }
-                out
-            })
-            .collect()
+        self.symmetries().iter().map(|perm| Self::image(perm, cells)).collect()
     }
 
     /// Whether the game is over for the player to move: `Some(true)` won, `Some(false)` lost.
@@ -167,46 +161,72 @@ impl Variant {
     }
 
     /// The states reachable by one legal move from `s` (the forbidden move excluded), with the
-    /// move. Moves that end the game lead to states without a forbidden move.
+    /// move: one per move under the exact reading, one or more (all symmetric) under the class
+    /// reading ([`Variant::states_after`]). Moves that end the game lead to states without a
+    /// forbidden move.
     pub fn successors(&self, s: &State) -> Vec<(Move, State)> {
         self.all_moves(&s.cells)
             .into_iter()
             .filter(|&m| Some(m) != s.forbidden)
-            .map(|m| (m, self.after(&s.cells, m)))
+            .flat_map(|m| self.states_after(&s.cells, m).into_iter().map(move |t| (m, t)))
             .collect()
     }
 
-    /// The state after `m` from a position `cells` (whatever its forbidden move).
+    /// The state after `m` from a position `cells` (whatever its forbidden move): the first of
+    /// [`Variant::states_after`].
     pub fn after(&self, cells: &[Cell], m: Move) -> State {
-        let played = self.play(cells, m);
-        let q = Self::turn_over(&played.cells);
-        let forbidden = if played.removed.is_some() { None } else { self.undo_move(cells, &q) };
-        State { cells: q, forbidden }
+        self.states_after(cells, m).swap_remove(0)
     }
 
-    /// The move of the mover on `q` that leads back to `p` (exact reading) or into `p`'s
-    /// symmetry class (class reading; the exact undo is preferred when there is one).
-    fn undo_move(&self, p: &[Cell], q: &[Cell]) -> Option<Move> {
-        // One pass over q's moves: the exact undo wins; otherwise the first move into p's class.
-        let mut images: Option<Vec<Vec<Cell>>> = None;
-        let mut into_class = None;
-        for f in self.all_moves(q) {
-            let played = self.play(q, f);
-            if played.removed.is_some() {
-                continue;
-            }
-            let r = Self::turn_over(&played.cells);
-            if r == p {
-                return Some(f);
-            }
-            if self.rule == Rule::Class
-                && into_class.is_none()
-                && images.get_or_insert_with(|| self.symmetric_images(p)).contains(&r)
-            {
-                into_class = Some(f);
+    /// Every state `m` leads to from a position `cells`, on the board as played.
+    ///
+    /// Exact reading: one state, forbidding the move that recreates `cells`, if any. Class
+    /// reading (the published rule): the state of [`Variant::published_after`] on the canonical
+    /// board, carried back to the board as played by every symmetry that takes it there. That
+    /// is several states only when the board is symmetric and its forbidden move is not; they
+    /// are images of one another, so the set of all states stays closed under the symmetries.
+    pub fn states_after(&self, cells: &[Cell], m: Move) -> SmallVec<[State; 1]> {
+        let played = self.play(cells, m);
+        let q = Self::turn_over(&played.cells);
+        if played.removed.is_some() {
+            return smallvec![State { cells: q, forbidden: None }];
+        }
+        if self.rule == Rule::Exact {
+            let forbidden = self.exact_undo(cells, &q);
+            return smallvec![State { cells: q, forbidden }];
+        }
+        let canonical = self.published_after(cells, m);
+        let Some(f) = canonical.forbidden else { return smallvec![State { cells: q, forbidden: None }] };
+        let mut out: SmallVec<[State; 1]> = SmallVec::new();
+        for (perm, dirs) in self.symmetries_with_dirs() {
+            if Self::image(&perm, &q) == canonical.cells {
+                let square = perm.iter().position(|&j| j == f.square).expect("a permutation");
+                let dir = Dir::ALL[dirs.iter().position(|&d| d == f.dir).expect("a permutation")];
+                let s = State { cells: q.clone(), forbidden: Some(Move { square, dir }) };
+                if !out.contains(&s) {
+                    out.push(s);
+                }
             }
         }
-        into_class
+        out
+    }
+
+    /// The move of the mover on `q` that recreates `p`, if any (at most one: a move that
+    /// removes nothing empties its own square and fills the one its line ends on).
+    fn exact_undo(&self, p: &[Cell], q: &[Cell]) -> Option<Move> {
+        self.all_moves(q).into_iter().find(|&f| {
+            let played = self.play(q, f);
+            played.removed.is_none() && Self::turn_over(&played.cells) == p
+        })
+    }
+
+    /// The board with square `i`'s content on `perm[i]`.
+    fn image(perm: &[usize], cells: &[Cell]) -> Vec<Cell> {
+        let mut out = vec![Cell::Empty; cells.len()];
+        for (i, &j) in perm.iter().enumerate() {
+            out[j] = cells[i];
+        }
+        out
     }
 
     /// The key of a board for its canonical form: the hole's square, then the sets of the
@@ -244,10 +264,11 @@ impl Variant {
         if played.removed.is_some() || self.finished(&q).is_some() {
             return State { cells: q, forbidden: None };
         }
-        let target = Self::board_key(&self.canonical_board(p));
+        // A result's canonical board is p's exactly when the result is an image of p.
+        let class_of_p = self.symmetric_images(p);
         let forbidden = self.published_moves(&q).into_iter().find(|&f| {
             let r = self.play(&q, f);
-            r.removed.is_none() && Self::board_key(&self.canonical_board(&Self::turn_over(&r.cells))) == target
+            r.removed.is_none() && class_of_p.contains(&Self::turn_over(&r.cells))
         });
         State { cells: q, forbidden }
     }
@@ -328,7 +349,9 @@ pub fn solve(v: &Variant) -> Tables {
     for cells in v.all_boards() {
         if v.finished(&cells).is_none() {
             for m in v.all_moves(&cells) {
-                add(v.after(&cells, m), &mut states);
+                for s in v.states_after(&cells, m) {
+                    add(s, &mut states);
+                }
             }
         }
     }
