@@ -291,6 +291,17 @@ fn ostle_solve_census_query_check_and_verify() {
     let q = dfasolve(&["query", f, "bbb/.o./www"]);
     let text = String::from_utf8_lossy(&q.stdout);
     assert!(q.status.success() && text.contains("win in 17 plies"), "{text}");
+    // A position query --json writes after a move names White to move (` w`), and querying it
+    // says so, with the value the move list gave the opponent (defect: "Black to move").
+    let q = dfasolve(&["query", f, "bbb/.o./www", "--json"]);
+    let r: serde_json::Value = serde_json::from_slice(&q.stdout).unwrap();
+    let after = &r["moves"][0];
+    let position = after["position"].as_str().unwrap();
+    assert!(position.ends_with(" w"), "{position}");
+    let q = dfasolve(&["query", f, position]);
+    let text = String::from_utf8_lossy(&q.stdout);
+    assert!(q.status.success() && text.contains("White (w, second player) to move"), "{text}");
+    assert!(text.contains(&format!("(to move): {}", after["value_for_opponent"].as_str().unwrap())), "{text}");
     let c = dfasolve(&["check", f, "--sample", "200"]);
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
     // Verify, with the tables written.

@@ -7,6 +7,7 @@ use crate::games::GameParams;
 use crate::games::ostle::Variant;
 use crate::games::ostle::explicit::{State, Value, value_text};
 use crate::games::ostle::ranked::{self, tables::ClassTables};
+use crate::vocabulary::Side;
 use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 
@@ -69,15 +70,11 @@ fn ranked_moves(t: &ranked::Solution, s: &State) -> Vec<(String, State, Option<V
     out
 }
 
-fn state_text(v: &Variant, s: &State) -> String {
-    format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m)))
-}
-
 /// `dfasolve query DIR POSITION` on class tables.
 pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
     let t = open(path)?;
     let v = &t.variant;
-    let s = v.parse_state(text)?;
+    let (s, side) = v.parse_position(text)?;
     let value = t.value(&s);
     let over = v.finished(&s.cells);
     let moves = if over.is_none() { ranked_moves(&t, &s) } else { Vec::new() };
@@ -86,20 +83,21 @@ pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -
         let listed: Vec<serde_json::Value> = moves[..shown]
             .iter()
             .map(|(name, next, x)| {
-                serde_json::json!({ "move": name, "position": state_text(v, next),
+                serde_json::json!({ "move": name, "position": v.position_text(next, side.other()),
                     "value_for_opponent": x.map(value_text) })
             })
             .collect();
         say!(
             "{}",
             serde_json::json!({ "game": format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at),
-                "rule": v.rule.name(), "position": state_text(v, &s), "value": value.map(value_text),
+                "rule": v.rule.name(), "position": v.position_text(&s, side), "value": value.map(value_text),
                 "moves": listed, "moves_total": moves.len() })
         );
         return Ok(());
     }
-    say!("{}", state_text(v, &s));
-    say!("value for the player to move (b): {}", value_words(value));
+    say!("{}", v.position_text(&s, side));
+    let mover = if side == Side::First { "Black, b" } else { "White, w" };
+    say!("value for the player to move ({mover}): {}", value_words(value));
     if let Some(won) = over {
         say!("the game is over: the player to move has {}", if won { "won" } else { "lost" });
         return Ok(());
@@ -121,7 +119,7 @@ pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: boo
     let t = open(path)?;
     let v = &t.variant;
     let mut s = match from {
-        Some(text) => v.parse_state(text)?,
+        Some(text) => v.parse_position(text)?.0,
         None => v.initial_state(),
     };
     let mut human_to_move = human_first;
@@ -137,7 +135,7 @@ pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: boo
     let mut lines = std::io::stdin().lock().lines();
     let result = loop {
         let who = if human_to_move { "you" } else { "me" };
-        show(format!("\n{}\n{who} to move (as b): {}", state_text(v, &s), value_words(t.value(&s))))?;
+        show(format!("\n{}\n{who} to move (as b): {}", v.state_text(&s), value_words(t.value(&s))))?;
         if let Some(won) = v.finished(&s.cells) {
             let human_won = won == human_to_move;
             show(format!("game over: {}", if human_won { "you win — well played!" } else { "I win" }))?;
@@ -171,7 +169,7 @@ pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: boo
     if json {
         say!(
             "{}",
-            serde_json::json!({ "moves": played, "final_position": state_text(v, &s), "you_won": result,
+            serde_json::json!({ "moves": played, "final_position": v.state_text(&s), "you_won": result,
                 "finished": result.is_some() })
         );
     }

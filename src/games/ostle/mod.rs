@@ -313,7 +313,7 @@ impl Game for Ostle {
     fn render(&self, pos: &Position) -> String {
         let v = &self.variant;
         match v.decode(&pos.board) {
-            Some(s) => format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m))),
+            Some(s) => v.position_text(&s, pos.side),
             None => format!("{:?}", pos.board),
         }
     }
@@ -337,8 +337,8 @@ impl Game for Ostle {
     }
 
     fn parse(&self, text: &str) -> Result<Position> {
-        let s = self.variant.parse_state(text)?;
-        Ok(Position { side: Side::First, board: self.variant.encode(&s) })
+        let (s, side) = self.variant.parse_position(text)?;
+        Ok(Position { side, board: self.variant.encode(&s) })
     }
 
     fn move_name(&self, from: &Position, to: &Position) -> String {

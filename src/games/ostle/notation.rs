@@ -1,10 +1,14 @@
 //! The text form of Ostle: square names (`c3`), moves (`c1U`), boards (ranks from rank 1
-//! up, `.` empty, `b` the mover's piece, `w` the other player's, `o` the hole) and states
-//! (a board and its forbidden move, or `-`).
+//! up, `.` empty, `b` and `w` pieces, `o` the hole) and positions: a board, its forbidden move
+//! (or `-`) and the player to move, `b` (Black, the first player; the default) or `w`.
+//!
+//! Without the side word the board is read from the mover's view, `b` the mover's pieces, as
+//! the solvers store states; with `w`, `b` stays Black's and White is to move.
 
 use super::explicit::{Cell, Move, State};
 use super::{Dir, Variant};
 use crate::error::{Error, Result};
+use crate::vocabulary::Side;
 
 impl Variant {
     /// Square name, e.g. `c3`.
@@ -36,6 +40,24 @@ impl Variant {
             .join("/")
     }
 
+    /// A state (mover's view) as text: its board and forbidden move (`-` for none), the
+    /// mover's pieces as `b`.
+    pub fn state_text(&self, s: &State) -> String {
+        format!("{} {}", self.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| self.move_text(m)))
+    }
+
+    /// A position as text with Black's pieces as `b` whoever moves: [`Variant::state_text`]
+    /// when Black (`side` first) is to move, else the board turned over and ` w`.
+    pub fn position_text(&self, s: &State, side: Side) -> String {
+        match side {
+            Side::First => self.state_text(s),
+            Side::Second => {
+                let absolute = State { cells: Self::turn_over(&s.cells), forbidden: s.forbidden };
+                format!("{} w", self.state_text(&absolute))
+            }
+        }
+    }
+
     /// Parse a square name such as `c3`.
     fn parse_square(&self, s: &str) -> Option<usize> {
         let mut chars = s.chars();
@@ -57,18 +79,43 @@ impl Variant {
         Some(Move { square: self.parse_square(&s[..s.len() - 1])?, dir })
     }
 
-    /// Parse `board [forbidden-move|-]` into a legal state.
+    /// Parse `board [forbidden-move|-] [b|w]` into a legal state from the mover's view and the
+    /// player to move ([`Variant::position_text`] in reverse).
+    ///
+    /// # Errors
+    /// [`Error::BadPosition`] naming what is wrong.
+    pub fn parse_position(&self, text: &str) -> Result<(State, Side)> {
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        let side = match words.last() {
+            Some(&"w") if words.len() > 1 => Side::Second,
+            _ => Side::First,
+        };
+        if words.len() > 1 && matches!(words.last(), Some(&("b" | "w"))) {
+            words.pop();
+        }
+        match words[..] {
+            [] => Err(Error::BadPosition("empty position".into())),
+            [board] => Ok((self.parse_words(board, None, side)?, side)),
+            [board, forbidden] => Ok((self.parse_words(board, Some(forbidden), side)?, side)),
+            _ => Err(Error::BadPosition(format!("{text:?}: expected `board [forbidden-move|-] [b|w]`"))),
+        }
+    }
+
+    /// Parse `board [forbidden-move|-]` into a legal state, `b` the mover's pieces.
     ///
     /// # Errors
     /// [`Error::BadPosition`] naming what is wrong.
     pub fn parse_state(&self, text: &str) -> Result<State> {
-        let bad = |m: String| Err(Error::BadPosition(m));
-        let mut words = text.split_whitespace();
-        let Some(board) = words.next() else { return bad("empty position".into()) };
-        let forbidden = words.next();
-        if words.next().is_some() {
-            return bad(format!("{text:?}: expected `board [forbidden-move]`"));
+        match self.parse_position(text)? {
+            (state, Side::First) => Ok(state),
+            (_, Side::Second) => Err(Error::BadPosition(format!("{text:?}: expected Black (b) to move here"))),
         }
+    }
+
+    /// A board with Black's pieces as `b` and `side` to move, and its forbidden move (the
+    /// mover's), as a state from the mover's view.
+    fn parse_words(&self, board: &str, forbidden: Option<&str>, side: Side) -> Result<State> {
+        let bad = |m: String| Err(Error::BadPosition(m));
         let ranks: Vec<&str> = board.split('/').collect();
         if ranks.len() != self.height || ranks.iter().any(|r| r.chars().count() != self.width) {
             return bad(format!(
@@ -86,12 +133,16 @@ impl Variant {
                 _ => return bad(format!("{board:?}: unknown square {ch:?} (use . b w o)")),
             });
         }
+        if side == Side::Second {
+            cells = Self::turn_over(&cells);
+        }
         let holes = cells.iter().filter(|&&c| c == Cell::Hole).count();
         if holes != 1 {
             return bad(format!("{board:?}: {holes} holes, expected 1"));
         }
         let (mine, theirs) = Self::piece_counts(&cells);
-        for (who, n) in [("b", mine), ("w", theirs)] {
+        let (mover, other) = if side == Side::First { ("b", "w") } else { ("w", "b") };
+        for (who, n) in [(mover, mine), (other, theirs)] {
             if n < self.lose_at || n > self.pieces {
                 return bad(format!("{board:?}: {n} {who} pieces, expected {}..={}", self.lose_at, self.pieces));
             }
@@ -115,5 +166,29 @@ impl Variant {
             }
         };
         Ok(State { cells, forbidden })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ostle::Rule;
+
+    /// A position with White to move reads as the board turned over, its text round-trips,
+    /// and piece counts are checked per colour.
+    #[test]
+    fn positions_name_the_side_to_move() {
+        let v = Variant { rule: Rule::Exact, ..Variant::standard() };
+        let after = "bbbbb/...../.o.../...../wwwww b3R w";
+        let (s, side) = v.parse_position(after).unwrap();
+        assert_eq!(side, Side::Second);
+        let c3 = 2 * 5 + 2;
+        assert_eq!(s, v.after(&v.initial_state().cells, Move { square: c3, dir: Dir::L }));
+        assert_eq!(v.position_text(&s, side), after);
+        assert_eq!(v.parse_position("bbbbb/...../..o../...../wwwww b").unwrap().1, Side::First);
+        assert!(v.parse_state(after).is_err(), "parse_state is the mover's view only");
+        let e = v.parse_position("bb.../...../..o../...../wwwww - w").unwrap_err().to_string();
+        assert!(e.contains("2 b pieces"), "{e}");
+        assert!(v.parse_position("bbbbb/...../..o../...../wwwww - w x").is_err());
     }
 }

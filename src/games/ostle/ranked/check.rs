@@ -51,8 +51,7 @@ impl Solution {
         let v = &self.variant;
         picks.par_iter().try_for_each(|&(c, k, i)| {
             let state = self.state_of(c, k, i);
-            let text =
-                || format!("{} {}", v.board_text(&state.cells), state.forbidden.map_or("-".into(), |m| v.move_text(m)));
+            let text = || v.state_text(&state);
             let (mut best_loss, mut longest_win, mut draw, mut moves) = (None::<u32>, None::<u32>, false, 0);
             for m in v.all_moves(&state.cells) {
                 if Some(m) == state.forbidden {

@@ -31,8 +31,7 @@ impl Solution {
     /// a state of the DFA solution the tables do not hold.
     pub fn compare_with_dfa(&self, dfa: &crate::games::Solution, samples: u64, seed: u64) -> Result<Comparison> {
         let v = &self.variant;
-        let text =
-            |s: &State| format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m)));
+        let text = |s: &State| v.state_text(s);
         let differ = |s: &State, tables: Value, dfa: &str| {
             Error::Verification(format!("{}: the tables say {}, the DFA solution {dfa}", text(s), value_text(tables)))
         };

@@ -101,7 +101,7 @@ impl Solution {
         {
             return None;
         }
-        let position = format!("{} {}", v.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| v.move_text(m)));
+        let position = v.state_text(s);
         Some(Puzzle {
             position,
             plies,
