@@ -5,6 +5,7 @@ mod classes;
 mod cli;
 mod dfa1;
 mod dfa_props;
+mod docs;
 mod edges;
 mod modular;
 mod nim;

@@ -160,7 +160,7 @@ pub enum Command {
     },
     /// Value and best moves of one position in a saved solution.
     #[command(
-        after_help = "Example:\n  dfasolve query solutions/breakthrough-4x5-strong.dfas 'xxxx/xxxx/..../oooo/oooo first'"
+        after_help = "Example:\n  dfasolve query solutions/breakthrough-4x5-mitm2.dfas 'xxxx/xxxx/..../oooo/oooo first'"
     )]
     Query {
         /// A solution file (or class directory) written by a solve command.
@@ -177,7 +177,7 @@ pub enum Command {
         limit: Option<usize>,
     },
     /// Play against the perfect player at the terminal: you move, it answers with a best move.
-    #[command(after_help = "Example:\n  dfasolve play solutions/breakthrough-4x5-strong.dfas --side second")]
+    #[command(after_help = "Example:\n  dfasolve play solutions/breakthrough-4x5-mitm2.dfas --side second")]
     Play {
         /// A solution file (or class directory).
         #[arg(value_name = "FILE")]
@@ -196,7 +196,7 @@ pub enum Command {
         limit: Option<usize>,
     },
     /// Sizes and compression of every set in a saved file.
-    #[command(after_help = "Example:\n  dfasolve stats solutions/breakthrough-4x5-strong.dfas --json")]
+    #[command(after_help = "Example:\n  dfasolve stats solutions/breakthrough-4x5-mitm2.dfas --json")]
     Stats {
         /// A file written by dfasolve (solution, class file or checkpoint), or a class directory.
         #[arg(value_name = "FILE")]
@@ -235,7 +235,7 @@ pub enum Command {
     },
     /// Re-check a saved solution against the explicit rules only (no DFA moves): a won position
     /// has a move into a lost one, a lost position only moves into won ones.
-    #[command(after_help = "Example:\n  dfasolve check solutions/breakthrough-4x5-strong.dfas --sample 500")]
+    #[command(after_help = "Example:\n  dfasolve check solutions/breakthrough-4x5-mitm2.dfas --sample 500")]
     Check {
         /// A solution file (or class directory).
         #[arg(value_name = "FILE")]
@@ -289,7 +289,7 @@ pub enum ExplicitCommand {
 
 /// Export one set of a dfasolve file in the DFA1 exchange format of the C++ dfa-games solver.
 #[derive(Args, Debug)]
-#[command(after_help = "Example:\n  dfasolve export solutions/nim-4x7-mitm0.dfas 'first loss' loss.dfa1")]
+#[command(after_help = "Example:\n  dfasolve export solutions/nim-4x7-mitm0.dfas first/loss loss.dfa1")]
 pub struct ExportArgs {
     /// A file written by dfasolve (solution or checkpoint).
     #[arg(value_name = "FILE")]

@@ -1,6 +1,6 @@
 //! Ostle(WxH, K, T): pushing pieces off the board or into the hole.
 //!
-//! Rules: `../shared/SPEC.md` §4 and `games/ostle/README.md`. Two independent descriptions:
+//! Rules: `games/ostle/README.md` (and the project specification, §4). Two independent descriptions:
 //! [`explicit`] (plain board code, the oracle and the explicit retrograde solver) and the
 //! symbolic one here (a DFA encoding and a move graph).
 //!
