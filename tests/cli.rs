@@ -319,6 +319,12 @@ fn ostle_solve_census_query_check_and_verify() {
     assert_clean_error(&dfasolve(&[&too_many_listed[..], &["--no-save"]].concat()), "class reading");
     assert_clean_error(&dfasolve(&["query", f, "bbb/.o./ww"]), "ranks");
     assert_clean_error(&dfasolve(&["query", f, "bbb/.o./www a2U"]), "a2u");
+    // verify takes only what it honours, and its table estimate respects --max-memory.
+    for ignored in [&["--out", "x.dfas"][..], &["--list-classes"], &["--by-classes", "d"], &["--csv", "x.csv"]] {
+        assert_clean_error(&dfasolve(&[&["verify", "ostle"][..], ignored].concat()), "unexpected argument");
+    }
+    let small_budget = dfasolve(&[&["verify", "ostle"][..], &args, &["--max-memory", "0.001"]].concat());
+    assert_clean_error(&small_budget, "of --max-memory");
 }
 
 #[test]

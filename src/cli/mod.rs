@@ -268,10 +268,50 @@ pub enum VerifyCommand {
         /// The variant and where to write the tables.
         #[command(flatten)]
         args: VerifyOstleArgs,
-        /// Output, progress and checkpoint options of the DFA solve.
+        /// Output and memory options.
         #[command(flatten)]
-        run: RunOptions,
+        run: VerifyOptions,
     },
+}
+
+/// The options `verify` honours: its DFA solve is never saved, checkpointed or split.
+#[derive(Args, Debug, Clone)]
+pub struct VerifyOptions {
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Plain progress lines on stderr even when it is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
+    /// Refuse tables larger than this many GiB, and stop the DFA solve once its resident
+    /// memory passes it (default: the memory the system has available; 0: no budget).
+    #[arg(long, value_name = "GIB", value_parser = gib)]
+    pub max_memory: Option<f64>,
+}
+
+impl VerifyOptions {
+    /// The options of the DFA solve inside `verify`: not saved, everything else default.
+    fn run_options(&self) -> RunOptions {
+        RunOptions {
+            json: true,
+            quiet: self.quiet,
+            progress: self.progress,
+            out: None,
+            no_save: true,
+            csv: None,
+            checkpoint: None,
+            resume: false,
+            journal_every: 10.0,
+            filter_parts_above: crate::solver::FILTER_PARTS_ABOVE,
+            by_classes: None,
+            class: None,
+            max_memory: self.max_memory,
+            list_classes: false,
+        }
+    }
 }
 
 /// Games `explicit` knows.
@@ -395,7 +435,9 @@ pub fn run(cli: Cli) -> Result<()> {
             let limit = ostle::levels_limit(levels_minutes)?;
             if census { ostle::run_census(&variant, limit, &run) } else { ostle::run_ostle(&variant, limit, &run) }
         }
-        Command::Verify { game: VerifyCommand::Ostle { args, run } } => ostle::run_verify_ostle(&args, &run),
+        Command::Verify { game: VerifyCommand::Ostle { args, run } } => {
+            ostle::run_verify_ostle(&args, run.json, &run.run_options())
+        }
         Command::Explicit { game: ExplicitCommand::Ostle { args } } => ostle::run_explicit_ostle(&args),
         Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
         Command::Puzzles { tables, plies, longest, unique, sacrifice, limit, json } => {

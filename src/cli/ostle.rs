@@ -237,41 +237,48 @@ pub struct VerifyOstleArgs {
 const EXPLICIT_BYTES_PER_STATE: u128 = 320;
 
 /// `dfasolve verify ostle`.
-pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> {
+pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) -> Result<()> {
     let v = args.variant.variant()?;
     super::solve::check_outputs(args.tables.as_deref(), None, [])?;
     // The explicit tables hold every state at once: refuse, with the estimate, what cannot fit.
     let game = symbolic_game(&v)?;
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
     let need = states.saturating_mul(EXPLICIT_BYTES_PER_STATE);
-    if let Some(available) = crate::dfa::limits::available_memory()
-        && need > u128::from(available)
+    // The budget asked for, else what the system has available (0 GiB: no budget).
+    let budget = match run.max_memory {
+        Some(gib) if gib > 0.0 => Some((gib * f64::from(1u32 << 30)) as u64),
+        Some(_) => None,
+        None => crate::dfa::limits::available_memory(),
+    };
+    if let Some(budget) = budget
+        && need > u128::from(budget)
         && !args.force
     {
         anyhow::bail!(
             "the explicit tables of this variant hold {} states, about {} MiB at {EXPLICIT_BYTES_PER_STATE} bytes each, \
-             and {} MiB is available: refused (--force tries anyway)",
+             over the {} MiB {}: refused (--force tries anyway)",
             human(Some(states)),
             human(Some(need >> 20)),
-            available >> 20
+            budget >> 20,
+            if run.max_memory.is_some() { "of --max-memory" } else { "available" }
         );
     }
     let t = Instant::now();
     let tables = explicit::solve(&v);
     let explicit_s = t.elapsed().as_secs_f64();
     let variant = format!("ostle {}x{} k{} t{} ({} rule)", v.width, v.height, v.pieces, v.lose_at, v.rule.name());
-    if !run.json {
+    if !json {
         say!("explicit tables: {} states of {variant} in {explicit_s:.2} s", tables.states.len());
     }
     if let Some(path) = &args.tables {
         write_atomically(path, explicit::write_tables(&tables).as_bytes())?;
-        if !run.json {
+        if !json {
             say!("wrote {}", path.display());
         }
     }
-    let report = solve(&game, Mode::Strong, &RunOptions { no_save: true, json: true, ..run.clone() })?;
+    let report = solve(&game, Mode::Strong, run)?;
     let solution = &report.solution;
-    if !run.json {
+    if !json {
         say!("DFA solution: {} in {:.2} s", solution.initial_value, report.wall_s);
     }
     let checked = crate::games::ostle::explicit::verify::check_tables(&tables, solution)?;
@@ -284,7 +291,7 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, run: &RunOptions) -> Result<()> 
         };
         *hist.entry(key).or_default() += 1;
     }
-    if run.json {
+    if json {
         say!(
             "{}",
             serde_json::json!({ "variant": variant, "params": solution.params, "passed": true,
