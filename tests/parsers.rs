@@ -41,3 +41,19 @@ proptest! {
         }
     }
 }
+
+/// Text after the side to move, and a separator too many, are errors that say so.
+#[test]
+fn extra_text_and_separators_are_named() {
+    let bt = Breakthrough::new(4, 4).unwrap();
+    let nim = Nim::new(4, 7).unwrap();
+    let err = |g: &dyn Game, text: &str| g.parse(text).unwrap_err().to_string();
+    assert!(err(&bt, "xxxx/..../..../oooo first extra").contains("unexpected \"extra\" after the side"));
+    assert!(err(&bt, "xxxx/..../..../oooo/ first").contains("empty row"));
+    assert!(err(&bt, "xxxx/..../..../oooo").contains("missing side"));
+    assert!(err(&nim, "1,2,3,4 first x").contains("unexpected \"x\" after the side"));
+    assert!(err(&nim, "1,2,3,4, first").contains("empty heap size"));
+    assert!(
+        nim.parse("1,2,3,4 first").is_ok() && nim.parse("1 2 3 4").is_ok() && bt.parse("xxxx/..../..../oooo o").is_ok()
+    );
+}

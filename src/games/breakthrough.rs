@@ -355,13 +355,22 @@ impl Game for Breakthrough {
             ))
         };
         let mut words: Vec<&str> = text.split_whitespace().collect();
-        let side = match words.last() {
-            Some(&"first") | Some(&"x") => Side::First,
-            Some(&"second") | Some(&"o") => Side::Second,
-            _ => return Err(bad("missing side to move (first/second) at the end".into())),
+        let side_word = |w: &str| match w {
+            "first" | "x" => Some(Side::First),
+            "second" | "o" => Some(Side::Second),
+            _ => None,
+        };
+        let Some(side) = words.last().and_then(|w| side_word(w)) else {
+            if let Some(at) = words.iter().position(|w| side_word(w).is_some()) {
+                return Err(bad(format!("unexpected {:?} after the side to move", words[at + 1..].join(" "))));
+            }
+            return Err(bad("missing side to move (first/second) at the end".into()));
         };
         words.pop();
-        let rows: Vec<&str> = words.iter().flat_map(|w| w.split('/')).filter(|r| !r.is_empty()).collect();
+        let rows: Vec<&str> = words.iter().flat_map(|w| w.split('/')).collect();
+        if rows.iter().any(|r| r.is_empty()) {
+            return Err(bad("an empty row (a '/' too many?)".into()));
+        }
         if rows.len() != self.height {
             return Err(bad(format!("{} rows given", rows.len())));
         }

@@ -162,15 +162,21 @@ impl Game for Nim {
 
     fn parse(&self, text: &str) -> Result<Position> {
         let bad = |msg: String| Error::BadPosition(format!("nim: {msg} (expected e.g. \"3,1,4 first\")"));
-        let mut words: Vec<&str> =
-            text.split(|c: char| c == ',' || c.is_whitespace()).filter(|w| !w.is_empty()).collect();
-        let side = match words.last() {
-            Some(&"first") => Some(Side::First),
-            Some(&"second") => Some(Side::Second),
+        let side_word = |w: &str| match w {
+            "first" => Some(Side::First),
+            "second" => Some(Side::Second),
             _ => None,
         };
+        let mut tokens: Vec<&str> = text.split_whitespace().collect();
+        let side = tokens.last().and_then(|w| side_word(w));
         if side.is_some() {
-            words.pop();
+            tokens.pop();
+        } else if let Some(at) = tokens.iter().position(|w| side_word(w).is_some()) {
+            return Err(bad(format!("unexpected {:?} after the side to move", tokens[at + 1..].join(" "))));
+        }
+        let words: Vec<&str> = tokens.iter().flat_map(|t| t.split(',')).collect();
+        if words.iter().any(|w| w.is_empty()) && !words.is_empty() {
+            return Err(bad("an empty heap size (a ',' too many?)".into()));
         }
         if words.len() != self.heaps {
             return Err(bad(format!("{} heap sizes given, this game has {}", words.len(), self.heaps)));
