@@ -160,6 +160,9 @@ pub struct CsvRow {
     pub elapsed_s: Fixed3,
     /// Peak resident memory so far.
     pub peak_rss_bytes: Option<u64>,
+    /// The class solved, in a solve by classes (empty otherwise; absent from older records).
+    #[serde(default)]
+    pub class: Option<String>,
 }
 
 impl CsvRow {
@@ -177,6 +180,7 @@ impl CsvRow {
             positions_per_byte: record.positions_per_byte.map(Fixed3),
             elapsed_s: Fixed3(record.elapsed_s),
             peak_rss_bytes: record.peak_rss_bytes,
+            class: record.class.clone(),
         }
     }
 }
@@ -199,7 +203,7 @@ pub fn csv_line(game: &str, record: &StepRecord) -> Result<String> {
 
 /// The CSV header line.
 pub const CSV_HEADER: &str =
-    "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
+    "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes,class\n";
 
 /// Write the record of a run of `game` to `path`, atomically.
 ///

@@ -42,6 +42,17 @@ fn check(game: &dyn Game) {
     let whole = Solver::new(game).solve(Mode::Strong).unwrap();
     let by_classes = Solver::new(game).solve_by_classes(None).unwrap();
     assert_eq!(by_classes.initial_value, whole.initial_value, "{}", game.name());
+    // One entry per value, as a solution file must hold them: it saves and loads back.
+    for (i, c) in by_classes.classes.iter().enumerate() {
+        let twin = by_classes.classes[..i].iter().any(|b| b.side == c.side && b.outcome == c.outcome);
+        assert!(!twin, "{}: two entries for {} with {} to move", game.name(), c.outcome, c.side);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("by-classes.dfas");
+    by_classes.save(&path).unwrap();
+    let (_, loaded) = Solution::load(&path).unwrap();
+    assert_eq!(loaded.classes.len(), by_classes.classes.len(), "{}", game.name());
+    assert_eq!(loaded.initial_value, by_classes.initial_value);
     let (a, b) = (by_value(game, &whole), by_value(game, &by_classes));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{}: the same values", game.name());
     for (key, set) in &a {

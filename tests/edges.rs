@@ -6,28 +6,28 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
+pub(crate) fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dfasolve"))
 }
 
-fn dfasolve(args: &[&str]) -> Output {
+pub(crate) fn dfasolve(args: &[&str]) -> Output {
     bin().args(args).output().expect("run dfasolve")
 }
 
-fn stdout(out: &Output) -> String {
+pub(crate) fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn stderr(out: &Output) -> String {
+pub(crate) fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn json(out: &Output) -> serde_json::Value {
+pub(crate) fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "failed: {}", stderr(out));
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not one JSON object ({e}): {}", stdout(out)))
 }
 
-fn assert_clean_error(out: &Output, needle: &str) {
+pub(crate) fn assert_clean_error(out: &Output, needle: &str) {
     let err = stderr(out);
     assert!(!out.status.success(), "expected failure; stdout {}", stdout(out));
     assert!(!err.contains("panicked"), "panic: {err}");
@@ -35,7 +35,7 @@ fn assert_clean_error(out: &Output, needle: &str) {
     assert!(err.to_lowercase().contains(needle), "{err:?} should mention {needle:?}");
 }
 
-fn path(p: &Path) -> &str {
+pub(crate) fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 

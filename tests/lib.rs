@@ -7,6 +7,7 @@ mod dfa1;
 mod dfa_props;
 mod docs;
 mod edges;
+mod exploring;
 mod modular;
 mod nim;
 mod oracle;

@@ -348,7 +348,7 @@ pub struct RunOptions {
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// No progress display.
+    /// No progress display, and the report without its per-step table.
     #[arg(long)]
     pub quiet: bool,
     /// Plain progress lines on stderr even when it is not a terminal (a terminal gets a live
@@ -462,14 +462,17 @@ pub fn run(cli: Cli) -> Result<()> {
                 say!("{report}");
             } else {
                 say!("wrote {} ({})", out.display(), charts.title);
-                if let Some(f) = &charts.fit {
-                    say!(
-                        "compression: states ≈ {:.3} · positions^{:.3} (R² {:.3}, {} sets)",
+                match (&charts.fit, &charts.fit_not_drawn) {
+                    (Some(f), None) => say!(
+                        "compression: states ≈ {:.3} · positions^{:.3} (R² {:.3}, {} sets over {:.1} decades)",
                         f.factor,
                         f.exponent,
                         f.r_squared,
-                        f.points
-                    );
+                        f.points,
+                        f.decades
+                    ),
+                    (_, Some(why)) => say!("compression: no law drawn ({why})"),
+                    (None, None) => {}
                 }
             }
             Ok(())

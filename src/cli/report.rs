@@ -67,6 +67,12 @@ fn totals(report: &SolveReport) -> Totals {
         let n = c.set.checked_count();
         t.positions = t.positions.and_then(|p| n.and_then(|n| p.checked_add(n)));
         t.bytes += c.set.disk_bytes();
+        // The solution's own sets count too: a run that read every class from files records
+        // no steps.
+        if c.set.nontrivial_state_count() > t.largest_states {
+            t.largest_states = c.set.nontrivial_state_count();
+            t.largest_bytes = c.set.disk_bytes();
+        }
     }
     for r in &report.solution.records {
         if r.states > t.largest_states {
@@ -111,13 +117,30 @@ pub(super) fn finish(
     }
     let mut out = String::new();
     headline(&mut out);
-    out.push_str(&format!(
-        "{:>8} {:>5} {:>6} {:>9} {:>24} {:>11} {:>12} {:>10} {:>9}\n",
-        "phase", "step", "side", "set", "positions", "states", "bytes", "pos/byte", "time s"
-    ));
-    for r in &report.solution.records {
+    // The per-step table, unless quiet; a solve by classes names each row's class.
+    let records: &[crate::record::StepRecord] = if run.quiet { &[] } else { &report.solution.records };
+    let by_class = records.iter().any(|r| r.class.is_some());
+    let class_width = records.iter().filter_map(|r| r.class.as_ref()).map(String::len).max().unwrap_or(0).max(5);
+    let class = |name: &str| if by_class { format!("{name:>class_width$} ") } else { String::new() };
+    if !records.is_empty() {
         out.push_str(&format!(
-            "{:>8} {:>5} {:>6} {:>9} {:>24} {:>11} {:>12} {:>10} {:>9.2}\n",
+            "{}{:>8} {:>5} {:>6} {:>9} {:>24} {:>11} {:>12} {:>10} {:>9}\n",
+            class("class"),
+            "phase",
+            "step",
+            "side",
+            "set",
+            "positions",
+            "states",
+            "bytes",
+            "pos/byte",
+            "time s"
+        ));
+    }
+    for r in records {
+        out.push_str(&format!(
+            "{}{:>8} {:>5} {:>6} {:>9} {:>24} {:>11} {:>12} {:>10} {:>9.2}\n",
+            class(r.class.as_deref().unwrap_or("-")),
             format!("{:?}", r.phase).to_lowercase(),
             r.step,
             r.side.to_string(),

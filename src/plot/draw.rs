@@ -88,10 +88,16 @@ pub fn svg(picture: &Picture) -> DrawResult<String> {
                     (s.label.clone(), s.second_side, s.points.iter().map(|&(x, _, st)| (f64::from(x), st)).collect())
                 })
                 .collect();
+            let x_name = match phase.classes.len() {
+                0 | 1 => phase.step_name.to_string(),
+                n => format!("{}s of the {n} classes one after another, lowest first", phase.step_name),
+            };
+            let starts: Vec<f64> = phase.classes.iter().map(|c| f64::from(c.1)).collect();
+            let x = Axis { name: &x_name, class_starts: &starts };
             let caption = format!("{}: positions", phase.caption);
-            panel(&cells[i], &caption, phase.step_name, "positions", &positions, true)?;
+            panel(&cells[i], &caption, &x, "positions", &positions, true)?;
             let caption = format!("{}: DFA states", phase.caption);
-            panel(&cells[panels as usize + i], &caption, phase.step_name, "DFA states", &states, false)?;
+            panel(&cells[panels as usize + i], &caption, &x, "DFA states", &states, false)?;
         }
         compression(&bottom, picture.phases, picture.fit)?;
         root.present().map_err(err)?;
@@ -101,7 +107,14 @@ pub fn svg(picture: &Picture) -> DrawResult<String> {
 
 /// One panel: `series` (label, dashed, points) against the step, y on a log axis. The legend
 /// is drawn in the positions panel of each phase only, so each series has one entry.
-fn panel(area: &Area, caption: &str, x_name: &str, y_name: &str, series: &[Line], legend: bool) -> DrawResult<()> {
+/// A panel's x axis: its name, and where each class's steps begin in a solve by classes (a
+/// line is not drawn across a class boundary).
+struct Axis<'a> {
+    name: &'a str,
+    class_starts: &'a [f64],
+}
+
+fn panel(area: &Area, caption: &str, x: &Axis, y_name: &str, series: &[Line], legend: bool) -> DrawResult<()> {
     let area = area.margin(8, 8, 8, 16);
     let xmax = series.iter().flat_map(|s| s.2.iter().map(|p| p.0)).fold(1.0, f64::max);
     let Some((lo, hi)) = log_range(series.iter().flat_map(|s| s.2.iter().map(|p| p.1))) else {
@@ -121,7 +134,7 @@ fn panel(area: &Area, caption: &str, x_name: &str, y_name: &str, series: &[Line]
         .map_err(err)?;
     chart
         .configure_mesh()
-        .x_desc(x_name)
+        .x_desc(x.name)
         .y_desc(format!("{y_name} (log scale)"))
         .y_label_formatter(&log_label)
         .x_labels(((xmax as usize) + 1).min(11))
@@ -133,13 +146,16 @@ fn panel(area: &Area, caption: &str, x_name: &str, y_name: &str, series: &[Line]
         let color = COLORS[k % COLORS.len()];
         let style = ShapeStyle { color: color.to_rgba(), filled: false, stroke_width: 2 };
         let points: Vec<(f64, f64)> = points.iter().copied().filter(|p| p.1 > 0.0).collect();
-        let anno = if *dashed {
-            chart.draw_series(DashedLineSeries::new(points.clone(), 7, 4, style)).map_err(err)?
-        } else {
-            chart.draw_series(LineSeries::new(points.clone(), style)).map_err(err)?
-        };
-        if legend {
-            anno.label(label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
+        let class_of = |px: f64| x.class_starts.iter().filter(|&&s| s <= px).count();
+        for (n, segment) in points.chunk_by(|a, b| class_of(a.0) == class_of(b.0)).enumerate() {
+            let anno = if *dashed {
+                chart.draw_series(DashedLineSeries::new(segment.to_vec(), 7, 4, style)).map_err(err)?
+            } else {
+                chart.draw_series(LineSeries::new(segment.to_vec(), style)).map_err(err)?
+            };
+            if legend && n == 0 {
+                anno.label(label.as_str()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], style));
+            }
         }
         chart.draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled()))).map_err(err)?;
     }
@@ -220,13 +236,34 @@ fn compression(area: &Area, phases: &[PhaseSeries], fit: Option<PowerFit>) -> Dr
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(emptiest_corner(&all, (xlo, xhi), (ylo, yhi)))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(160, 160, 160))
         .label_font(("sans-serif", 13))
         .draw()
         .map_err(err)?;
     Ok(())
+}
+
+/// The corner of a log–log chart over `x` and `y` with the fewest of `points` in it (the
+/// legend's place, so that it hides as little data as it can).
+fn emptiest_corner(points: &[(f64, f64)], x: (f64, f64), y: (f64, f64)) -> SeriesLabelPosition {
+    // Where a point sits on each axis, 0 to 1 on the log scale.
+    let at = |v: f64, (lo, hi): (f64, f64)| (v.ln() - lo.ln()) / (hi.ln() - lo.ln()).max(f64::EPSILON);
+    let corners = [
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::LowerRight, true, false),
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::LowerLeft, false, false),
+    ];
+    let inside = |&(px, py): &(f64, f64), right: bool, upper: bool| {
+        let (u, v) = (at(px, x), at(py, y));
+        (if right { u > 0.55 } else { u < 0.45 }) && (if upper { v > 0.6 } else { v < 0.4 })
+    };
+    corners
+        .into_iter()
+        .min_by_key(|&(_, right, upper)| points.iter().filter(|p| inside(p, right, upper)).count())
+        .map_or(SeriesLabelPosition::UpperLeft, |c| c.0)
 }
 
 /// The fitted law as the chart prints it.

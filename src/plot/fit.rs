@@ -12,6 +12,31 @@ pub struct PowerFit {
     pub r_squared: f64,
     /// Sets the fit is over.
     pub points: usize,
+    /// Decades of positions the sets span (log10 of the largest over the smallest).
+    pub decades: f64,
+}
+
+/// The least a fit must have to be shown as the run's compression law.
+const MIN_POINTS: usize = 5;
+const MIN_DECADES: f64 = 1.0;
+const MIN_R_SQUARED: f64 = 0.5;
+
+impl PowerFit {
+    /// Why this fit says nothing about the run, if it does not: too few sets, too narrow a
+    /// range of sizes, too poor a line, or states that fall as positions grow.
+    pub fn weakness(&self) -> Option<String> {
+        if self.points < MIN_POINTS {
+            Some(format!("only {} sets (at least {MIN_POINTS} needed)", self.points))
+        } else if self.decades < MIN_DECADES {
+            Some(format!("the sets span {:.2} decades of positions (at least {MIN_DECADES} needed)", self.decades))
+        } else if self.r_squared < MIN_R_SQUARED {
+            Some(format!("no power law: R² {:.3} over {} sets", self.r_squared, self.points))
+        } else if self.exponent <= 0.0 {
+            Some(format!("states fall as positions grow (exponent {:.3}): not a compression law", self.exponent))
+        } else {
+            None
+        }
+    }
 }
 
 /// Fit `states ≈ c · positions^x` to `(positions, states)` pairs. Pairs with fewer than 2
@@ -32,7 +57,9 @@ pub fn fit_power(pairs: &[(f64, f64)]) -> Option<PowerFit> {
     let exponent = sxy / sxx;
     let intercept = mean_y - exponent * mean_x;
     let r_squared = if syy > 0.0 { (sxy * sxy) / (sxx * syy) } else { 1.0 };
-    Some(PowerFit { exponent, factor: intercept.exp(), r_squared, points: logs.len() })
+    let (lo, hi) = logs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), l| (lo.min(l.0), hi.max(l.0)));
+    let decades = (hi - lo) / std::f64::consts::LN_10;
+    Some(PowerFit { exponent, factor: intercept.exp(), r_squared, points: logs.len(), decades })
 }
 
 #[cfg(test)]
@@ -57,6 +84,21 @@ mod tests {
             prop_assert!((fit.r_squared - 1.0).abs() < 1e-9);
             prop_assert_eq!(fit.points, n);
         }
+    }
+
+    #[test]
+    fn weak_fits_are_named() {
+        let line = |n: usize, step: f64, x: f64| -> Vec<(f64, f64)> {
+            (0..n).map(|i| 10f64.powf(1.0 + i as f64 * step)).map(|p| (p, 1000.0 * p.powf(x))).collect()
+        };
+        assert_eq!(fit_power(&line(8, 0.7, 0.5)).unwrap().weakness(), None);
+        assert!(fit_power(&line(2, 0.7, 0.5)).unwrap().weakness().unwrap().contains("only 2 sets"));
+        assert!(fit_power(&line(8, 0.01, 0.5)).unwrap().weakness().unwrap().contains("decades"));
+        assert!(fit_power(&line(8, 0.7, -0.3)).unwrap().weakness().unwrap().contains("fall"));
+        // A cloud without a trend: every size with every state count.
+        let cloud: Vec<(f64, f64)> =
+            (0..30).map(|i| (10f64.powf(1.0 + (i % 10) as f64 * 0.4), [5.0, 900.0, 40.0][i % 3])).collect();
+        assert!(fit_power(&cloud).unwrap().weakness().unwrap().contains("no power law"));
     }
 
     #[test]

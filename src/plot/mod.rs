@@ -25,6 +25,8 @@ pub struct Charts {
     pub series: Vec<String>,
     /// The fitted compression law, over every recorded set with at least 2 positions.
     pub fit: Option<PowerFit>,
+    /// Why the fit is not drawn as the run's law ([`PowerFit::weakness`]), if it is not.
+    pub fit_not_drawn: Option<String>,
     /// Recorded steps read.
     pub steps: usize,
 }
@@ -40,13 +42,22 @@ pub fn plot_record(csv: &Path, source: &str) -> Result<Charts> {
     let title = format!("{game}: {}", series::mode(&phases));
     let pairs: Vec<(f64, f64)> = rows.iter().filter_map(|r| r.positions.map(|p| (p as f64, r.states as f64))).collect();
     let fit = fit_power(&pairs);
+    let fit_not_drawn = match &fit {
+        None => Some("too few sets of different sizes to fit".to_string()),
+        Some(f) => f.weakness(),
+    };
+    let law = match (&fit, &fit_not_drawn) {
+        (Some(f), None) => format!("{} of the {} sets with 2 or more positions", draw::fit_text(f), pairs.len()),
+        (_, Some(why)) => format!("compression law not drawn: {why}"),
+        (None, None) => unreachable!("no fit is always a reason"),
+    };
     let subtitle = format!(
-        "{source}: {} steps; solid lines: first player to move, dashed: second player to move; {}",
-        rows.len(),
-        fit.as_ref().map_or("too few sets to fit the compression law".into(), draw::fit_text)
+        "{source}: {} steps; solid lines: first player to move, dashed: second player to move; {law}",
+        rows.len()
     );
-    let svg = draw::svg(&draw::Picture { title: &title, subtitle: &subtitle, phases: &phases, fit })
+    let drawn = fit.filter(|_| fit_not_drawn.is_none());
+    let svg = draw::svg(&draw::Picture { title: &title, subtitle: &subtitle, phases: &phases, fit: drawn })
         .map_err(|e| Error::Corrupt { path: csv.to_path_buf(), what: format!("the chart could not be drawn: {e}") })?;
     let series = phases.iter().flat_map(|p| p.series.iter().map(|s| s.label.clone())).collect();
-    Ok(Charts { svg, title, series, fit, steps: rows.len() })
+    Ok(Charts { svg, title, series, fit, fit_not_drawn, steps: rows.len() })
 }

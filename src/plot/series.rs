@@ -25,6 +25,11 @@ pub struct PhaseSeries {
     pub step_name: &'static str,
     /// Its series, in order of first appearance.
     pub series: Vec<Series>,
+    /// In a solve by classes, each class and the x of its first step: the classes' steps are
+    /// laid one after another, lowest class first, since each class's steps restart at 0.
+    pub classes: Vec<(String, u32)>,
+    /// The x after the last step so far.
+    end: u32,
 }
 
 /// The readable name of a recorded set (a backward `loss` set is the lost end positions).
@@ -58,12 +63,26 @@ pub fn phases(rows: &[CsvRow]) -> Vec<PhaseSeries> {
                     "Backup" => ("backup (values through the plies)", "ply"),
                     _ => ("other steps", "step"),
                 };
-                out.push(PhaseSeries { phase: r.phase.clone(), caption, step_name, series: Vec::new() });
+                out.push(PhaseSeries {
+                    phase: r.phase.clone(),
+                    caption,
+                    step_name,
+                    series: Vec::new(),
+                    classes: Vec::new(),
+                    end: 0,
+                });
                 out.len() - 1
             }
         };
         let label = format!("{}, {} to move", set_label(&r.phase, &r.set), r.side);
         let phase = &mut out[at];
+        if let Some(class) = &r.class
+            && phase.classes.last().is_none_or(|(c, _)| c != class)
+        {
+            phase.classes.push((class.clone(), phase.end));
+        }
+        let x = phase.classes.last().map_or(0, |c| c.1) + r.step;
+        phase.end = phase.end.max(x + 1);
         let series = match phase.series.iter().position(|s| s.label == label) {
             Some(i) => &mut phase.series[i],
             None => {
@@ -71,7 +90,7 @@ pub fn phases(rows: &[CsvRow]) -> Vec<PhaseSeries> {
                 phase.series.last_mut().expect("just pushed")
             }
         };
-        series.points.push((r.step, r.positions.map(|p| p as f64), r.states as f64));
+        series.points.push((x, r.positions.map(|p| p as f64), r.states as f64));
     }
     out
 }
@@ -81,7 +100,8 @@ pub fn mode(phases: &[PhaseSeries]) -> &'static str {
     let has = |name: &str| phases.iter().any(|p| p.phase == name);
     match (has("Backward"), has("Forward"), has("Backup")) {
         (_, true, true) => "meet in the middle",
-        (true, false, false) => "strong solve (retrograde to the fixpoint)",
+        // A meet in the middle stopped in its backward phase records the same steps.
+        (true, false, false) => "retrograde iterations",
         (_, true, false) => "forward plies",
         _ => "run",
     }

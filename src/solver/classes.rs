@@ -118,8 +118,8 @@ fn running_sets<'a>(win: &'a mut [Dfa; 2], undecided: &'a mut Undecided) -> Vec<
 
 impl Solver<'_> {
     /// Solve every class of the game from the lowest up and put their values together: the
-    /// same value classes as [`Mode::Strong`] over the whole universe, one entry per class and
-    /// value. With `dir`, each class's values are saved there as a class file
+    /// same value classes as [`Mode::Strong`] over the whole universe, one entry per side and
+    /// value (the classes' entries united). With `dir`, each class's values are saved there as a class file
     /// ([`ClassValues`]) as soon as it is solved, and a class whose file is already there is
     /// read instead of solved (so a stopped run loses at most the class under way).
     ///
@@ -167,7 +167,7 @@ impl Solver<'_> {
         }
         done.extend(values.into_iter().flatten().flatten());
         let initial = self.game.initial();
-        self.finish(Mode::Strong, initial, done)
+        self.finish(Mode::Strong, initial, unite_by_value(done))
     }
 
     /// Solve the one class named `name`, reading the values of the lower classes it needs
@@ -507,6 +507,20 @@ impl Solver<'_> {
         }
         Ok(values)
     }
+}
+
+/// One entry per (side, value): the union of the entries of every class with that value, in
+/// the order each value first appears. A solution file holds each value once.
+fn unite_by_value(classes: Vec<ValueClass>) -> Vec<ValueClass> {
+    let mut united: Vec<ValueClass> = Vec::new();
+    for c in classes {
+        match united.iter_mut().find(|u| u.side == c.side && u.outcome == c.outcome) {
+            Some(u) => u.set = u.set.union(&c.set),
+            None => united.push(c),
+        }
+    }
+    united.retain(|c| !c.set.is_empty());
+    united
 }
 
 #[cfg(test)]

@@ -1,0 +1,54 @@
+//! Issue 40's defects, one reproducer each: what a new user hit exploring solutions.
+use crate::edges::{dfasolve, json, path, stderr, stdout};
+
+/// Defects 1 and 6: a solve by classes saves a solution that `query` and `check` read (one
+/// entry per value), `--quiet` leaves out the per-step table, and the table and the CSV name
+/// each step's class.
+#[test]
+fn a_solve_by_classes_saves_a_readable_solution_and_names_its_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (classes, file, csv) = (dir.path().join("classes"), dir.path().join("bt.dfas"), dir.path().join("run.csv"));
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["breakthrough", "--width", "3", "--height", "4", "--by-classes", path(&classes)];
+        args.extend(["--out", path(&file)]);
+        args.extend(extra);
+        dfasolve(&args)
+    };
+    let quiet = solve(&["--quiet", "--csv", path(&csv)]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    let text = stdout(&quiet);
+    assert!(text.lines().count() <= 4, "quiet: the headline and totals only:\n{text}");
+    assert!(text.contains("second player (P2) wins"), "{text}");
+    let q = json(&dfasolve(&["query", path(&file), "xxx/.../.../ooo first", "--json"]));
+    assert!(q.to_string().contains("loss"), "{q}");
+    let checked = dfasolve(&["check", path(&file), "--sample", "20"]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    let record = std::fs::read_to_string(&csv).unwrap();
+    assert!(record.starts_with("game,phase,step,side,set,") && record.lines().next().unwrap().ends_with(",class"));
+    assert!(record.lines().skip(1).all(|l| !l.ends_with(',')), "every step names its class");
+    // Read again from the class files: the same values, and a table with the class column.
+    let again = solve(&[]);
+    let table = stdout(&again);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(table.contains("second player (P2) wins"));
+    assert!(!table.contains("largest DFA 0 states"), "{table}");
+    let chart = json(&dfasolve(&["plot", path(&csv), "--out", path(&dir.path().join("run.svg")), "--json"]));
+    assert_eq!(chart["title"], serde_json::json!("breakthrough 3x4: retrograde iterations"));
+    let svg = std::fs::read_to_string(dir.path().join("run.svg")).unwrap();
+    assert!(svg.contains("classes one after another"), "the x axis says how the classes' steps are laid");
+}
+
+/// Defect 13: a law that does not fit is not printed as the run's compression law.
+#[test]
+fn plot_draws_a_compression_law_only_where_one_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("two.csv");
+    let header = "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
+    let rows = "g,Backward,0,first,loss,10,5,80,0.1,0.1,\ng,Backward,1,first,new_win,1000,9,80,0.1,0.2,\n";
+    std::fs::write(&csv, format!("{header}{rows}")).unwrap();
+    let out = dfasolve(&["plot", path(&csv), "--out", path(&dir.path().join("two.svg"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("no law drawn (only 2 sets"), "{}", stdout(&out));
+    let chart = json(&dfasolve(&["plot", path(&csv), "--out", path(&dir.path().join("two.svg")), "--json"]));
+    assert!(chart["fit_not_drawn"].as_str().unwrap().contains("only 2 sets"), "{chart}");
+}
