@@ -1,5 +1,5 @@
 //! Issue 40's defects, one reproducer each: what a new user hit exploring solutions.
-use crate::edges::{dfasolve, json, path, stderr, stdout};
+use crate::edges::{assert_clean_error, bin, dfasolve, json, path, stderr, stdout};
 
 /// Defects 1 and 6: a solve by classes saves a solution that `query` and `check` read (one
 /// entry per value), `--quiet` leaves out the per-step table, and the table and the CSV name
@@ -51,4 +51,25 @@ fn plot_draws_a_compression_law_only_where_one_fits() {
     assert!(stdout(&out).contains("no law drawn (only 2 sets"), "{}", stdout(&out));
     let chart = json(&dfasolve(&["plot", path(&csv), "--out", path(&dir.path().join("two.svg")), "--json"]));
     assert!(chart["fit_not_drawn"].as_str().unwrap().contains("only 2 sets"), "{chart}");
+}
+
+/// Defects 4 and 9: the defaults (the standard 5x5 game) are refused with their cost unless
+/// `--long` asks for hours; nothing is written by a refusal; a tables directory the user names
+/// is made only where its parent is; `--out` names the tables directory too.
+#[test]
+fn long_solves_are_refused_with_their_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let at_home = |args: &[&str]| bin().args(args).current_dir(dir.path()).output().unwrap();
+    let refused = at_home(&["explicit", "ostle"]);
+    assert_clean_error(&refused, "--long");
+    assert!(stderr(&refused).contains("GB of tables"), "{}", stderr(&refused));
+    assert_clean_error(&at_home(&["ostle"]), "--long");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a refusal writes nothing");
+    let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class", "--quiet"];
+    let nowhere = dir.path().join("missing").join("tables");
+    assert_clean_error(&at_home(&[&["explicit", "ostle", "--tables", path(&nowhere)][..], &v].concat()), "cannot make");
+    let out = dir.path().join("t33");
+    let solved = at_home(&[&["explicit", "ostle", "--out", path(&out), "--json"][..], &v].concat());
+    assert_eq!(json(&solved)["initial_value"], serde_json::json!("W 17"), "Black wins in 17 plies");
+    assert!(out.join("class-3v3.ranked").exists());
 }

@@ -75,7 +75,8 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
     assert_clean_error(&dfasolve(&[&class[..8], &tight[..]].concat()), "budget");
     let big =
         ["explicit", "ostle", "--width", "8", "--height", "8", "--pieces", "5", "--lose-at", "4", "--tables", tables];
-    assert_clean_error(&dfasolve(&big), "budget");
+    assert_clean_error(&dfasolve(&big), "--long");
+    assert_clean_error(&dfasolve(&[&big[..], &["--long"]].concat()), "budget");
 }
 
 /// The class reading (the published rule) two independent ways on 4x4 K2 T1: the DFA solve

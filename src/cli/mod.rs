@@ -4,6 +4,7 @@
 
 mod files;
 mod ostle;
+mod ostle_cost;
 mod ostle_tables;
 mod output;
 mod progress;

@@ -40,6 +40,10 @@ pub struct OstleArgs {
     /// where the readings differ; 5x5 has 3.1 million).
     #[arg(long, value_enum, default_value_t = Rule::Exact)]
     pub rule: Rule,
+    /// Start a solve estimated to take more than half an hour (the standard 5x5 game takes
+    /// hours); without it such a solve is refused with its estimate.
+    #[arg(long)]
+    pub long: bool,
 }
 
 impl OstleArgs {
@@ -82,6 +86,8 @@ pub(super) fn levels_limit(minutes: f64) -> Result<LevelsLimit> {
 pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Result<()> {
     let v = args.variant()?;
     let game = symbolic_game(&v)?;
+    let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
+    super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name())?;
     let started = Instant::now();
     let mut solver = Solver::new(&game);
     let report: SolveReport = solve_with(&mut solver, &game, Mode::Strong, run, started)?;
@@ -316,8 +322,8 @@ pub struct ExplicitOstleArgs {
     pub variant: OstleArgs,
     /// Directory of the class tables (`class-NAME.ranked`, one file per class; a class whose
     /// file is there is not solved again, and a class under way resumes from its checkpoint
-    /// there). Default: `solutions/ostle-WxH-kK-tT-RULE-ranked`.
-    #[arg(long, value_name = "DIR")]
+    /// there; also `--out`). Default: `solutions/ostle-WxH-kK-tT-RULE-ranked`.
+    #[arg(long, value_name = "DIR", visible_alias = "out")]
     pub tables: Option<PathBuf>,
     /// Solve this class only (its lower classes must be solved); see `--list-classes`.
     #[arg(long, value_name = "NAME")]
@@ -390,7 +396,6 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             v.rule.name()
         ))
     });
-    std::fs::create_dir_all(&dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let chosen: Vec<&ranked::Class> = match &args.class {
         None => all.iter().collect(),
         Some(name) => vec![all.iter().find(|c| &c.name == name).ok_or_else(|| {
@@ -398,6 +403,18 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             anyhow::anyhow!("no class {name:?} in this variant (its classes: {})", names.join(", "))
         })?],
     };
+    let what = format!("ostle {}x{} k{} t{} by classes", v.width, v.height, v.pieces, v.lose_at);
+    let cost = super::ostle_cost::ExplicitCost::of(&v, &chosen, &dir);
+    cost.refuse_unless(args.variant.long, &what)?;
+    // The default directory's parents are ours to make; a directory the user names must have
+    // its parent already.
+    let made = if args.tables.is_some() { std::fs::create_dir(&dir) } else { std::fs::create_dir_all(&dir) };
+    match made {
+        Err(e) if !(e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir()) => {
+            anyhow::bail!("cannot make the tables directory {}: {e}", dir.display())
+        }
+        _ => {}
+    }
     let started = Instant::now();
     let quiet = args.quiet;
     let progress = move |line: String| {
@@ -411,6 +428,9 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         progress: &progress,
         stop_after_level: None,
     };
+    if cost.states > 0.0 {
+        progress(format!("{what}: estimated {}", cost.text()));
+    }
     let mut reports = Vec::new();
     for c in &chosen {
         let (t0, cpu0) = (Instant::now(), cpu_seconds());

@@ -93,6 +93,25 @@ impl Rules {
     }
 }
 
+impl Class {
+    /// About how many boards the class holds up to symmetry (the raw count over the number of
+    /// symmetries; the few symmetric boards make the true count slightly larger), without
+    /// building its directory: for cost estimates.
+    pub fn estimated_boards(&self, v: &Variant) -> u64 {
+        let binomial = directory::Binomial::new();
+        let squares = v.squares();
+        let raw: u64 = self
+            .kinds
+            .iter()
+            .map(|k| {
+                let (a, b) = (usize::from(k.mover), usize::from(k.opponent));
+                squares as u64 * binomial.get(squares - 1, a) * binomial.get(squares - 1 - a, b)
+            })
+            .sum();
+        raw / Symmetries::new(v).len() as u64
+    }
+}
+
 /// The classes of `v`, lowest first.
 pub fn classes(v: &Variant) -> Vec<Class> {
     let (low, high) = (v.lose_at as u8 + 1, v.pieces as u8);
