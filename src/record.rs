@@ -228,7 +228,8 @@ pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
     if !text.starts_with("game,phase,step,side,set,positions,states,bytes,positions_per_byte") {
         return Err(bad(1, "not a dfasolve run record (unexpected header)".into()));
     }
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    // Flexible: records written before the class column have one field fewer.
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text.as_bytes());
     let mut rows = Vec::new();
     for row in reader.deserialize::<CsvRow>() {
         let row = row.map_err(|e| {
@@ -271,8 +272,8 @@ mod tests {
         assert_eq!(
             text,
             format!(
-                "{CSV_HEADER}nim 3x7,Backward,3,second,new_win,{},17,80,0.500,1.235,4096\n\
-                 nim 3x7,Forward,3,second,new_win,,17,80,,1.235,4096\n",
+                "{CSV_HEADER}nim 3x7,Backward,3,second,new_win,{},17,80,0.500,1.235,4096,\n\
+                 nim 3x7,Forward,3,second,new_win,,17,80,,1.235,4096,\n",
                 u128::MAX
             )
         );
@@ -284,7 +285,11 @@ mod tests {
         assert_eq!((rows[0].positions, rows[0].positions_per_byte), (Some(u128::MAX), Some(Fixed3(0.5))));
         assert_eq!((rows[1].positions, rows[1].elapsed_s), (None, Fixed3(1.235)));
         assert_eq!((rows[1].phase.as_str(), rows[1].side.as_str(), rows[1].step), ("Forward", "second", 3));
-        assert_eq!(csv_line("g", &records[1]).expect("line"), "g,Forward,3,second,new_win,,17,80,,1.235,4096\n");
+        assert_eq!(csv_line("g", &records[1]).expect("line"), "g,Forward,3,second,new_win,,17,80,,1.235,4096,\n");
+        // A record from before the class column reads too.
+        let old = "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
+        std::fs::write(&path, format!("{old}g,Forward,3,second,new_win,,17,80,,1.235,4096\n")).expect("written");
+        assert_eq!(read_csv(&path).expect("read").len(), 1);
     }
 
     #[test]

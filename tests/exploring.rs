@@ -1,5 +1,7 @@
 //! Issue 40's defects, one reproducer each: what a new user hit exploring solutions.
 use crate::edges::{assert_clean_error, bin, dfasolve, json, path, stderr, stdout};
+#[cfg(unix)]
+use std::os::unix::fs::FileTypeExt;
 
 /// Defects 1 and 6: a solve by classes saves a solution that `query` and `check` read (one
 /// entry per value), `--quiet` leaves out the per-step table, and the table and the CSV name
@@ -72,4 +74,37 @@ fn long_solves_are_refused_with_their_estimate() {
     let solved = at_home(&[&["explicit", "ostle", "--out", path(&out), "--json"][..], &v].concat());
     assert_eq!(json(&solved)["initial_value"], serde_json::json!("W 17"), "Black wins in 17 plies");
     assert!(out.join("class-3v3.ranked").exists());
+}
+
+/// Defect 2: paths are written as the user means them. A FIFO given to `--csv` receives the
+/// record, a symbolic link given to `export` still links to the file it wrote, a device stays
+/// a device, and a missing directory is refused, not made.
+#[cfg(unix)]
+#[test]
+fn outputs_follow_links_stream_to_special_files_and_make_no_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let nim = ["nim", "--heaps", "2", "--tokens", "3", "--quiet"];
+    let nowhere = dir.path().join("no").join("such").join("x.dfas");
+    assert_clean_error(&dfasolve(&[&nim[..], &["--out", path(&nowhere)]].concat()), "does not exist");
+    assert!(!dir.path().join("no").exists(), "no directory is made unasked");
+    let solution = dir.path().join("nim.dfas");
+    let fifo = dir.path().join("record.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let out = dfasolve(&[&nim[..], &["--out", path(&solution), "--csv", path(&fifo)]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(reader.join().unwrap().starts_with("game,phase,step,"), "the record went into the FIFO");
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO stays a FIFO");
+    let (real, link) = (dir.path().join("loss.dfa1"), dir.path().join("link.dfa1"));
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let exported = dfasolve(&["export", path(&solution), "first/loss", path(&link)]);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert!(std::fs::metadata(&real).unwrap().len() > 0, "the file it names is written");
+    let to_null = dfasolve(&[&nim[..], &["--out", "/dev/null"]].concat());
+    assert!(to_null.status.success(), "{}", stderr(&to_null));
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null stays a device");
 }

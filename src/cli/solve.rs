@@ -43,6 +43,7 @@ pub(super) fn list_classes(game: &dyn Game) -> Result<()> {
 /// report its values.
 pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &RunOptions) -> Result<()> {
     let checkpoint = checkpoint_dir(game, Mode::Strong, run);
+    make_default_parents([(run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref()])?;
     watch_memory(run);
     let started = Instant::now();
@@ -118,6 +119,8 @@ pub fn solve_with<'g>(
             .clone()
             .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))))
     });
+    // The default places are ours to make; a path the user gives is taken as it is.
+    make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
     // Every output is checked before the solve, so that a bad path costs nothing.
     check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
     watch_memory(run);
@@ -210,6 +213,17 @@ pub(super) fn watch_memory(run: &RunOptions) {
     if let Some(bytes) = budget {
         crate::dfa::limits::watch_memory(bytes);
     }
+}
+
+/// Make the parent directories of the default paths among `paths` (`(is default, path)`):
+/// `solutions/`, `checkpoints/`.
+fn make_default_parents<'p>(paths: impl IntoIterator<Item = (bool, Option<&'p Path>)>) -> Result<()> {
+    for (default, path) in paths {
+        if let (true, Some(parent)) = (default, path.and_then(Path::parent)) {
+            std::fs::create_dir_all(parent).about_file("cannot make", parent)?;
+        }
+    }
+    Ok(())
 }
 
 /// Fail now, before any work, if a file or directory the run will write cannot be written.

@@ -89,9 +89,13 @@ impl Checkpoints {
     /// # Errors
     /// [`Error::Io`] if the file cannot be written.
     pub(super) fn save(&self, name: &str, entries: &[(&str, &Dfa)]) -> Result<()> {
-        match self.path(name) {
-            Some(path) => save_entries(&path, &self.key(name), entries),
-            None => Ok(()),
+        match (self.path(name), &self.dir) {
+            (Some(path), Some(dir)) => {
+                // The checkpoint directory given to the solver is its to make.
+                std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.clone(), error })?;
+                save_entries(&path, &self.key(name), entries)
+            }
+            _ => Ok(()),
         }
     }
 }

@@ -315,6 +315,8 @@ impl Solver<'_> {
         let Some(dir) = dir else {
             return Ok(values);
         };
+        // The directory given for the class files is this solve's to make.
+        std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.to_path_buf(), error })?;
         let file = ClassValues {
             params: self.game.params(),
             class: class.name.clone(),
