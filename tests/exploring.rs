@@ -108,3 +108,19 @@ fn outputs_follow_links_stream_to_special_files_and_make_no_directories() {
     assert!(to_null.status.success(), "{}", stderr(&to_null));
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null stays a device");
 }
+
+/// Defect 10: a directory with only the lower classes solved answers for their positions,
+/// and names the class to solve for the others.
+#[test]
+fn partly_solved_tables_answer_their_classes_and_name_the_missing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t");
+    let v = ["--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
+    let solved =
+        dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--class", "2v2", "--quiet"][..], &v].concat());
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let q = json(&dfasolve(&["query", path(&tables), "b..b/..o./..../w..w -", "--json"]));
+    assert_eq!(q["value"], serde_json::json!("D"), "{q}");
+    assert_clean_error(&dfasolve(&["query", path(&tables), "bb.b/..o./..../w.ww -"]), "class 3v3 is not solved");
+    assert_clean_error(&dfasolve(&["play", path(&tables)]), "class 3v3 is not solved");
+}

@@ -38,7 +38,32 @@ fn value_words(v: Option<Value>) -> String {
         Some(Value::Win(n)) => format!("win in {n} plies"),
         Some(Value::Loss(n)) => format!("loss in {n} plies"),
         Some(Value::Draw) => "draw".into(),
-        None => "not in the tables (its class is not solved, or the reading never forbids that move here)".into(),
+        None => "not known: its class is not solved in these tables".into(),
+    }
+}
+
+/// Refuse a position the tables cannot answer: its class is not solved there, or it is not
+/// a state of the reading (a forbidden move the reading never gives that board).
+fn answerable(t: &ranked::Solution, s: &State, text: &str, dir: &Path) -> Result<()> {
+    if t.value(s).is_some() || t.variant.finished(&s.cells).is_some() {
+        return Ok(());
+    }
+    match t.class_of(s) {
+        Some((class, false)) => {
+            let solved: Vec<String> = t.classes().iter().map(|c| c.kinds[0].kind.to_string()).collect();
+            Err(anyhow!(
+                "{text}: its class {} is not solved in {} (solved: {}); `dfasolve explicit ostle --class {}` with the \
+                 same variant and --tables solves it",
+                class.name,
+                dir.display(),
+                solved.join(", "),
+                class.name
+            ))
+        }
+        _ => Err(anyhow!(
+            "{text}: not a state of these tables: the {} reading never forbids that move on this board",
+            t.variant.rule.name()
+        )),
     }
 }
 
@@ -75,6 +100,7 @@ pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -
     let t = open(path)?;
     let v = &t.variant;
     let (s, side) = v.parse_position(text)?;
+    answerable(&t, &s, text, path)?;
     let value = t.value(&s);
     let over = v.finished(&s.cells);
     let moves = if over.is_none() { ranked_moves(&t, &s) } else { Vec::new() };
@@ -122,6 +148,7 @@ pub(super) fn play(path: &Path, human_first: bool, from: Option<&str>, json: boo
         Some(text) => v.parse_position(text)?.0,
         None => v.initial_state(),
     };
+    answerable(&t, &s, from.unwrap_or("the start"), path)?;
     let mut human_to_move = human_first;
     let mut played = Vec::new();
     let show = |text: String| -> Result<()> {

@@ -389,6 +389,17 @@ impl Solution {
     pub fn classes(&self) -> &[ClassTables] {
         &self.classes
     }
+
+    /// The class of `s` (by its pieces) and whether it is solved here; `None` for a board
+    /// with a piece count no class has (the game is over).
+    pub fn class_of(&self, s: &State) -> Option<(Class, bool)> {
+        let (b, _) = self.rules.board_of(s);
+        let (mine, theirs) = b.counts();
+        let kind = directory::Kind { mover: mine as u8, opponent: theirs as u8 };
+        let class = classes(&self.variant).into_iter().find(|c| c.kinds.contains(&kind))?;
+        let solved = self.classes.iter().any(|t| t.kind(kind).is_some());
+        Some((class, solved))
+    }
 }
 
 /// The canonical start board of `v`.
