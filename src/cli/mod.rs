@@ -416,6 +416,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
             refuse_hopeless(game.estimated_peak_bytes(strong || run.by_classes.is_some()), force)?;
             let started = Instant::now();
+            solve::before_solving(&game, mode, &run)?;
             let mut solver = Solver::new(&game);
             solver.set_mirror_policy(side_mirror);
             let report = solve_with(&mut solver, &game, mode, &run, started)?;

@@ -89,6 +89,7 @@ pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Resu
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
     super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name())?;
     let started = Instant::now();
+    super::solve::before_solving(&game, Mode::Strong, run)?;
     let mut solver = Solver::new(&game);
     let report: SolveReport = solve_with(&mut solver, &game, Mode::Strong, run, started)?;
     let t = Instant::now();

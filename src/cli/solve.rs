@@ -96,7 +96,34 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
 /// Solver and file errors.
 pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
     let started = Instant::now();
+    before_solving(game, mode, run)?;
     solve_with(&mut Solver::new(game), game, mode, run, started)
+}
+
+/// What every solve does before its first set is built, [`Solver::new`] included (whose
+/// terminal sets can take minutes and gigabytes): the outputs are checked, so that a bad path
+/// costs nothing, and the memory budget is watched. Returns the mode (a solve by classes is
+/// strong), the checkpoint directory and the solution file.
+///
+/// # Errors
+/// The first output that cannot be written.
+pub(super) fn before_solving(
+    game: &dyn Game,
+    mode: Mode,
+    run: &RunOptions,
+) -> Result<(Mode, Option<PathBuf>, Option<PathBuf>)> {
+    let mode = if run.by_classes.is_some() { Mode::Strong } else { mode };
+    let checkpoint = checkpoint_dir(game, mode, run);
+    let out = (!run.no_save).then(|| {
+        run.out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))))
+    });
+    // The default places are ours to make; a path the user gives is taken as it is.
+    make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
+    check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
+    watch_memory(run);
+    Ok((mode, checkpoint, out))
 }
 
 /// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards);
@@ -111,19 +138,7 @@ pub fn solve_with<'g>(
     run: &RunOptions,
     started: Instant,
 ) -> Result<SolveReport> {
-    // A solve by classes is a strong solve.
-    let mode = if run.by_classes.is_some() { Mode::Strong } else { mode };
-    let checkpoint = checkpoint_dir(game, mode, run);
-    let out = (!run.no_save).then(|| {
-        run.out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("solutions").join(format!("{}-{}.dfas", file_stem(game), mode_tag(mode))))
-    });
-    // The default places are ours to make; a path the user gives is taken as it is.
-    make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
-    // Every output is checked before the solve, so that a bad path costs nothing.
-    check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
-    watch_memory(run);
+    let (mode, checkpoint, out) = before_solving(game, mode, run)?;
     let progress = follow_steps(solver, game, run, checkpoint.as_deref());
     let solution = match &run.by_classes {
         Some(dir) => solver.solve_by_classes(Some(dir)),

@@ -70,6 +70,21 @@ pub(crate) fn check_memory() {
     }
 }
 
+/// Panics with [`OverMemoryBudget`] if `bytes` more than the process holds now would put it
+/// over its memory budget: called before a large allocation, so that the budget stops the
+/// work before the memory is taken, not 50 ms of sampling after.
+#[inline]
+pub(crate) fn check_allocation(bytes: usize) {
+    check_memory();
+    let budget = BUDGET.load(Ordering::Relaxed);
+    let projected = RESIDENT_NOW.load(Ordering::Relaxed).saturating_add(bytes as u64);
+    if budget > 0 && projected > budget {
+        RESIDENT_SEEN.store(projected, Ordering::Relaxed);
+        OVER_BUDGET.store(true, Ordering::Relaxed);
+        over_memory_budget();
+    }
+}
+
 /// The panic payload of an operation stopped because the process went over its memory budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OverMemoryBudget {

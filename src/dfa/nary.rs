@@ -41,6 +41,7 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
     for l in (0..n).rev() {
         let alphabet = shape.alphabet(l);
         for (k, d) in live.iter().enumerate() {
+            super::limits::check_memory();
             let layer = &d.layers()[l];
             let below = &maps_below[k];
             let mut map = Vec::with_capacity(layer.len());

@@ -361,6 +361,9 @@ impl RelationImager {
         if let Some(&z) = self.images[l].get(&u) {
             return z;
         }
+        // The node store grows with every new node: the budget stops it here (a panic
+        // poisons the imager's lock, and the next image rebuilds it).
+        super::limits::check_memory();
         let a = self.shape.alphabet(l);
         // The images of the children first (they recurse), then the unions with the moved row,
         // read in place.
@@ -396,6 +399,7 @@ impl RelationImager {
         if let Some(&z) = self.restricted[l].get(&(w, u)) {
             return z;
         }
+        super::limits::check_memory();
         let a = self.shape.alphabet(l);
         let last = l + 1 == self.shape.len();
         let mut row: Vec<u32> = (0..a)

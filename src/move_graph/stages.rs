@@ -47,6 +47,9 @@ impl MoveGraph {
             let parts: Vec<Cow<Dfa>> = edges
                 .par_iter()
                 .filter_map(|e| {
+                    // A node's images are all held until their union: stop between them once
+                    // over the budget.
+                    crate::dfa::limits::check_memory();
                     let to = e.to.0 as usize;
                     let target = back[to].as_ref().filter(|d| !d.is_empty())?;
                     let inverse: Vec<Change> = self.nodes[to].changes.iter().map(|c| c.inverse()).collect();

@@ -161,6 +161,8 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         let first_components = operands[0].layers().get(l + 1).map_or(2, |x| x.len());
         let bucketing = Bucketing::new(first_components, tuples.len() * alphabet);
         let expand = unit_expander(|(unit, out): (&[[u32; K]], &mut [u32])| {
+            // A layer's children can take gigabytes: stop within a unit of going over budget.
+            crate::dfa::limits::check_memory();
             let mut pending = Vec::with_capacity(out.len());
             for (group, group_codes) in unit.chunks(GROUP).zip(out.chunks_mut(GROUP * alphabet)) {
                 // Read ahead (see GROUP); the fold keeps the reads from being optimised away.
@@ -194,6 +196,8 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
             }
             UnitChildren::new(out, pending, &bucketing)
         });
+        // The codes buffer is taken whole: refuse it before, not 50 ms of sampling after.
+        crate::dfa::limits::check_allocation(tuples.len() * alphabet * 4);
         let mut codes = codes_buffer(tuples.len() * alphabet, alphabet);
         let body = &mut codes[2 * alphabet..];
         let mut units: Vec<UnitChildren<'_, K>> = if tuples.len() >= 2 * PAR_CHUNK {
