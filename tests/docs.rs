@@ -4,12 +4,19 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The `Example:` lines of `dfasolve SUBCOMMAND --help`, without the leading spaces.
+/// The `Example:` lines of `dfasolve SUBCOMMAND --help` (commands and pipes into one),
+/// without the leading spaces.
 fn examples(bin: &str, subcommand: &str) -> Vec<String> {
     let out = Command::new(bin).args([subcommand, "--help"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let after = text.split_once("Example").map_or("", |(_, rest)| rest);
-    after.lines().skip(1).map(str::trim).filter(|l| l.starts_with("dfasolve ")).map(String::from).collect()
+    after
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| l.starts_with("dfasolve ") || l.contains("| dfasolve "))
+        .map(String::from)
+        .collect()
 }
 
 #[test]
@@ -23,7 +30,8 @@ fn help_examples_run_as_written() {
     );
     let run = |line: &str| {
         let out = Command::new("sh")
-            .args(["-c", &format!("{line} < /dev/null")])
+            .args(["-c", line])
+            .stdin(std::process::Stdio::null())
             .current_dir(dir.path())
             .env("PATH", &path)
             .output()

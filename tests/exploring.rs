@@ -144,3 +144,39 @@ fn the_memory_budget_holds_from_the_first_set() {
         .unwrap_or_else(|| panic!("no peak in {err}"));
     assert!(peak < 400 * 1024, "peak {peak} KiB under a budget of 0.3 GiB");
 }
+
+/// Probing many positions: `query` without a position reads them from standard input, one per
+/// line, loading the solution once; a bad line is answered by an error object and the exit
+/// status says some failed.
+#[test]
+fn query_answers_positions_from_standard_input() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nim.dfas");
+    let solved = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--quiet", "--out", path(&file)]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let probe = |input: &str| {
+        let mut child = bin()
+            .args(["query", path(&file), "--json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = probe("1,2,3 first\n\n3,3,0 second\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2, "one object per position, blank lines skipped");
+    // 1 ^ 2 ^ 3 = 0 and 3 ^ 3 ^ 0 = 0: both lost for the mover.
+    for (line, want) in lines.iter().zip(["1,2,3 first", "3,3,0 second"]) {
+        assert_eq!(line["position"], serde_json::json!(want));
+        assert!(line["value"].as_str().unwrap().starts_with("loss"), "{line}");
+    }
+    let bad = probe("1,2,3 first\nnot a position\n");
+    assert!(!bad.status.success());
+    let lines: Vec<serde_json::Value> = stdout(&bad).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines[1]["error"].is_string(), "{}", lines[1]);
+}

@@ -17,55 +17,124 @@ fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
     Solution::load(path).about_file("loading", path)
 }
 
-/// `dfasolve query`: the value and the ranked moves of one position.
-pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
-    if super::ostle_tables::is_tables_dir(path) {
-        return super::ostle_tables::query(path, text, json, limit);
+/// An opened solution that answers positions: a DFA solution file, or Ostle class tables.
+enum Probe {
+    Dfa(Box<dyn Game>, Solution),
+    Tables(Box<super::ostle_tables::Tables>),
+}
+
+impl Probe {
+    fn open(path: &Path) -> Result<Probe> {
+        if super::ostle_tables::is_tables_dir(path) {
+            return Ok(Probe::Tables(Box::new(super::ostle_tables::Tables::open(path)?)));
+        }
+        let (game, solution) = load_solution(path)?;
+        Ok(Probe::Dfa(game, solution))
     }
-    let (game, solution) = load_solution(path)?;
+
+    /// The answer for the position `text`: its JSON object and its text.
+    fn answer(&self, text: &str, limit: Option<usize>) -> Result<(serde_json::Value, String)> {
+        match self {
+            Probe::Tables(t) => t.answer(text, limit),
+            Probe::Dfa(game, solution) => dfa_answer(game.as_ref(), solution, text, limit),
+        }
+    }
+}
+
+/// `dfasolve query`: the value and the ranked moves of `position`, or with none, of every
+/// position read from standard input, one per line (the solution loaded once; with `json`,
+/// one object per line, a bad line answered by `{"position", "error"}`).
+pub(super) fn query(path: &Path, position: Option<&str>, json: bool, limit: Option<usize>) -> Result<()> {
+    use std::io::BufRead;
+    let probe = Probe::open(path)?;
+    let Some(text) = position else {
+        let mut failed = 0usize;
+        for line in std::io::stdin().lock().lines() {
+            let line = line.map_err(|e| anyhow!("reading standard input: {e}"))?;
+            let text = line.trim();
+            if text.is_empty() {
+                continue;
+            }
+            match probe.answer(text, limit) {
+                Ok((object, shown)) => {
+                    if json {
+                        say!("{object}");
+                    } else {
+                        say!("{shown}");
+                    }
+                }
+                Err(e) => {
+                    failed += 1;
+                    if json {
+                        say!("{}", serde_json::json!({ "position": text, "error": e.to_string() }));
+                    } else {
+                        eprintln!("{text}: {e}");
+                    }
+                }
+            }
+        }
+        if failed > 0 {
+            bail!("{failed} of the positions read could not be answered");
+        }
+        return Ok(());
+    };
+    let (object, shown) = probe.answer(text, limit)?;
+    if json {
+        say!("{object}");
+    } else {
+        super::output::say_raw!("{shown}");
+    }
+    Ok(())
+}
+
+fn dfa_answer(
+    game: &dyn Game,
+    solution: &Solution,
+    text: &str,
+    limit: Option<usize>,
+) -> Result<(serde_json::Value, String)> {
+    use std::fmt::Write;
     let pos = game.parse(text)?;
     let value = solution.checked_value(&pos)?;
     let status = game.explicit_status(&pos);
-    let moves = if status == Status::Ongoing { ranked_moves(game.as_ref(), &solution, &pos)? } else { Vec::new() };
+    let moves = if status == Status::Ongoing { ranked_moves(game, solution, &pos)? } else { Vec::new() };
     let shown = limit.unwrap_or(usize::MAX).min(moves.len());
-    if json {
-        let listed: Vec<serde_json::Value> = moves[..shown]
-            .iter()
-            .map(|(name, next, v)| {
-                serde_json::json!({ "move": name, "position": game.render(next),
-                    "value_for_opponent": v.map(|v| v.to_string()) })
-            })
-            .collect();
-        say!(
-            "{}",
-            serde_json::json!({ "game": game.name(), "position": game.render(&pos), "side_to_move": pos.side.to_string(),
-                "value": value.map(|v| v.to_string()), "status": format!("{status:?}").to_lowercase(),
-                "moves": listed, "moves_total": moves.len() })
-        );
-        return Ok(());
-    }
-    say!("{}", game.draw(&pos, pos.side));
+    let listed: Vec<serde_json::Value> = moves[..shown]
+        .iter()
+        .map(|(name, next, v)| {
+            serde_json::json!({ "move": name, "position": game.render(next),
+                "value_for_opponent": v.map(|v| v.to_string()) })
+        })
+        .collect();
+    let object = serde_json::json!({ "game": game.name(), "position": game.render(&pos), "side_to_move": pos.side.to_string(),
+        "value": value.map(|v| v.to_string()), "status": format!("{status:?}").to_lowercase(),
+        "moves": listed, "moves_total": moves.len() });
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", game.draw(&pos, pos.side));
     match value {
-        Some(v) => say!("value for the {} player (to move): {v}", pos.side),
+        Some(v) => {
+            let _ = writeln!(out, "value for the {} player (to move): {v}", pos.side);
+        }
         None => {
-            say!(
+            let _ = writeln!(
+                out,
                 "value: not covered by this solution (a meet-in-the-middle solve covers what the start reaches; \
                  an Ostle solve covers the states some move can produce)"
-            )
+            );
         }
     }
     if status != Status::Ongoing {
-        say!("the game is over: {status:?} for the player to move");
-        return Ok(());
+        let _ = writeln!(out, "the game is over: {status:?} for the player to move");
+        return Ok((object, out));
     }
-    say!("moves, best first (value for the opponent after the move):");
+    let _ = writeln!(out, "moves, best first (value for the opponent after the move):");
     for (name, _, v) in &moves[..shown] {
-        say!("  {name:>10}  {}", v.map_or("not covered".to_string(), |v| v.to_string()));
+        let _ = writeln!(out, "  {name:>10}  {}", v.map_or("not covered".to_string(), |v| v.to_string()));
     }
     if shown < moves.len() {
-        say!("  ... {} more (--limit)", moves.len() - shown);
+        let _ = writeln!(out, "  ... {} more (--limit)", moves.len() - shown);
     }
-    Ok(())
+    Ok((object, out))
 }
 
 /// The moves of `pos` with the value each leads to (for the opponent), best for the mover

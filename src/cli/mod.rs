@@ -159,18 +159,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Value and best moves of one position in a saved solution.
+    /// Value and best moves of a position in a saved solution; without a position (or with
+    /// `-`), of every position on standard input, one per line, the solution loaded once.
     #[command(
-        after_help = "Example:\n  dfasolve query solutions/breakthrough-4x5-mitm2.dfas 'xxxx/xxxx/..../oooo/oooo first'"
+        after_help = "Examples:\n  dfasolve query solutions/breakthrough-4x5-mitm2.dfas 'xxxx/xxxx/..../oooo/oooo first'\n  \
+                      echo 'xxxx/xxxx/..../oooo/oooo first' | dfasolve query solutions/breakthrough-4x5-mitm2.dfas"
     )]
     Query {
         /// A solution file (or class directory) written by a solve command.
         #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// The position in the game's text form (e.g. breakthrough: "xxxx/xxxx/..../..../oooo/oooo first").
-        #[arg(num_args = 1.., required = true, value_name = "POSITION")]
+        #[arg(num_args = 0.., value_name = "POSITION")]
         position: Vec<String>,
-        /// Print one JSON object instead of text.
+        /// Print one JSON object instead of text (one per line for standard input).
         #[arg(long)]
         json: bool,
         /// List at most this many moves.
@@ -441,7 +443,10 @@ pub fn run(cli: Cli) -> Result<()> {
             ostle::run_verify_ostle(&args, run.json, &run.run_options())
         }
         Command::Explicit { game: ExplicitCommand::Ostle { args } } => ostle::run_explicit_ostle(&args),
-        Command::Query { solution, position, json, limit } => files::query(&solution, &position.join(" "), json, limit),
+        Command::Query { solution, position, json, limit } => {
+            let position = (!position.is_empty() && position != ["-"]).then(|| position.join(" "));
+            files::query(&solution, position.as_deref(), json, limit)
+        }
         Command::Puzzles { tables, plies, longest, unique, sacrifice, limit, json } => {
             let filter = crate::games::ostle::ranked::puzzles::Filter { plies, longest, unique, sacrifice };
             ostle_tables::puzzles(&tables, &filter, limit, json)

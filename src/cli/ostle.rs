@@ -193,6 +193,7 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
 pub fn run_class_from_subgame(args: &OstleArgs, file: &Path, run: &RunOptions) -> Result<()> {
     let big = symbolic_game(&args.variant()?)?;
     let dir = run.by_classes.as_deref().expect("clap requires --by-classes");
+    super::solve::check_outputs(None, None, [Some(dir)])?;
     let started = Instant::now();
     let (_, solution) = Solution::load(file).about_file("loading", file)?;
     let GameParams::Ostle(small) = solution.params.clone() else {

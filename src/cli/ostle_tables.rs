@@ -95,17 +95,29 @@ fn ranked_moves(t: &ranked::Solution, s: &State) -> Vec<(String, State, Option<V
     out
 }
 
-/// `dfasolve query DIR POSITION` on class tables.
-pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -> Result<()> {
-    let t = open(path)?;
-    let v = &t.variant;
-    let (s, side) = v.parse_position(text)?;
-    answerable(&t, &s, text, path)?;
-    let value = t.value(&s);
-    let over = v.finished(&s.cells);
-    let moves = if over.is_none() { ranked_moves(&t, &s) } else { Vec::new() };
-    let shown = limit.unwrap_or(usize::MAX).min(moves.len());
-    if json {
+/// Class tables opened once to answer positions.
+pub(super) struct Tables {
+    path: std::path::PathBuf,
+    solution: ranked::Solution,
+}
+
+impl Tables {
+    /// Open the class tables in the directory `path`.
+    pub(super) fn open(path: &Path) -> Result<Tables> {
+        Ok(Tables { path: path.to_path_buf(), solution: open(path)? })
+    }
+
+    /// `dfasolve query DIR POSITION` on class tables: the answer's JSON object and its text.
+    pub(super) fn answer(&self, text: &str, limit: Option<usize>) -> Result<(serde_json::Value, String)> {
+        use std::fmt::Write;
+        let t = &self.solution;
+        let v = &t.variant;
+        let (s, side) = v.parse_position(text)?;
+        answerable(t, &s, text, &self.path)?;
+        let value = t.value(&s);
+        let over = v.finished(&s.cells);
+        let moves = if over.is_none() { ranked_moves(t, &s) } else { Vec::new() };
+        let shown = limit.unwrap_or(usize::MAX).min(moves.len());
         let listed: Vec<serde_json::Value> = moves[..shown]
             .iter()
             .map(|(name, next, x)| {
@@ -113,29 +125,26 @@ pub(super) fn query(path: &Path, text: &str, json: bool, limit: Option<usize>) -
                     "value_for_opponent": x.map(value_text) })
             })
             .collect();
-        say!(
-            "{}",
-            serde_json::json!({ "game": format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at),
-                "rule": v.rule.name(), "position": v.position_text(&s, side), "value": value.map(value_text),
-                "moves": listed, "moves_total": moves.len() })
-        );
-        return Ok(());
+        let object = serde_json::json!({ "game": format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at),
+            "rule": v.rule.name(), "position": v.position_text(&s, side), "value": value.map(value_text),
+            "moves": listed, "moves_total": moves.len() });
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", v.position_text(&s, side));
+        let mover = if side == Side::First { "Black, b" } else { "White, w" };
+        let _ = writeln!(out, "value for the player to move ({mover}): {}", value_words(value));
+        if let Some(won) = over {
+            let _ = writeln!(out, "the game is over: the player to move has {}", if won { "won" } else { "lost" });
+            return Ok((object, out));
+        }
+        let _ = writeln!(out, "moves, best first (value for the opponent after the move):");
+        for (name, _, x) in &moves[..shown] {
+            let _ = writeln!(out, "  {name:>6}  {}", value_words(*x));
+        }
+        if shown < moves.len() {
+            let _ = writeln!(out, "  ... {} more (--limit)", moves.len() - shown);
+        }
+        Ok((object, out))
     }
-    say!("{}", v.position_text(&s, side));
-    let mover = if side == Side::First { "Black, b" } else { "White, w" };
-    say!("value for the player to move ({mover}): {}", value_words(value));
-    if let Some(won) = over {
-        say!("the game is over: the player to move has {}", if won { "won" } else { "lost" });
-        return Ok(());
-    }
-    say!("moves, best first (value for the opponent after the move):");
-    for (name, _, x) in &moves[..shown] {
-        say!("  {name:>6}  {}", value_words(*x));
-    }
-    if shown < moves.len() {
-        say!("  ... {} more (--limit)", moves.len() - shown);
-    }
-    Ok(())
 }
 
 /// `dfasolve play DIR` on class tables: the user against the perfect player, from the start or
