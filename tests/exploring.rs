@@ -74,6 +74,15 @@ fn long_solves_are_refused_with_their_estimate() {
     let solved = at_home(&[&["explicit", "ostle", "--out", path(&out), "--json"][..], &v].concat());
     assert_eq!(json(&solved)["initial_value"], serde_json::json!("W 17"), "Black wins in 17 plies");
     assert!(out.join("class-3v3.ranked").exists());
+    // Solved tables: the levels alone, without the census.
+    let levels = json(&at_home(
+        &[&["explicit", "ostle", "--out", path(&out), "--json", "--no-census", "--levels"][..], &v].concat(),
+    ));
+    assert!(
+        levels["census"].is_null() && levels["classes"][0]["already_solved"] == serde_json::json!(true),
+        "{levels}"
+    );
+    assert_eq!(levels["levels_from_start"][0], serde_json::json!(1), "the start alone at level 0");
 }
 
 /// Defect 2: paths are written as the user means them. A FIFO given to `--csv` receives the

@@ -357,6 +357,9 @@ pub struct ExplicitOstleArgs {
     /// over every board of the solved classes).
     #[arg(long)]
     pub levels: bool,
+    /// Skip the census (an hour on 5x5), e.g. to count only the levels of solved tables.
+    #[arg(long)]
+    pub no_census: bool,
 }
 
 fn cpu_seconds() -> Option<f64> {
@@ -458,17 +461,15 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     let solution = ranked::Solution::open(&v, &dir)?;
     let start = ranked::start_board(&rules, &v);
     let mut census = Census::default();
-    let mut complete = true;
-    for c in &all {
-        let path = ranked::class_file(&dir, c);
-        if !path.exists() {
-            complete = false;
-            continue;
-        }
-        let t = ranked::tables::ClassTables::open(&path, Some(&v))?;
+    let complete = all.iter().all(|c| ranked::class_file(&dir, c).exists());
+    for c in all.iter().filter(|c| !args.no_census && ranked::class_file(&dir, c).exists()) {
+        let t0 = Instant::now();
+        let t = ranked::tables::ClassTables::open(&ranked::class_file(&dir, c), Some(&v))?;
         let lower = ranked::lower_of(&v, &dir, c)?;
         census.add(&ranked::census::census(&rules, &t, &lower, Some(start)));
+        progress(format!("census of class {}: {:.0} s", c.name, t0.elapsed().as_secs_f64()));
     }
+    let census = (!args.no_census).then_some(census);
     let check_started = Instant::now();
     let checked = solution.check_sample(args.check_sample, args.seed)?;
     let check_s = check_started.elapsed().as_secs_f64();
@@ -477,13 +478,9 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     let levels_started = Instant::now();
     let levels = if args.levels { Some(solution.levels(&progress)) } else { None };
     let levels_s = levels_started.elapsed().as_secs_f64();
-    let longest_win = census
-        .by_d
-        .iter()
-        .enumerate()
-        .rev()
-        .find(|(d, n)| d % 2 == 0 && n.classes > 0)
-        .map(|(d, n)| (d + 1, n.clone()));
+    let longest_win = census.as_ref().and_then(|census| {
+        census.by_d.iter().enumerate().rev().find(|(d, n)| d % 2 == 0 && n.classes > 0).map(|(d, n)| (d + 1, n.clone()))
+    });
     let variant = format!("ostle {}x{} k{} t{} ({} reading)", v.width, v.height, v.pieces, v.lose_at, v.rule.name());
     let wall_s = started.elapsed().as_secs_f64();
     if args.json {
@@ -512,16 +509,18 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             n.raw
         );
     }
-    say!("{:>28} {:>16} {:>18}", "", "up to symmetry", "raw");
-    for (name, c) in [
-        ("positions", &census.positions),
-        ("checkmate positions", &census.checkmate_positions),
-        ("non-trivial states", &census.nontrivial_states),
-        ("with a forbidden move", &census.with_forbidden_move),
-        ("wins only by sacrifices", &census.sacrifice_wins),
-        ("draws", &census.draws),
-    ] {
-        say!("{name:>28} {:>16} {:>18}", c.classes, c.raw);
+    if let Some(census) = &census {
+        say!("{:>28} {:>16} {:>18}", "", "up to symmetry", "raw");
+        for (name, c) in [
+            ("positions", &census.positions),
+            ("checkmate positions", &census.checkmate_positions),
+            ("non-trivial states", &census.nontrivial_states),
+            ("with a forbidden move", &census.with_forbidden_move),
+            ("wins only by sacrifices", &census.sacrifice_wins),
+            ("draws", &census.draws),
+        ] {
+            say!("{name:>28} {:>16} {:>18}", c.classes, c.raw);
+        }
     }
     if let Some(levels) = &levels {
         say!("breadth-first levels from the start, states up to symmetry ({levels_s:.0} s):");
@@ -529,9 +528,9 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             say!("{:>28} {n:>16}", format!("level {i}"));
         }
     }
-    say!("value of the non-trivial states (d = plies - 1; d even: the mover wins):");
-    for (d, n) in census.by_d.iter().enumerate() {
-        if n.classes > 0 {
+    if let Some(census) = &census {
+        say!("value of the non-trivial states (d = plies - 1; d even: the mover wins):");
+        for (d, n) in census.by_d.iter().enumerate().filter(|(_, n)| n.classes > 0) {
             say!("{d:>28} {:>16} {:>18}", n.classes, n.raw);
         }
     }
