@@ -189,3 +189,28 @@ fn query_answers_positions_from_standard_input() {
     let lines: Vec<serde_json::Value> = stdout(&bad).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert!(lines[1]["error"].is_string(), "{}", lines[1]);
 }
+
+/// The best line: `query` plays the principal variation to the end, the winner quickest and
+/// the loser slowest, so a win in n plies has a line of n plies; a draw is cut and says so.
+#[test]
+fn query_shows_the_best_line_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nim.dfas");
+    let solved = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--strong", "--quiet", "--out", path(&file)]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    for (position, plies) in [("1,2,2 first", 5), ("3,3,0 second", 6), ("0,0,1 second", 1)] {
+        let q = json(&dfasolve(&["query", path(&file), position, "--json"]));
+        let unit = if plies == 1 { "ply" } else { "plies" };
+        assert!(q["value"].as_str().unwrap().ends_with(&format!(" in {plies} {unit}")), "{q}");
+        assert_eq!(q["best_line"].as_array().unwrap().len(), plies, "{q}");
+        assert_eq!(q["best_line_end"], serde_json::json!("the game is over"));
+    }
+    let tables = dir.path().join("t");
+    let v = ["--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
+    let solved =
+        dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--class", "2v2", "--quiet"][..], &v].concat());
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let q = json(&dfasolve(&["query", path(&tables), "b..b/..o./..../w..w -", "--json"]));
+    assert_eq!(q["best_line"].as_array().unwrap().len(), 20, "{q}");
+    assert!(q["best_line_end"].as_str().unwrap().starts_with("a draw, cut"), "{q}");
+}

@@ -106,9 +106,10 @@ fn dfa_answer(
                 "value_for_opponent": v.map(|v| v.to_string()) })
         })
         .collect();
+    let (line, line_end) = best_line(game, solution, &pos)?;
     let object = serde_json::json!({ "game": game.name(), "position": game.render(&pos), "side_to_move": pos.side.to_string(),
         "value": value.map(|v| v.to_string()), "status": format!("{status:?}").to_lowercase(),
-        "moves": listed, "moves_total": moves.len() });
+        "moves": listed, "moves_total": moves.len(), "best_line": line, "best_line_end": line_end });
     let mut out = String::new();
     let _ = writeln!(out, "{}", game.draw(&pos, pos.side));
     match value {
@@ -134,7 +135,36 @@ fn dfa_answer(
     if shown < moves.len() {
         let _ = writeln!(out, "  ... {} more (--limit)", moves.len() - shown);
     }
+    let plies = if line.len() == 1 { "ply" } else { "plies" };
+    let _ = writeln!(out, "best line ({} {plies}, {line_end}): {}", line.len(), line.join(", "));
     Ok((object, out))
+}
+
+/// Plies a best line follows a draw before it is cut.
+pub(super) const DRAW_LINE_PLIES: usize = 20;
+
+/// The principal variation from `pos`: each side plays its first ranked move (the winner the
+/// quickest win, the loser the slowest loss), to the end of the game; a draw is cut after
+/// [`DRAW_LINE_PLIES`], and a line stops where the solution does not cover a position. Returns
+/// the moves and why the line ends.
+fn best_line(game: &dyn Game, solution: &Solution, pos: &Position) -> Result<(Vec<String>, String)> {
+    let mut line = Vec::new();
+    let mut pos = pos.clone();
+    loop {
+        let status = game.explicit_status(&pos);
+        if status != Status::Ongoing {
+            return Ok((line, "the game is over".into()));
+        }
+        let value = solution.checked_value(&pos)?;
+        if value == Some(Outcome::Draw) && line.len() >= DRAW_LINE_PLIES {
+            return Ok((line, format!("a draw, cut after {DRAW_LINE_PLIES} plies")));
+        }
+        let Some((name, next, Some(_))) = ranked_moves(game, solution, &pos)?.into_iter().next() else {
+            return Ok((line, "the solution does not cover the position reached".into()));
+        };
+        line.push(name);
+        pos = next;
+    }
 }
 
 /// The moves of `pos` with the value each leads to (for the opponent), best for the mover

@@ -125,9 +125,10 @@ impl Tables {
                     "value_for_opponent": x.map(value_text) })
             })
             .collect();
+        let (line, line_end) = best_line(t, &s);
         let object = serde_json::json!({ "game": format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at),
             "rule": v.rule.name(), "position": v.position_text(&s, side), "value": value.map(value_text),
-            "moves": listed, "moves_total": moves.len() });
+            "moves": listed, "moves_total": moves.len(), "best_line": line, "best_line_end": line_end });
         let mut out = String::new();
         let _ = writeln!(out, "{}", v.position_text(&s, side));
         let mover = if side == Side::First { "Black, b" } else { "White, w" };
@@ -143,7 +144,29 @@ impl Tables {
         if shown < moves.len() {
             let _ = writeln!(out, "  ... {} more (--limit)", moves.len() - shown);
         }
+        let plies = if line.len() == 1 { "ply" } else { "plies" };
+        let _ = writeln!(out, "best line ({} {plies}, {line_end}): {}", line.len(), line.join(", "));
         Ok((object, out))
+    }
+}
+
+/// The principal variation from `s` in the tables (as `files::best_line` on a DFA solution):
+/// the first ranked move each time, to the end of the game or a cut draw.
+fn best_line(t: &ranked::Solution, s: &State) -> (Vec<String>, String) {
+    let draw_cut = super::files::DRAW_LINE_PLIES;
+    let (mut line, mut s) = (Vec::new(), s.clone());
+    loop {
+        if t.variant.finished(&s.cells).is_some() {
+            return (line, "the game is over".into());
+        }
+        if t.value(&s) == Some(Value::Draw) && line.len() >= draw_cut {
+            return (line, format!("a draw, cut after {draw_cut} plies"));
+        }
+        let Some((name, next, Some(_))) = ranked_moves(t, &s).into_iter().next() else {
+            return (line, "the tables do not hold the position reached".into());
+        };
+        line.push(name);
+        s = next;
     }
 }
 
