@@ -132,6 +132,9 @@ fn partly_solved_tables_answer_their_classes_and_name_the_missing_one() {
     assert_eq!(q["value"], serde_json::json!("D"), "{q}");
     assert_clean_error(&dfasolve(&["query", path(&tables), "bb.b/..o./..../w.ww -"]), "class 3v3 is not solved");
     assert_clean_error(&dfasolve(&["play", path(&tables)]), "class 3v3 is not solved");
+    // Defect 12: a class tables file given where a DFA file goes is named for what it is.
+    let file = tables.join("class-2v2.ranked");
+    assert_clean_error(&dfasolve(&["stats", path(&file)]), "ostle class tables");
 }
 
 /// Defect 3: the memory budget holds from the first set built (the terminal sets' "has move"

@@ -156,6 +156,14 @@ fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<[u8; 32]> {
     if head.len() < 8 || &head[..8] != MAGIC {
         return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });
     }
+    // The program's other file kind shares the first bytes of the magic.
+    if head.starts_with(b"DFASOLVE-OSTLE-RANKED") {
+        return Err(Error::Mismatch(format!(
+            "{}: Ostle class tables (a class-*.ranked file), not a DFA file: give their directory to query, play, \
+             check or puzzles",
+            path.display()
+        )));
+    }
     if head.len() < HEADER_LEN {
         return Err(corrupt(format!("truncated header ({} of {HEADER_LEN} bytes)", head.len())));
     }
