@@ -140,7 +140,10 @@ impl Solution {
             let found = AtomicU64::new(0);
             for (c, class) in self.classes().iter().enumerate() {
                 for (k, t) in class.kinds.iter().enumerate() {
-                    frontier[c][k].par_iter().enumerate().for_each_init(Vec::new, |succ, (w, word)| {
+                    // A level's boards sit in a few stretches of the bitmap: pieces of at most
+                    // 1,024 words, so that a stretch is shared out and not walked by one thread.
+                    let words = frontier[c][k].par_iter().with_max_len(1024).enumerate();
+                    words.for_each_init(Vec::new, |succ, (w, word)| {
                         let mut bits = word.load(Relaxed);
                         while bits != 0 {
                             let r = w as u64 * 64 + u64::from(bits.trailing_zeros());
