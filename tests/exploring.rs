@@ -118,16 +118,22 @@ fn outputs_follow_links_stream_to_special_files_and_make_no_directories() {
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null stays a device");
 }
 
+/// Ostle(4x4, 3, 1)'s lowest class (2 v 2) solved by rank into `DIR/t`, in the class reading.
+fn lowest_class_of_4x4(dir: &std::path::Path) -> std::path::PathBuf {
+    let tables = dir.join("t");
+    let v = ["--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
+    let solved =
+        dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--class", "2v2", "--quiet"][..], &v].concat());
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    tables
+}
+
 /// Defect 10: a directory with only the lower classes solved answers for their positions,
 /// and names the class to solve for the others.
 #[test]
 fn partly_solved_tables_answer_their_classes_and_name_the_missing_one() {
     let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("t");
-    let v = ["--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
-    let solved =
-        dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--class", "2v2", "--quiet"][..], &v].concat());
-    assert!(solved.status.success(), "{}", stderr(&solved));
+    let tables = lowest_class_of_4x4(dir.path());
     let q = json(&dfasolve(&["query", path(&tables), "b..b/..o./..../w..w -", "--json"]));
     assert_eq!(q["value"], serde_json::json!("D"), "{q}");
     assert_clean_error(&dfasolve(&["query", path(&tables), "bb.b/..o./..../w.ww -"]), "class 3v3 is not solved");
@@ -208,11 +214,7 @@ fn query_shows_the_best_line_to_the_end() {
         assert_eq!(q["best_line"].as_array().unwrap().len(), plies, "{q}");
         assert_eq!(q["best_line_end"], serde_json::json!("the game is over"));
     }
-    let tables = dir.path().join("t");
-    let v = ["--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
-    let solved =
-        dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--class", "2v2", "--quiet"][..], &v].concat());
-    assert!(solved.status.success(), "{}", stderr(&solved));
+    let tables = lowest_class_of_4x4(dir.path());
     let q = json(&dfasolve(&["query", path(&tables), "b..b/..o./..../w..w -", "--json"]));
     assert_eq!(q["best_line"].as_array().unwrap().len(), 20, "{q}");
     assert!(q["best_line_end"].as_str().unwrap().starts_with("a draw, cut"), "{q}");

@@ -26,7 +26,7 @@ pub use ostle::{ExplicitOstleArgs, OstleArgs, VerifyOstleArgs};
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
 pub use report::SolveReport;
-pub use solve::{solve, solve_with};
+pub use solve::{Prepared, before_solving, solve, solve_with};
 
 /// Strongly solve board games with sets of positions stored as minimal layered DFAs.
 #[derive(Parser, Debug)]
@@ -418,10 +418,10 @@ pub fn run(cli: Cli) -> Result<()> {
             let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
             refuse_hopeless(game.estimated_peak_bytes(strong || run.by_classes.is_some()), force)?;
             let started = Instant::now();
-            solve::before_solving(&game, mode, &run)?;
+            let prepared = solve::before_solving(&game, mode, &run)?;
             let mut solver = Solver::new(&game);
             solver.set_mirror_policy(side_mirror);
-            let report = solve_with(&mut solver, &game, mode, &run, started)?;
+            let report = solve_with(&mut solver, &game, prepared, &run, started)?;
             let winner = match report.solution.initial_value {
                 Outcome::Win { .. } => "first player (P1)",
                 Outcome::Loss { .. } => "second player (P2)",

@@ -89,9 +89,9 @@ pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Resu
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
     super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name())?;
     let started = Instant::now();
-    super::solve::before_solving(&game, Mode::Strong, run)?;
+    let prepared = super::solve::before_solving(&game, Mode::Strong, run)?;
     let mut solver = Solver::new(&game);
-    let report: SolveReport = solve_with(&mut solver, &game, Mode::Strong, run, started)?;
+    let report: SolveReport = solve_with(&mut solver, &game, prepared, run, started)?;
     let t = Instant::now();
     let sets = SolvedSets {
         universe: solver.universe(Side::First),
@@ -252,13 +252,7 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) ->
     let game = symbolic_game(&v)?;
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
     let need = states.saturating_mul(EXPLICIT_BYTES_PER_STATE);
-    // The budget asked for, else what the system has available (0 GiB: no budget).
-    let budget = match run.max_memory {
-        Some(gib) if gib > 0.0 => Some((gib * f64::from(1u32 << 30)) as u64),
-        Some(_) => None,
-        None => crate::dfa::limits::available_memory(),
-    };
-    if let Some(budget) = budget
+    if let Some(budget) = super::solve::budget_bytes(run.max_memory)
         && need > u128::from(budget)
         && !args.force
     {
@@ -383,11 +377,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let budget = match args.max_memory {
-        Some(g) if g > 0.0 => Some((g * f64::from(1u32 << 30)) as u64),
-        Some(_) => None,
-        None => crate::dfa::limits::available_memory(),
-    };
+    let budget = super::solve::budget_bytes(args.max_memory);
     if !(args.checkpoint_minutes.is_finite() && args.checkpoint_minutes >= 0.0) {
         anyhow::bail!("--checkpoint-minutes must be a number of minutes, got {}", args.checkpoint_minutes);
     }
@@ -413,13 +403,10 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     cost.refuse_unless(args.variant.long, &what)?;
     // The default directory's parents are ours to make; a directory the user names must have
     // its parent already.
-    let made = if args.tables.is_some() { std::fs::create_dir(&dir) } else { std::fs::create_dir_all(&dir) };
-    match made {
-        Err(e) if !(e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir()) => {
-            anyhow::bail!("cannot make the tables directory {}: {e}", dir.display())
-        }
-        _ => {}
+    if args.tables.is_none() {
+        std::fs::create_dir_all(&dir).about_file("cannot make", &dir)?;
     }
+    crate::atomic::check_directory(&dir).map_err(|e| anyhow::anyhow!("cannot make the tables directory: {e}"))?;
     let started = Instant::now();
     let quiet = args.quiet;
     let progress = move |line: String| {

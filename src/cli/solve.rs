@@ -96,22 +96,28 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
 /// Solver and file errors.
 pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
     let started = Instant::now();
-    before_solving(game, mode, run)?;
-    solve_with(&mut Solver::new(game), game, mode, run, started)
+    let prepared = before_solving(game, mode, run)?;
+    solve_with(&mut Solver::new(game), game, prepared, run, started)
+}
+
+/// A solve's outputs, checked by [`before_solving`]: what [`solve_with`] needs to start.
+pub struct Prepared {
+    /// The mode (a solve by classes is strong).
+    mode: Mode,
+    /// The checkpoint directory.
+    checkpoint: Option<PathBuf>,
+    /// The solution file, unless not saved.
+    out: Option<PathBuf>,
 }
 
 /// What every solve does before its first set is built, [`Solver::new`] included (whose
 /// terminal sets can take minutes and gigabytes): the outputs are checked, so that a bad path
 /// costs nothing, and the memory budget is watched. Returns the mode (a solve by classes is
-/// strong), the checkpoint directory and the solution file.
+/// strong), the checkpoint directory and the solution file, for [`solve_with`].
 ///
 /// # Errors
 /// The first output that cannot be written.
-pub(super) fn before_solving(
-    game: &dyn Game,
-    mode: Mode,
-    run: &RunOptions,
-) -> Result<(Mode, Option<PathBuf>, Option<PathBuf>)> {
+pub fn before_solving(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<Prepared> {
     let mode = if run.by_classes.is_some() { Mode::Strong } else { mode };
     let checkpoint = checkpoint_dir(game, mode, run);
     let out = (!run.no_save).then(|| {
@@ -123,22 +129,22 @@ pub(super) fn before_solving(
     make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
     watch_memory(run);
-    Ok((mode, checkpoint, out))
+    Ok(Prepared { mode, checkpoint, out })
 }
 
-/// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards);
-/// `started` is when the solver's construction began.
+/// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards), made
+/// after [`before_solving`]; `started` is when the solver's construction began.
 ///
 /// # Errors
 /// Solver and file errors.
 pub fn solve_with<'g>(
     solver: &mut Solver<'g>,
     game: &'g dyn Game,
-    mode: Mode,
+    prepared: Prepared,
     run: &RunOptions,
     started: Instant,
 ) -> Result<SolveReport> {
-    let (mode, checkpoint, out) = before_solving(game, mode, run)?;
+    let Prepared { mode, checkpoint, out } = prepared;
     let progress = follow_steps(solver, game, run, checkpoint.as_deref());
     let solution = match &run.by_classes {
         Some(dir) => solver.solve_by_classes(Some(dir)),
@@ -220,13 +226,18 @@ fn resumable(e: Error, checkpoint: Option<&Path>) -> anyhow::Error {
 
 /// Watch the process's memory against `--max-memory` (default: what is available now).
 pub(super) fn watch_memory(run: &RunOptions) {
-    let budget = match run.max_memory {
+    if let Some(bytes) = budget_bytes(run.max_memory) {
+        crate::dfa::limits::watch_memory(bytes);
+    }
+}
+
+/// The memory budget in bytes of `--max-memory GIB`: that many GiB, none for 0, and what the
+/// system has available when not given.
+pub(super) fn budget_bytes(max_memory: Option<f64>) -> Option<u64> {
+    match max_memory {
         Some(gib) if gib > 0.0 => Some((gib * f64::from(1u32 << 30)) as u64),
         Some(_) => None,
         None => crate::dfa::limits::available_memory(),
-    };
-    if let Some(bytes) = budget {
-        crate::dfa::limits::watch_memory(bytes);
     }
 }
 

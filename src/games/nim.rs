@@ -175,7 +175,7 @@ impl Game for Nim {
             return Err(bad(format!("unexpected {:?} after the side to move", tokens[at + 1..].join(" "))));
         }
         let words: Vec<&str> = tokens.iter().flat_map(|t| t.split(',')).collect();
-        if words.iter().any(|w| w.is_empty()) && !words.is_empty() {
+        if words.iter().any(|w| w.is_empty()) {
             return Err(bad("an empty heap size (a ',' too many?)".into()));
         }
         if words.len() != self.heaps {
