@@ -348,7 +348,8 @@ pub struct ExplicitOstleArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Also count the breadth-first levels from the start to the end, up to symmetry (a pass
-    /// over every board of the solved classes).
+    /// over every board of the solved classes, saved in `levels.checkpoint` in the tables'
+    /// directory as a class solve is, and resumed from there).
     #[arg(long)]
     pub levels: bool,
     /// Skip the census (an hour on 5x5), e.g. to count only the levels of solved tables.
@@ -463,7 +464,13 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
     let initial_value = solution.value(&v.initial_state()).map(explicit::value_text);
     let levels_started = Instant::now();
-    let levels = if args.levels { Some(solution.levels(&progress)) } else { None };
+    let levels_checkpoint = dir.join("levels.checkpoint");
+    let levels_checkpoint = ranked::levels::LevelsCheckpoint {
+        path: &levels_checkpoint,
+        every: options.checkpoint_every,
+        stop_after_saves: None,
+    };
+    let levels = if args.levels { Some(solution.levels(Some(&levels_checkpoint), &progress)?) } else { None };
     let levels_s = levels_started.elapsed().as_secs_f64();
     let longest_win = census.as_ref().and_then(|census| {
         census.by_d.iter().enumerate().rev().find(|(d, n)| d % 2 == 0 && n.classes > 0).map(|(d, n)| (d + 1, n.clone()))

@@ -340,6 +340,25 @@ impl Geometry {
         Some((0..4).map(|d| (masks[d] & before[d]).count_ones() as usize).sum())
     }
 
+    /// The exact undo of move `m` of `b` (one that removes nothing), on the board after it from
+    /// the next mover's view: the hole moved back, or a push of two or more pieces whose last
+    /// one is the next mover's pushed back from where it went. What [`Geometry::unmoves`]
+    /// gives for the move, without listing every move into the board.
+    pub fn undo_of(&self, b: &Board, m: Mv) -> Option<Mv> {
+        let d = usize::from(m.dir);
+        if m.square == b.hole {
+            return Some(Mv { square: self.next[usize::from(b.hole)][d], dir: m.dir ^ 1 });
+        }
+        let (mut last, mut len) = (m.square, 1);
+        let mut to = self.next[usize::from(last)][d];
+        while to != OFF && b.piece(to) {
+            (last, len) = (to, len + 1);
+            to = self.next[usize::from(to)][d];
+        }
+        debug_assert!(to != OFF && to != b.hole, "a move that removes nothing");
+        (len >= 2 && b.theirs >> last & 1 == 1).then_some(Mv { square: to, dir: m.dir ^ 1 })
+    }
+
     /// Every move that leads to `q` without removing a piece.
     pub fn unmoves(&self, q: &Board, out: &mut SmallVec<[Unmove; 64]>) {
         out.clear();
@@ -486,6 +505,7 @@ mod tests {
                         g.unmoves(&after, &mut unmoves);
                         let found =
                             unmoves.iter().find(|u| u.before == b && u.mv == *m).expect("the move is an unmove");
+                        assert_eq!(g.undo_of(&b, *m), found.undo);
                         let exact = v.after(&cells, *pm).forbidden;
                         assert_eq!(
                             found

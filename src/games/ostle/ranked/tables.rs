@@ -300,8 +300,7 @@ impl ClassTables {
             what: format!("the header does not encode: {e}"),
         })?;
         crate::atomic::write_atomically_with(path, |file| {
-            let mut out =
-                HashingWriter { inner: BufWriter::with_capacity(1 << 22, file), hash: Sha256::new(), written: 0 };
+            let mut out = HashingWriter::new(BufWriter::with_capacity(1 << 22, file));
             out.write_all(MAGIC)?;
             out.write_all(&(head.len() as u64).to_le_bytes())?;
             out.write_all(&head)?;
@@ -340,9 +339,7 @@ impl ClassTables {
                 }
                 out.pad()?;
             }
-            let digest = out.hash.clone().finalize();
-            out.inner.write_all(&digest)?;
-            out.inner.flush()
+            out.finish()
         })
     }
 
@@ -469,14 +466,26 @@ impl ClassTables {
     }
 }
 
-struct HashingWriter<W: Write> {
+/// A writer that hashes what passes through it and counts it.
+pub(super) struct HashingWriter<W: Write> {
     inner: W,
     hash: Sha256,
     written: u64,
 }
 
 impl<W: Write> HashingWriter<W> {
-    fn pad(&mut self) -> std::io::Result<()> {
+    pub(super) fn new(inner: W) -> HashingWriter<W> {
+        HashingWriter { inner, hash: Sha256::new(), written: 0 }
+    }
+
+    /// End with the SHA-256 of everything written.
+    pub(super) fn finish(mut self) -> std::io::Result<()> {
+        let digest = self.hash.clone().finalize();
+        self.inner.write_all(&digest)?;
+        self.inner.flush()
+    }
+
+    pub(super) fn pad(&mut self) -> std::io::Result<()> {
         let pad = (self.written.next_multiple_of(8) - self.written) as usize;
         self.write_all(&[0u8; 8][..pad])
     }

@@ -268,7 +268,71 @@ fn breadth_first_levels_equal_the_dfa_census() {
     let (_dir, s, _) = solve_all(&variant(4, 4, 3, 2, Rule::Exact));
     let want =
         [1, 8, 59, 343, 1_367, 4_583, 13_077, 29_786, 58_305, 99_884, 147_377, 174_509, 140_895, 60_829, 7_740, 143];
-    assert_eq!(s.levels(&|_| {}), want);
+    assert_eq!(s.levels(None, &|_| {}).unwrap(), want);
+}
+
+/// Class reading: the breadth-first levels equal a search written straight from the published
+/// rule over cell vectors (every move that does not end the game expanded, the forbidden one
+/// included; states as the rule creates them).
+#[test]
+fn breadth_first_levels_follow_the_published_rule() {
+    for v in [variant(4, 4, 2, 1, Rule::Class), variant(3, 4, 3, 1, Rule::Class)] {
+        let (_dir, s, _) = solve_all(&v);
+        let start = State { cells: canonical(&v, &v.initial_state().cells), forbidden: None };
+        let mut seen: HashSet<State> = HashSet::from([start.clone()]);
+        let (mut frontier, mut want) = (vec![start], vec![1u64]);
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for st in &frontier {
+                for m in v.all_moves(&st.cells) {
+                    let q = Variant::turn_over(&v.play(&st.cells, m).cells);
+                    if v.finished(&q).is_none() {
+                        let n = after(&v, &st.cells, m);
+                        if seen.insert(n.clone()) {
+                            next.push(n);
+                        }
+                    }
+                }
+            }
+            if !next.is_empty() {
+                want.push(next.len() as u64);
+            }
+            frontier = next;
+        }
+        assert!(want.len() > 5, "{v:?}: {want:?}");
+        assert_eq!(s.levels(None, &|_| {}).unwrap(), want, "{v:?}");
+    }
+}
+
+/// A breadth-first pass stopped after a save resumes from its file to the same levels, and
+/// the file is gone at the end; a file of other tables is refused.
+#[test]
+fn a_stopped_breadth_first_pass_resumes_to_the_same_levels() {
+    let (dir, s, _) = solve_all(&variant(4, 4, 3, 2, Rule::Exact));
+    let whole = s.levels(None, &|_| {}).unwrap();
+    let path = dir.path().join("levels.checkpoint");
+    for stop in [1, 4, 5, 3] {
+        let cp = levels::LevelsCheckpoint { path: &path, every: Duration::ZERO, stop_after_saves: Some(stop) };
+        let e = s.levels(Some(&cp), &|_| {}).unwrap_err().to_string();
+        assert!(e.contains("stopped after"), "{e}");
+        assert!(path.exists());
+    }
+    let cp = levels::LevelsCheckpoint { path: &path, every: Duration::ZERO, stop_after_saves: None };
+    assert_eq!(s.levels(Some(&cp), &|_| {}).unwrap(), whole);
+    assert!(!path.exists());
+    // Saved from the tables of another variant.
+    let (_other_dir, other, _) = solve_all(&variant(4, 4, 2, 1, Rule::Class));
+    let stop = levels::LevelsCheckpoint { path: &path, every: Duration::ZERO, stop_after_saves: Some(2) };
+    other.levels(Some(&stop), &|_| {}).unwrap_err();
+    let e = s.levels(Some(&cp), &|_| {}).unwrap_err().to_string();
+    assert!(e.contains("other tables"), "{e}");
+    // A corrupt file is named as one.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 40;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let e = other.levels(Some(&cp), &|_| {}).unwrap_err().to_string();
+    assert!(e.contains("corrupt"), "{e}");
 }
 
 #[test]
