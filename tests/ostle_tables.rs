@@ -70,6 +70,19 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
     assert_eq!(first["plies"], 21);
     assert_eq!(first["line"].as_array().unwrap().len(), 21);
     assert_clean_error(&dfasolve(&["puzzles", t1.to_str().unwrap()]), "say which wins");
+    // Wins by sacrifices only, of any length: states, and positions (no forbidden move) as the
+    // census counts them.
+    let sac = |extra: &[&str]| {
+        let p =
+            dfasolve(&[&["puzzles", t1.to_str().unwrap(), "--sacrifice", "--json", "--limit", "2"], extra].concat());
+        assert!(p.status.success(), "{}", String::from_utf8_lossy(&p.stderr));
+        serde_json::from_slice::<serde_json::Value>(&p.stdout).unwrap()
+    };
+    let (states, positions) = (sac(&[]), sac(&["--no-forbidden-move"]));
+    assert!(states["passing"]["classes"].as_u64() > positions["passing"]["classes"].as_u64());
+    assert_eq!(states["passing"], r["census"]["sacrifice_wins"]);
+    assert_eq!(positions["passing"], r["census"]["sacrifice_positions"]);
+    assert!(positions["puzzles"].as_array().unwrap().iter().all(|p| p["position"].as_str().unwrap().ends_with('-')));
     let small = dir.path().join("small");
     let tight = ["--lose-at", "1", "--tables", small.to_str().unwrap(), "--max-memory", "0.000001"];
     assert_clean_error(&dfasolve(&[&class[..8], &tight[..]].concat()), "budget");

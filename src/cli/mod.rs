@@ -134,7 +134,7 @@ pub enum Command {
     /// Puzzles from solved Ostle class tables: states that pass a filter, with their winning line.
     #[command(
         after_help = "Examples:\n  dfasolve puzzles t5x5 --plies 9 --unique\n  dfasolve puzzles t5x5 --longest\n  \
-                      dfasolve puzzles t5x5 --plies 5 --sacrifice"
+                      dfasolve puzzles t5x5 --plies 5 --sacrifice\n  dfasolve puzzles t5x5 --sacrifice --no-forbidden-move"
     )]
     Puzzles {
         /// A directory of class tables written by `dfasolve explicit ostle`.
@@ -149,9 +149,13 @@ pub enum Command {
         /// Only states with exactly one winning move.
         #[arg(long)]
         unique: bool,
-        /// Only states whose every winning move removes one of the mover's own pieces.
+        /// Only states whose every winning move removes one of the mover's own pieces (wins of
+        /// any length unless --plies or --longest says one; the count of all is reported).
         #[arg(long)]
         sacrifice: bool,
+        /// Only states without a forbidden move: one per position, as published lists count.
+        #[arg(long)]
+        no_forbidden_move: bool,
         /// List at most this many.
         #[arg(long, value_name = "N", default_value_t = 10)]
         limit: usize,
@@ -447,8 +451,14 @@ pub fn run(cli: Cli) -> Result<()> {
             let position = (!position.is_empty() && position != ["-"]).then(|| position.join(" "));
             files::query(&solution, position.as_deref(), json, limit)
         }
-        Command::Puzzles { tables, plies, longest, unique, sacrifice, limit, json } => {
-            let filter = crate::games::ostle::ranked::puzzles::Filter { plies, longest, unique, sacrifice };
+        Command::Puzzles { tables, plies, longest, unique, sacrifice, no_forbidden_move, limit, json } => {
+            let filter = crate::games::ostle::ranked::puzzles::Filter {
+                plies,
+                longest,
+                unique,
+                sacrifice,
+                plain: no_forbidden_move,
+            };
             ostle_tables::puzzles(&tables, &filter, limit, json)
         }
         Command::Stats { file, json } => files::stats(&file, json),

@@ -343,10 +343,13 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
 
 /// `dfasolve puzzles DIR`: states of the tables that pass `filter`, with their lines.
 pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usize, json: bool) -> Result<()> {
-    if filter.plies.is_none() && !filter.longest {
-        bail!("say which wins: --plies N or --longest");
+    if filter.plies.is_none() && !filter.longest && !filter.sacrifice {
+        bail!("say which wins: --plies N, --longest, or --sacrifice (wins of any length)");
     }
     let t = open(path)?;
+    if filter.sacrifice {
+        return sacrifice_puzzles(&t, filter, limit, json);
+    }
     let found = t.puzzles(filter, limit);
     if json {
         say!("{}", serde_json::json!({ "states_with_the_value": found.with_value, "puzzles": found.puzzles }));
@@ -358,7 +361,28 @@ pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usiz
         found.plies,
         found.puzzles.len()
     );
-    for p in &found.puzzles {
+    print_puzzles(&found.puzzles)
+}
+
+/// `dfasolve puzzles DIR --sacrifice`: every win by sacrifices only counted, some listed.
+fn sacrifice_puzzles(t: &ranked::Solution, filter: &ranked::puzzles::Filter, limit: usize, json: bool) -> Result<()> {
+    let found = t.sacrifice_puzzles(filter, limit)?;
+    if json {
+        say!("{}", serde_json::json!({ "passing": found.passing, "puzzles": found.puzzles }));
+        return Ok(());
+    }
+    let what = if filter.plain { "positions (states without a forbidden move)" } else { "states" };
+    say!(
+        "{} {what} up to symmetry ({} raw) win by sacrifices only; {} of them shown",
+        found.passing.classes,
+        found.passing.raw,
+        found.puzzles.len()
+    );
+    print_puzzles(&found.puzzles)
+}
+
+fn print_puzzles(puzzles: &[ranked::puzzles::Puzzle]) -> Result<()> {
+    for p in puzzles {
         say!("\n{}  (the player to move, b, wins in {} plies)", p.position, p.plies);
         say!("  winning moves: {}", p.winning_moves.join(" "));
         say!("  line: {}", p.line.join(" "));

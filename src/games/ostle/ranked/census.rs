@@ -5,7 +5,7 @@
 use super::super::explicit::Value;
 use super::board::{Board, Effect, Moves, Mv};
 use super::reading::Rules;
-use super::solve::TASK;
+use super::solve::{TASK, for_each_board};
 use super::tables::{ClassTables, Lower, bit};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -48,6 +48,10 @@ pub struct Census {
     pub draws: Counts,
     /// Non-trivial wins whose every winning move removes one of the mover's own pieces.
     pub sacrifice_wins: Counts,
+    /// Of them, the states without a forbidden move: one per position, as the published
+    /// count (35,107 on 5x5) lists them.
+    #[serde(default)]
+    pub sacrifice_positions: Counts,
 }
 
 impl Census {
@@ -58,6 +62,7 @@ impl Census {
         self.with_forbidden_move.merge(&o.with_forbidden_move);
         self.draws.merge(&o.draws);
         self.sacrifice_wins.merge(&o.sacrifice_wins);
+        self.sacrifice_positions.merge(&o.sacrifice_positions);
         if self.by_d.len() < o.by_d.len() {
             self.by_d.resize(o.by_d.len(), Counts::default());
         }
@@ -117,18 +122,9 @@ pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<
             .map(|task| {
                 let mut c = Census::default();
                 let (first, end) = (task * TASK, boards.min((task + 1) * TASK));
-                let mut raw = t.dir.raw_of_rank(first);
-                let mut cursor = t.dir.layout.cursor(raw);
                 let mut slots = Moves::new();
                 let mut moves = Moves::new();
-                let mut unmoves = SmallVec::new();
-                let mut r = first;
-                while r < end {
-                    if !t.dir.is_set(raw) {
-                        raw += 1;
-                        cursor.advance();
-                        continue;
-                    }
+                for_each_board(&t.dir, first, end, |r, cursor| {
                     let q = cursor.board();
                     let (_, stab) = rules.sym.canonical(&q);
                     let orbit = symmetries / u64::from(stab.count_ones());
@@ -138,36 +134,13 @@ pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<
                     } else {
                         let exc = bit(&t.exceptional, r);
                         rules.slots(&q, exc, &mut slots);
-                        g.unmoves(&q, &mut unmoves);
-                        let reach = exc.then(|| rules.reach(&q));
-                        let plain = start == Some(q)
-                            || g.entered_by_removal(&q)
-                            || unmoves.iter().any(|u| rules.forbidden_after(reach.as_ref(), u).is_none());
+                        let plain = has_plain_state(rules, &q, exc, start);
                         for slot in 0..=slots.len() {
                             let forbidden = (slot > 0).then(|| slots[slot - 1]);
                             if slot == 0 && !plain {
                                 continue;
                             }
-                            // The state's symmetries, and whether a symmetric slot comes first (the
-                            // exact reading lists both of two symmetric forbidden moves).
-                            let (mut fixing, mut duplicate) = (0u32, false);
-                            for h in (0..8u8).filter(|h| stab >> h & 1 == 1) {
-                                match forbidden {
-                                    None => fixing += 1,
-                                    Some(f) => {
-                                        let image = rules.sym.mv(h, f);
-                                        if image == f {
-                                            fixing += 1;
-                                        } else if g.move_rank(image) < g.move_rank(f) && slots.contains(&image) {
-                                            duplicate = true;
-                                        }
-                                    }
-                                }
-                            }
-                            if duplicate {
-                                continue;
-                            }
-                            let orbit = symmetries / u64::from(fixing);
+                            let Some(orbit) = state_orbit(rules, stab, &slots, forbidden) else { continue };
                             c.nontrivial_states.add(orbit);
                             if slot > 0 {
                                 c.with_forbidden_move.add(orbit);
@@ -187,13 +160,13 @@ pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<
                                 && sacrifice_only(rules, tables, lower, &q, forbidden, &mut moves)
                             {
                                 c.sacrifice_wins.add(orbit);
+                                if slot == 0 {
+                                    c.sacrifice_positions.add(orbit);
+                                }
                             }
                         }
                     }
-                    r += 1;
-                    raw += 1;
-                    cursor.advance();
-                }
+                });
                 c
             })
             .collect();
@@ -202,6 +175,43 @@ pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<
         }
     }
     all
+}
+
+/// Whether canonical board `q` (`exceptional` or not) has a state without a forbidden move
+/// that play can reach: the start, a board entered by a removal, or one a move enters whose
+/// result forbids nothing.
+pub(super) fn has_plain_state(rules: &Rules, q: &Board, exceptional: bool, start: Option<Board>) -> bool {
+    let g = &rules.geometry;
+    if start == Some(*q) || g.entered_by_removal(q) {
+        return true;
+    }
+    let mut unmoves = SmallVec::new();
+    g.unmoves(q, &mut unmoves);
+    let reach = exceptional.then(|| rules.reach(q));
+    unmoves.iter().any(|u| rules.forbidden_after(reach.as_ref(), u).is_none())
+}
+
+/// The raw states in the orbit of the state of canonical board `q` (symmetries `stab`,
+/// possible forbidden moves `slots`) that forbids `forbidden`; `None` if a symmetric image of
+/// the forbidden move comes first among the slots (the exact reading lists both of two
+/// symmetric forbidden moves: the state is counted there).
+pub(super) fn state_orbit(rules: &Rules, stab: u8, slots: &Moves, forbidden: Option<Mv>) -> Option<u64> {
+    let g = &rules.geometry;
+    let mut fixing = 0u64;
+    for h in (0..8u8).filter(|h| stab >> h & 1 == 1) {
+        match forbidden {
+            None => fixing += 1,
+            Some(f) => {
+                let image = rules.sym.mv(h, f);
+                if image == f {
+                    fixing += 1;
+                } else if g.move_rank(image) < g.move_rank(f) && slots.contains(&image) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(rules.sym.len() as u64 / fixing)
 }
 
 /// Whether every winning move of a won state removes one of the mover's own pieces.

@@ -27,6 +27,7 @@ pub mod directory;
 pub mod levels;
 pub mod puzzles;
 pub mod reading;
+pub mod sacrifices;
 pub mod solve;
 mod store;
 pub mod tables;
@@ -352,6 +353,8 @@ pub struct Solution {
     pub variant: Variant,
     rules: Rules,
     classes: Vec<ClassTables>,
+    /// The directory of the tables.
+    dir: PathBuf,
 }
 
 impl Solution {
@@ -370,7 +373,7 @@ impl Solution {
         if found.is_empty() {
             return Err(Error::BadParameters(format!("{} holds no solved class of this variant", dir.display())));
         }
-        Ok(Solution { variant: v.clone(), rules: Rules::new(v)?, classes: found })
+        Ok(Solution { variant: v.clone(), rules: Rules::new(v)?, classes: found, dir: dir.to_path_buf() })
     }
 
     /// The rules.

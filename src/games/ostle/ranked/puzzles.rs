@@ -19,6 +19,8 @@ pub struct Filter {
     pub unique: bool,
     /// Every winning move removes one of the mover's own pieces.
     pub sacrifice: bool,
+    /// Only states without a forbidden move (one per position).
+    pub plain: bool,
 }
 
 /// A puzzle: a state, its value, its winning moves and a winning line.
@@ -45,9 +47,18 @@ pub struct Found {
     pub with_value: u64,
 }
 
+/// What [`Solution::sacrifice_puzzles`] found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SacrificesFound {
+    /// Every state that passes the filter, up to symmetry and raw.
+    pub passing: super::census::Counts,
+    /// The first of them in table order, up to the limit.
+    pub puzzles: Vec<Puzzle>,
+}
+
 impl Solution {
     /// The moves of `s` with the state each leads to and its value for the opponent.
-    fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Value>)> {
+    pub(super) fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Value>)> {
         let v = &self.variant;
         v.all_moves(&s.cells)
             .into_iter()
@@ -93,7 +104,7 @@ impl Solution {
         let moves = self.moves_of(s);
         let winning: Vec<&(Move, State, Option<Value>)> =
             moves.iter().filter(|(_, _, x)| matches!(x, Some(Value::Loss(_)))).collect();
-        if filter.unique && winning.len() != 1 {
+        if (filter.unique && winning.len() != 1) || (filter.plain && s.forbidden.is_some()) {
             return None;
         }
         if filter.sacrifice
@@ -148,6 +159,42 @@ impl Solution {
             }
         }
         Found { plies, puzzles: found, with_value }
+    }
+
+    /// The wins whose every winning move is a sacrifice, of any length unless `filter` says
+    /// one, scanned board by board (see [`super::sacrifices`]); up to `limit` of them listed.
+    ///
+    /// # Errors
+    /// A lower class's tables that cannot be opened.
+    pub fn sacrifice_puzzles(&self, filter: &Filter, limit: usize) -> crate::error::Result<SacrificesFound> {
+        let plies = match (filter.plies, filter.longest) {
+            (Some(n), _) => Some(n),
+            (None, true) => self.longest_win(),
+            (None, false) => None,
+        };
+        let scan = super::sacrifices::Scan { plain_only: filter.plain, plies, unique: filter.unique };
+        let start = super::start_board(self.rules(), &self.variant);
+        let solved = super::classes(&self.variant).into_iter().filter(|c| super::class_file(&self.dir, c).exists());
+        let (mut passing, mut puzzles) = (super::census::Counts::default(), Vec::new());
+        for (c, class) in solved.enumerate() {
+            let lower = super::lower_of(&self.variant, &self.dir, &class)?;
+            let tables = &self.classes()[c];
+            let found = super::sacrifices::sacrifices(self.rules(), tables, &lower, Some(start), scan, limit);
+            passing.classes += found.count.classes;
+            passing.raw += found.count.raw;
+            for (k, r, slot) in found.first {
+                if puzzles.len() >= limit {
+                    break;
+                }
+                let i = tables.kinds[usize::from(k)].first_state(r) + u64::from(slot);
+                let s = self.state_of(c, usize::from(k), i);
+                let Some(Value::Win(n)) = self.value(&s) else { unreachable!("the scan keeps wins only") };
+                // The scan's fast test, checked by the plain rules.
+                let p = self.puzzle(&s, n, filter).expect("a state the scan finds passes the filter");
+                puzzles.push(p);
+            }
+        }
+        Ok(SacrificesFound { passing, puzzles })
     }
 
     /// The longest win of the tables, in plies (the side table's values included).

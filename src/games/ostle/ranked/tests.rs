@@ -418,3 +418,59 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
     let filter = puzzles::Filter { plies: Some(longest + 1), ..Default::default() };
     assert_eq!(s.puzzles(&filter, 0).with_value, 1);
 }
+
+/// The board-by-board scan of wins by sacrifices finds what the census counts, states and
+/// positions, and what the plain rules find checking every won state of the tables one by
+/// one; every state it lists passes the plain rules' test (checked as it lists them).
+#[test]
+fn the_sacrifice_scan_agrees_with_the_census_and_the_plain_rules() {
+    for v in [variant(3, 4, 3, 1, Rule::Class), variant(3, 4, 3, 1, Rule::Exact)] {
+        let (_dir, s, census) = solve_all(&v);
+        let all = |plain| puzzles::Filter { sacrifice: true, plain, ..Default::default() };
+        let states = s.sacrifice_puzzles(&all(false), usize::MAX).unwrap();
+        let positions = s.sacrifice_puzzles(&all(true), usize::MAX).unwrap();
+        assert!(states.passing.classes > positions.passing.classes && positions.passing.classes > 0, "{v:?}");
+        assert_eq!(
+            (states.passing.classes, states.passing.raw, positions.passing.classes, positions.passing.raw),
+            (
+                census.sacrifice_wins.classes,
+                census.sacrifice_wins.raw,
+                census.sacrifice_positions.classes,
+                census.sacrifice_positions.raw
+            ),
+            "{v:?}"
+        );
+        assert_eq!(states.puzzles.len() as u64, states.passing.classes);
+        // The oracle: every reachable won state of the tables by the plain rules.
+        let rules = s.rules();
+        let start = start_board(rules, &v);
+        let mut oracle = 0u64;
+        for (c, t) in s.classes().iter().enumerate() {
+            for (k, kt) in t.kinds.iter().enumerate() {
+                for r in 0..kt.dir.boards() {
+                    let b = kt.dir.board(r);
+                    let exc = tables::bit(&kt.exceptional, r);
+                    for slot in 0..=kt.markers[r as usize] {
+                        let st = s.state_of(c, k, kt.first_state(r) + u64::from(slot));
+                        let reachable = slot > 0 || census::has_plain_state(rules, &b, exc, Some(start));
+                        if !reachable || can_capture_to_win(&v, &st.cells) {
+                            continue;
+                        }
+                        let winning: Vec<Move> = s
+                            .moves_of(&st)
+                            .into_iter()
+                            .filter(|(_, _, x)| matches!(x, Some(Value::Loss(_))))
+                            .map(|(m, _, _)| m)
+                            .collect();
+                        if !winning.is_empty()
+                            && winning.iter().all(|&m| v.play(&st.cells, m).removed == Some(Cell::Mine))
+                        {
+                            oracle += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(oracle, states.passing.classes, "{v:?}");
+    }
+}
