@@ -219,3 +219,40 @@ fn query_shows_the_best_line_to_the_end() {
     assert_eq!(q["best_line"].as_array().unwrap().len(), 20, "{q}");
     assert!(q["best_line_end"].as_str().unwrap().starts_with("a draw, cut"), "{q}");
 }
+
+/// Puzzles on a DFA solution of any game: the longest wins with exactly one winning move, each
+/// listed with that move and a line that ends the game in as many plies; every member of the
+/// value class examined and counted; a game without pieces has no sacrifices, and a meet in
+/// the middle no longest win.
+#[test]
+fn puzzles_work_on_dfa_solutions_of_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bt, nim, mitm) = (dir.path().join("bt.dfas"), dir.path().join("nim.dfas"), dir.path().join("mitm.dfas"));
+    let solved =
+        dfasolve(&["breakthrough", "--width", "4", "--height", "4", "--strong", "--quiet", "--out", path(&bt)]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let p = json(&dfasolve(&["puzzles", path(&bt), "--longest", "--unique", "--json", "--limit", "3"]));
+    assert_eq!(p["complete"], true);
+    let (with_value, passing) = (p["states_with_the_value"].as_u64().unwrap(), p["passing"].as_u64().unwrap());
+    assert!(with_value > passing && passing >= 3, "{p}");
+    for puzzle in p["puzzles"].as_array().unwrap() {
+        let plies = puzzle["plies"].as_u64().unwrap() as usize;
+        assert_eq!(puzzle["winning_moves"].as_array().unwrap().len(), 1);
+        let line = puzzle["line"].as_array().unwrap();
+        assert_eq!(line.len(), plies);
+        assert_eq!(line[0], puzzle["winning_moves"][0]);
+        // The position wins in as many plies, by `query`.
+        let q = json(&dfasolve(&["query", path(&bt), puzzle["position"].as_str().unwrap(), "--json"]));
+        assert_eq!(q["value"], format!("win in {plies} plies"), "{q}");
+    }
+    let every = json(&dfasolve(&["puzzles", path(&bt), "--longest", "--json", "--limit", "0"]));
+    assert_eq!(every["passing"], every["states_with_the_value"]);
+    let n = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--strong", "--quiet", "--out", path(&nim)]);
+    assert!(n.status.success(), "{}", stderr(&n));
+    assert_clean_error(&dfasolve(&["puzzles", path(&nim), "--sacrifice"]), "no pieces to sacrifice");
+    assert_clean_error(&dfasolve(&["puzzles", path(&nim), "--plies", "3", "--no-forbidden-move"]), "class tables");
+    assert_clean_error(&dfasolve(&["puzzles", path(&nim)]), "say which wins");
+    let m = dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--quiet", "--out", path(&mitm)]);
+    assert!(m.status.success(), "{}", stderr(&m));
+    assert_clean_error(&dfasolve(&["puzzles", path(&mitm), "--longest"]), "meet in the middle");
+}

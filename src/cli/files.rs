@@ -13,7 +13,7 @@ use crate::vocabulary::{Outcome, Position, Side, Status, move_rank};
 use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 
-fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
+pub(super) fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
     Solution::load(path).about_file("loading", path)
 }
 
@@ -147,7 +147,7 @@ pub(super) const DRAW_LINE_PLIES: usize = 20;
 /// quickest win, the loser the slowest loss), to the end of the game; a draw is cut after
 /// [`DRAW_LINE_PLIES`], and a line stops where the solution does not cover a position. Returns
 /// the moves and why the line ends.
-fn best_line(game: &dyn Game, solution: &Solution, pos: &Position) -> Result<(Vec<String>, String)> {
+pub(super) fn best_line(game: &dyn Game, solution: &Solution, pos: &Position) -> Result<(Vec<String>, String)> {
     let mut line = Vec::new();
     let mut pos = pos.clone();
     loop {
@@ -169,7 +169,7 @@ fn best_line(game: &dyn Game, solution: &Solution, pos: &Position) -> Result<(Ve
 
 /// The moves of `pos` with the value each leads to (for the opponent), best for the mover
 /// first; moves of equal value in natural order of their names (`take 2` before `take 10`).
-fn ranked_moves(
+pub(super) fn ranked_moves(
     game: &dyn Game,
     solution: &Solution,
     pos: &Position,

@@ -8,6 +8,7 @@ mod ostle_cost;
 mod ostle_tables;
 mod output;
 mod progress;
+mod puzzles;
 mod report;
 mod solve;
 
@@ -131,15 +132,17 @@ pub enum Command {
         #[command(subcommand)]
         game: ExplicitCommand,
     },
-    /// Puzzles from solved Ostle class tables: states that pass a filter, with their winning line.
-    #[command(
-        after_help = "Examples:\n  dfasolve puzzles t5x5 --plies 9 --unique\n  dfasolve puzzles t5x5 --longest\n  \
-                      dfasolve puzzles t5x5 --plies 5 --sacrifice\n  dfasolve puzzles t5x5 --sacrifice --no-forbidden-move"
-    )]
+    /// Puzzles from a solved game: wins that pass a filter, with their winning line (a DFA
+    /// solution of any game, or a directory of Ostle class tables).
+    #[command(after_help = "Examples:\n  dfasolve breakthrough --width 4 --height 4 --strong --quiet\n  \
+                      dfasolve puzzles solutions/breakthrough-4x4-strong.dfas --longest --unique\n  \
+                      dfasolve explicit ostle --width 3 --height 3 --pieces 3 --lose-at 1 --rule class --tables t3 --quiet\n  \
+                      dfasolve puzzles t3 --plies 9 --unique\n  \
+                      dfasolve puzzles t3 --sacrifice --no-forbidden-move")]
     Puzzles {
-        /// A directory of class tables written by `dfasolve explicit ostle`.
-        #[arg(value_name = "DIR")]
-        tables: PathBuf,
+        /// A solution file, or a directory of class tables written by `dfasolve explicit ostle`.
+        #[arg(value_name = "SOLUTION")]
+        solution: PathBuf,
         /// Wins in exactly this many plies.
         #[arg(long, value_name = "N", conflicts_with = "longest")]
         plies: Option<u32>,
@@ -451,7 +454,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let position = (!position.is_empty() && position != ["-"]).then(|| position.join(" "));
             files::query(&solution, position.as_deref(), json, limit)
         }
-        Command::Puzzles { tables, plies, longest, unique, sacrifice, no_forbidden_move, limit, json } => {
+        Command::Puzzles { solution, plies, longest, unique, sacrifice, no_forbidden_move, limit, json } => {
             let filter = crate::games::ostle::ranked::puzzles::Filter {
                 plies,
                 longest,
@@ -459,7 +462,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 sacrifice,
                 plain: no_forbidden_move,
             };
-            ostle_tables::puzzles(&tables, &filter, limit, json)
+            puzzles::puzzles(&solution, &filter, limit, json)
         }
         Command::Stats { file, json } => files::stats(&file, json),
         Command::Play { solution, side, from, json, limit } => {

@@ -343,9 +343,6 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
 
 /// `dfasolve puzzles DIR`: states of the tables that pass `filter`, with their lines.
 pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usize, json: bool) -> Result<()> {
-    if filter.plies.is_none() && !filter.longest && !filter.sacrifice {
-        bail!("say which wins: --plies N, --longest, or --sacrifice (wins of any length)");
-    }
     let t = open(path)?;
     if filter.sacrifice {
         return sacrifice_puzzles(&t, filter, limit, json);
@@ -383,9 +380,7 @@ fn sacrifice_puzzles(t: &ranked::Solution, filter: &ranked::puzzles::Filter, lim
 
 fn print_puzzles(puzzles: &[ranked::puzzles::Puzzle]) -> Result<()> {
     for p in puzzles {
-        say!("\n{}  (the player to move, b, wins in {} plies)", p.position, p.plies);
-        say!("  winning moves: {}", p.winning_moves.join(" "));
-        say!("  line: {}", p.line.join(" "));
+        super::puzzles::print_puzzle(&p.position, Some(p.plies), &p.winning_moves, &p.line)?;
     }
     Ok(())
 }

@@ -294,6 +294,10 @@ impl Game for Breakthrough {
         g
     }
 
+    fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
+        Some(pos.board.iter().filter(|&&c| c == pawn(side)).count())
+    }
+
     fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
         let me = pawn(pos.side);
         let enemy = pawn(pos.side.other());

@@ -163,6 +163,12 @@ pub trait Game: Sync {
 
     /// A name for the move from `from` to `to` (for query output), e.g. `b2-b3`.
     fn move_name(&self, from: &Position, to: &Position) -> String;
+
+    /// The pieces `side` has on the board of `pos`, in games with pieces (default: none). A
+    /// move that lowers the mover's own count is a sacrifice (puzzle filters).
+    fn pieces(&self, _pos: &Position, _side: Side) -> Option<usize> {
+        None
+    }
 }
 
 /// A symmetry between the two sides to move (see [`Game::side_mirror`]).

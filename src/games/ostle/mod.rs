@@ -341,6 +341,12 @@ impl Game for Ostle {
         Ok(Position { side, board: self.variant.encode(&s) })
     }
 
+    fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
+        // Boards are from the mover's view: `side`'s pieces are the mover's if it moves.
+        let own = if side == pos.side { Cell::Mine } else { Cell::Theirs };
+        Some(self.variant.decode(&pos.board)?.cells.iter().filter(|&&c| c == own).count())
+    }
+
     fn move_name(&self, from: &Position, to: &Position) -> String {
         let v = &self.variant;
         let Some(s) = v.decode(&from.board) else { return "?".into() };

@@ -1,0 +1,116 @@
+//! `dfasolve puzzles`: the positions of a solution that pass a filter, with their winning
+//! lines. On Ostle class tables the scan is the tables' own ([`super::ostle_tables`]); on a
+//! DFA solution of any game, the value class asked for is a set of the solution, and its
+//! members are walked in order and tested by the explicit moves.
+
+use super::files::{best_line, load_solution, ranked_moves};
+use super::output::say;
+use crate::games::ostle::ranked::puzzles::Filter;
+use crate::vocabulary::{Outcome, Position, Status};
+use anyhow::{Result, anyhow, bail};
+use std::path::Path;
+
+/// Members of the value classes a DFA puzzle search tests at most.
+pub(super) const MOST_EXAMINED: u64 = 1_000_000;
+
+/// A puzzle of a DFA solution.
+#[derive(serde::Serialize)]
+struct Found {
+    position: String,
+    /// Plies to the end, when the solution knows them.
+    plies: Option<u32>,
+    winning_moves: Vec<String>,
+    line: Vec<String>,
+}
+
+/// `dfasolve puzzles SOLUTION`: a directory of Ostle class tables or a DFA solution file.
+pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) -> Result<()> {
+    if filter.plies.is_none() && !filter.longest && !filter.sacrifice {
+        bail!("say which wins: --plies N, --longest, or --sacrifice (wins of any length)");
+    }
+    if path.is_dir() {
+        return super::ostle_tables::puzzles(path, filter, limit, json);
+    }
+    if filter.plain {
+        bail!(
+            "--no-forbidden-move applies to Ostle class tables (a DFA solution's positions hold their forbidden move)"
+        );
+    }
+    let (game, solution) = load_solution(path)?;
+    let game = game.as_ref();
+    let plies = match (filter.plies, filter.longest) {
+        (Some(n), _) => Some(n),
+        (None, true) => Some(solution.longest_win().ok_or_else(|| {
+            anyhow!("this solution does not know its distances (a meet in the middle): ask --plies N")
+        })?),
+        (None, false) => None,
+    };
+    if filter.sacrifice && game.pieces(&solution.initial, solution.initial.side).is_none() {
+        bail!("{} has no pieces to sacrifice", game.name());
+    }
+    let wanted = |o: Outcome| match o {
+        Outcome::Win { plies: p } => plies.is_none() || p == plies,
+        _ => false,
+    };
+    let (mut with_value, mut examined, mut passing) = (0u128, 0u64, 0u64);
+    let mut found: Vec<Found> = Vec::new();
+    for class in solution.classes.iter().filter(|c| wanted(c.outcome)) {
+        with_value += class.set.count();
+        for board in class.set.iter() {
+            if examined == MOST_EXAMINED {
+                break;
+            }
+            examined += 1;
+            let pos = Position { side: class.side, board };
+            if game.explicit_status(&pos) != Status::Ongoing {
+                continue;
+            }
+            let moves = ranked_moves(game, &solution, &pos)?;
+            let winning: Vec<&(String, Position, Option<Outcome>)> =
+                moves.iter().filter(|(_, _, v)| matches!(v, Some(Outcome::Loss { .. }))).collect();
+            let sacrifice = |next: &Position| game.pieces(next, pos.side) < game.pieces(&pos, pos.side);
+            if (filter.unique && winning.len() != 1)
+                || (filter.sacrifice && !winning.iter().all(|(_, next, _)| sacrifice(next)))
+            {
+                continue;
+            }
+            passing += 1;
+            if found.len() < limit {
+                let Outcome::Win { plies } = class.outcome else { unreachable!("win classes only") };
+                found.push(Found {
+                    position: game.render(&pos),
+                    plies,
+                    winning_moves: winning.iter().map(|(name, _, _)| name.clone()).collect(),
+                    line: best_line(game, &solution, &pos)?.0,
+                });
+            }
+        }
+    }
+    let complete = examined as u128 == with_value;
+    if json {
+        say!(
+            "{}",
+            serde_json::json!({ "game": game.name(), "states_with_the_value": with_value, "examined": examined,
+                "complete": complete, "passing": passing, "puzzles": found })
+        );
+        return Ok(());
+    }
+    let which = plies.map_or("win".to_string(), |n| format!("win in {n} plies"));
+    say!(
+        "{with_value} positions {which}; {examined} of them examined{}, {passing} pass the filter; {} shown",
+        if complete { " (all)" } else { " (the first in order: the rest were not)" },
+        found.len()
+    );
+    for p in &found {
+        print_puzzle(&p.position, p.plies, &p.winning_moves, &p.line)?;
+    }
+    Ok(())
+}
+
+/// A puzzle as text: the position, its winning moves and line.
+pub(super) fn print_puzzle(position: &str, plies: Option<u32>, winning: &[String], line: &[String]) -> Result<()> {
+    say!("\n{position}  (the player to move wins{})", plies.map_or(String::new(), |n| format!(" in {n} plies")));
+    say!("  winning moves: {}", winning.join(", "));
+    say!("  line: {}", line.join(", "));
+    Ok(())
+}
