@@ -72,7 +72,7 @@ fn long_solves_are_refused_with_their_estimate() {
     assert_clean_error(&at_home(&[&["explicit", "ostle", "--tables", path(&nowhere)][..], &v].concat()), "cannot make");
     let out = dir.path().join("t33");
     let solved = at_home(&[&["explicit", "ostle", "--out", path(&out), "--json"][..], &v].concat());
-    assert_eq!(json(&solved)["initial_value"], serde_json::json!("W 17"), "Black wins in 17 plies");
+    assert_eq!(json(&solved)["initial_value"], serde_json::json!("win in 17 plies"), "Black wins in 17 plies");
     assert!(out.join("class-3v3.ranked").exists());
     // Solved tables: the levels alone, without the census.
     let levels = json(&at_home(
@@ -135,7 +135,7 @@ fn partly_solved_tables_answer_their_classes_and_name_the_missing_one() {
     let dir = tempfile::tempdir().unwrap();
     let tables = lowest_class_of_4x4(dir.path());
     let q = json(&dfasolve(&["query", path(&tables), "b..b/..o./..../w..w -", "--json"]));
-    assert_eq!(q["value"], serde_json::json!("D"), "{q}");
+    assert_eq!(q["value"], serde_json::json!("draw"), "{q}");
     assert_clean_error(&dfasolve(&["query", path(&tables), "bb.b/..o./..../w.ww -"]), "class 3v3 is not solved");
     assert_clean_error(&dfasolve(&["play", path(&tables)]), "class 3v3 is not solved");
     // Defect 12: a class tables file given where a DFA file goes is named for what it is.
@@ -255,4 +255,51 @@ fn puzzles_work_on_dfa_solutions_of_any_game() {
     let m = dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--quiet", "--out", path(&mitm)]);
     assert!(m.status.success(), "{}", stderr(&m));
     assert_clean_error(&dfasolve(&["puzzles", path(&mitm), "--longest"]), "meet in the middle");
+}
+
+/// `serve`: the page, the start, and for a position the very object `query --json` writes; a
+/// bad position is a 400 with the error, an unknown path a 404.
+#[test]
+fn serve_answers_as_query_does() {
+    use std::io::{BufRead, Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bt.dfas");
+    let solved =
+        dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", path(&file)]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    /// The server, stopped however the test ends.
+    struct Running(std::process::Child);
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Running(
+        bin().args(["serve", path(&file), "--port", "0"]).stdout(std::process::Stdio::piped()).spawn().unwrap(),
+    );
+    let mut first = String::new();
+    std::io::BufReader::new(server.0.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let address = first.split("http://").nth(1).unwrap().split('/').next().unwrap().to_string();
+    let get = |target: &str| {
+        let mut s = std::net::TcpStream::connect(&address).unwrap();
+        write!(s, "GET {target} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        s.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        (head.split(' ').nth(1).unwrap().parse::<u16>().unwrap(), body.to_string())
+    };
+    let (status, page) = get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>dfasolve</title>"));
+    let start: serde_json::Value = serde_json::from_str(&get("/api/start").1).unwrap();
+    assert_eq!(start["position"], "xxx/xxx/ooo/ooo first");
+    let (status, body) = get("/api/query?position=xxx%2F.x.%2Fooo%2F...+second");
+    assert_eq!(status, 200);
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer, json(&dfasolve(&["query", path(&file), "xxx/.x./ooo/... second", "--json"])));
+    let (status, body) = get("/api/query?position=xxx");
+    assert_eq!(status, 400);
+    assert!(body.contains("error"), "{body}");
+    assert_eq!(get("/elsewhere").0, 404);
 }

@@ -14,7 +14,7 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
     let out = dfasolve(&[&v[..], &["--lose-at", "2", "--json", "--quiet"]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(r["initial_value"], "W 5");
+    assert_eq!(r["initial_value"], "win in 5 plies");
     let states: u64 = r["classes"].as_array().unwrap().iter().map(|c| c["states"].as_u64().unwrap()).sum();
     assert_eq!(r["checked_states"].as_u64(), Some(states));
     assert_eq!(r["census"]["positions"]["raw"], 5040);
@@ -47,15 +47,15 @@ fn explicit_ostle_solves_by_classes_checks_and_refuses_cleanly() {
         dfasolve(&[&class[..], &["--rule", "class", "--tables", t1.to_str().unwrap(), "--json", "--quiet"]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(r["initial_value"], "W 17");
+    assert_eq!(r["initial_value"], "win in 17 plies");
     assert_eq!(r["classes"].as_array().unwrap().len(), 3);
     assert_clean_error(&dfasolve(&[&v[..], &["--lose-at", "2", "--class", "9v9"]].concat()), "no class");
     // query, check and stats read the directory of tables.
     let q = dfasolve(&["query", t1.to_str().unwrap(), "bbb/.o./www -", "--json"]);
     assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
     let q: serde_json::Value = serde_json::from_slice(&q.stdout).unwrap();
-    assert_eq!(q["value"], "W 17");
-    assert_eq!(q["moves"][0]["value_for_opponent"], "L 16");
+    assert_eq!(q["value"], "win in 17 plies");
+    assert_eq!(q["moves"][0]["value_for_opponent"], "loss in 16 plies");
     let c = dfasolve(&["check", t1.to_str().unwrap(), "--sample", "500"]);
     assert!(c.status.success() && String::from_utf8_lossy(&c.stdout).contains("check passed"));
     assert_clean_error(&dfasolve(&["check", t1.to_str().unwrap(), "--sample", "0"]), "from 1 up");

@@ -18,13 +18,13 @@ pub(super) fn load_solution(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
 }
 
 /// An opened solution that answers positions: a DFA solution file, or Ostle class tables.
-enum Probe {
+pub(super) enum Probe {
     Dfa(Box<dyn Game>, Solution),
     Tables(Box<super::ostle_tables::Tables>),
 }
 
 impl Probe {
-    fn open(path: &Path) -> Result<Probe> {
+    pub(super) fn open(path: &Path) -> Result<Probe> {
         if super::ostle_tables::is_tables_dir(path) {
             return Ok(Probe::Tables(Box::new(super::ostle_tables::Tables::open(path)?)));
         }
@@ -33,10 +33,18 @@ impl Probe {
     }
 
     /// The answer for the position `text`: its JSON object and its text.
-    fn answer(&self, text: &str, limit: Option<usize>) -> Result<(serde_json::Value, String)> {
+    pub(super) fn answer(&self, text: &str, limit: Option<usize>) -> Result<(serde_json::Value, String)> {
         match self {
             Probe::Tables(t) => t.answer(text, limit),
             Probe::Dfa(game, solution) => dfa_answer(game.as_ref(), solution, text, limit),
+        }
+    }
+
+    /// The game's name and its start as a position's text.
+    pub(super) fn start(&self) -> (String, String) {
+        match self {
+            Probe::Tables(t) => t.start(),
+            Probe::Dfa(game, solution) => (game.name(), game.render(&solution.initial)),
         }
     }
 }
@@ -107,7 +115,8 @@ fn dfa_answer(
         })
         .collect();
     let (line, line_end) = best_line(game, solution, &pos)?;
-    let object = serde_json::json!({ "game": game.name(), "position": game.render(&pos), "side_to_move": pos.side.to_string(),
+    let object = serde_json::json!({ "game": game.name(), "position": game.render(&pos), "board": game.draw(&pos, pos.side),
+        "side_to_move": pos.side.to_string(),
         "value": value.map(|v| v.to_string()), "status": format!("{status:?}").to_lowercase(),
         "moves": listed, "moves_total": moves.len(), "best_line": line, "best_line_end": line_end });
     let mut out = String::new();

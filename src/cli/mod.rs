@@ -10,6 +10,7 @@ mod output;
 mod progress;
 mod puzzles;
 mod report;
+mod serve;
 mod solve;
 
 use crate::atomic::write_atomically;
@@ -131,6 +132,18 @@ pub enum Command {
         /// Which game.
         #[command(subcommand)]
         game: ExplicitCommand,
+    },
+    /// A page in the browser over a saved solution: play moves by clicking, each coloured by
+    /// its value, with the game's history; served on 127.0.0.1 until stopped.
+    #[command(after_help = "Example (then open the address it prints):\n  \
+                            dfasolve serve solutions/breakthrough-4x5-mitm2.dfas --port 8080")]
+    Serve {
+        /// A solution file, or a directory of Ostle class tables.
+        #[arg(value_name = "SOLUTION")]
+        solution: PathBuf,
+        /// The port (0: any free one; the address is printed first).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
     },
     /// Puzzles from a solved game: wins that pass a filter, with their winning line (a DFA
     /// solution of any game, or a directory of Ostle class tables).
@@ -454,6 +467,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let position = (!position.is_empty() && position != ["-"]).then(|| position.join(" "));
             files::query(&solution, position.as_deref(), json, limit)
         }
+        Command::Serve { solution, port } => serve::serve(&solution, port),
         Command::Puzzles { solution, plies, longest, unique, sacrifice, no_forbidden_move, limit, json } => {
             let filter = crate::games::ostle::ranked::puzzles::Filter {
                 plies,

@@ -462,7 +462,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     let checked = solution.check_sample(args.check_sample, args.seed)?;
     let check_s = check_started.elapsed().as_secs_f64();
     progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
-    let initial_value = solution.value(&v.initial_state()).map(explicit::value_text);
+    let initial_value = solution.value(&v.initial_state()).map(super::ostle_tables::outcome_text);
     let levels_started = Instant::now();
     let levels_checkpoint = dir.join("levels.checkpoint");
     let levels_checkpoint = ranked::levels::LevelsCheckpoint {

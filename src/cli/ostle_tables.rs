@@ -5,7 +5,7 @@
 use super::output::{AboutFile, say};
 use crate::games::GameParams;
 use crate::games::ostle::Variant;
-use crate::games::ostle::explicit::{State, Value, value_text};
+use crate::games::ostle::explicit::{State, Value};
 use crate::games::ostle::ranked::{self, tables::ClassTables};
 use crate::vocabulary::Side;
 use anyhow::{Result, anyhow, bail};
@@ -33,11 +33,18 @@ fn open(path: &Path) -> Result<ranked::Solution> {
     Ok(ranked::Solution::open(&v, path)?)
 }
 
+fn game_name(v: &crate::games::ostle::Variant) -> String {
+    format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at)
+}
+
+/// A value as every JSON report writes it ([`Outcome`]'s text: `win in 17 plies`, `draw`).
+pub(super) fn outcome_text(v: Value) -> String {
+    crate::vocabulary::Outcome::from(v).to_string()
+}
+
 fn value_words(v: Option<Value>) -> String {
     match v {
-        Some(Value::Win(n)) => format!("win in {n} plies"),
-        Some(Value::Loss(n)) => format!("loss in {n} plies"),
-        Some(Value::Draw) => "draw".into(),
+        Some(v) => outcome_text(v),
         None => "not known: its class is not solved in these tables".into(),
     }
 }
@@ -107,6 +114,12 @@ impl Tables {
         Ok(Tables { path: path.to_path_buf(), solution: open(path)? })
     }
 
+    /// The game's name and its start as a position's text.
+    pub(super) fn start(&self) -> (String, String) {
+        let v = &self.solution.variant;
+        (game_name(v), v.position_text(&v.initial_state(), Side::First))
+    }
+
     /// `dfasolve query DIR POSITION` on class tables: the answer's JSON object and its text.
     pub(super) fn answer(&self, text: &str, limit: Option<usize>) -> Result<(serde_json::Value, String)> {
         use std::fmt::Write;
@@ -122,12 +135,14 @@ impl Tables {
             .iter()
             .map(|(name, next, x)| {
                 serde_json::json!({ "move": name, "position": v.position_text(next, side.other()),
-                    "value_for_opponent": x.map(value_text) })
+                    "value_for_opponent": x.map(outcome_text) })
             })
             .collect();
         let (line, line_end) = best_line(t, &s);
-        let object = serde_json::json!({ "game": format!("ostle {}x{} k{} t{}", v.width, v.height, v.pieces, v.lose_at),
-            "rule": v.rule.name(), "position": v.position_text(&s, side), "value": value.map(value_text),
+        let position = v.position_text(&s, side);
+        let board = position.split_whitespace().next().unwrap_or_default().replace('/', "\n");
+        let object = serde_json::json!({ "game": game_name(v), "board": board,
+            "rule": v.rule.name(), "position": position, "value": value.map(outcome_text),
             "moves": listed, "moves_total": moves.len(), "best_line": line, "best_line_end": line_end });
         let mut out = String::new();
         let _ = writeln!(out, "{}", v.position_text(&s, side));

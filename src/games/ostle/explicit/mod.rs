@@ -414,6 +414,18 @@ pub fn solve(v: &Variant) -> Tables {
 }
 
 /// Text of a value in the tables: `W 3`, `L 0`, `D`.
+impl From<Value> for crate::vocabulary::Outcome {
+    fn from(v: Value) -> Self {
+        use crate::vocabulary::Outcome;
+        match v {
+            Value::Win(n) => Outcome::Win { plies: Some(n) },
+            Value::Loss(n) => Outcome::Loss { plies: Some(n) },
+            Value::Draw => Outcome::Draw,
+        }
+    }
+}
+
+/// The value as the explicit tables' text files write it (`W 17`, `L 16`, `D`).
 pub fn value_text(v: Value) -> String {
     match v {
         Value::Win(d) => format!("W {d}"),

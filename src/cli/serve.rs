@@ -1,0 +1,89 @@
+//! `dfasolve serve`: a page in the browser over a saved solution. The page plays moves by
+//! clicking, colours each by its value and keeps the game's history; it asks the server the
+//! same questions `query --json` answers, one position at a time.
+//!
+//! Routes: `/` the page; `/api/start` the game's name and start; `/api/query?position=TEXT`
+//! the `query --json` object of a position (status 400 with `{position, error}` for a position
+//! the solution cannot answer).
+
+use super::files::Probe;
+use anyhow::{Result, anyhow};
+use std::path::Path;
+
+const PAGE: &str = include_str!("serve/page.html");
+
+/// Serve `path` on 127.0.0.1:`port` (0: any free port) until the process is stopped; the
+/// first line on standard output is the address.
+pub(super) fn serve(path: &Path, port: u16) -> Result<()> {
+    let probe = Probe::open(path)?;
+    let server =
+        tiny_http::Server::http(("127.0.0.1", port)).map_err(|e| anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let address = server.server_addr().to_ip().ok_or_else(|| anyhow!("the server has no IP address"))?;
+    println!("serving {} on http://{address}/ (stop with Ctrl-C)", path.display());
+    for request in server.incoming_requests() {
+        let (status, body, kind) = route(&probe, request.url());
+        let header = tiny_http::Header::from_bytes("Content-Type", kind).expect("a valid header");
+        let response = tiny_http::Response::from_string(body).with_status_code(status).with_header(header);
+        // A browser that went away is its own business, not the server's.
+        let _ = request.respond(response);
+    }
+    Ok(())
+}
+
+/// The status, body and content type for `url`.
+fn route(probe: &Probe, url: &str) -> (u16, String, &'static str) {
+    const JSON: &str = "application/json";
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    match path {
+        "/" | "/index.html" => (200, PAGE.to_string(), "text/html; charset=utf-8"),
+        "/api/start" => {
+            let (game, position) = probe.start();
+            (200, serde_json::json!({ "game": game, "position": position }).to_string(), JSON)
+        }
+        "/api/query" => {
+            let Some(position) = parameter(query, "position") else {
+                return (400, serde_json::json!({ "error": "no position= parameter" }).to_string(), JSON);
+            };
+            match probe.answer(&position, None) {
+                Ok((object, _)) => (200, object.to_string(), JSON),
+                Err(e) => (400, serde_json::json!({ "position": position, "error": e.to_string() }).to_string(), JSON),
+            }
+        }
+        _ => (404, serde_json::json!({ "error": format!("no page {path}") }).to_string(), JSON),
+    }
+}
+
+/// The value of `name` in a URL query string, decoded (`+` a space, `%XX` a byte).
+fn parameter(query: &str, name: &str) -> Option<String> {
+    let raw = query.split('&').find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))?;
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parameter;
+
+    #[test]
+    fn parameters_are_decoded() {
+        assert_eq!(parameter("position=xx%2F..+first", "position").as_deref(), Some("xx/.. first"));
+        assert_eq!(parameter("a=1&position=%41", "position").as_deref(), Some("A"));
+        assert_eq!(parameter("position=%4", "position"), None);
+        assert_eq!(parameter("other=1", "position"), None);
+        assert_eq!(parameter("position=%ff", "position"), None, "not UTF-8");
+    }
+}
