@@ -88,17 +88,15 @@ pub fn value_through(rules: &Rules, tables: &ClassTables, lower: &Lower, q: &Boa
         Effect::LosesOwn if mine == g.lose_at + 1 => Value::Win(0),
         Effect::Captures | Effect::LosesOwn => lower.value(rules, &r).ok()?,
         Effect::Stays => {
-            let (canonical, _) = rules.sym.canonical(&r);
-            let forbidden = if rules.class_reading {
+            let (canonical, which) = rules.sym.canonical(&r);
+            let (mine, theirs) = canonical.counts();
+            let (_, t) = tables.kind(super::directory::Kind { mover: mine as u8, opponent: theirs as u8 })?;
+            let forbidden = if rules.class_reading && bit(&t.exceptional, t.dir.rank(&rules.sym, &canonical)) {
                 rules.class_forbidden(&rules.reach(&canonical), q)
             } else {
-                // The exact undo, on the canonical board of the result.
-                let mut unmoves = SmallVec::new();
-                g.unmoves(&r, &mut unmoves);
-                let undo = unmoves.iter().find(|u| u.before == *q && u.mv == m)?.undo;
-                let (_, which) = rules.sym.canonical(&r);
-                let h = which.trailing_zeros() as u8;
-                undo.map(|u| rules.sym.mv(h, u))
+                // Off the exceptional boards both readings forbid the exact undo, carried to
+                // the canonical board.
+                g.undo_of(q, m).map(|u| rules.sym.mv(which.trailing_zeros() as u8, u))
             };
             tables.value(rules, &canonical, forbidden)?
         }
