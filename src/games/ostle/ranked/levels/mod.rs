@@ -4,7 +4,7 @@
 //!
 //! A board's states all have the same moves (the forbidden one is not excluded), so a board is
 //! expanded once, at the level where the first of its states is reached. A level is expanded
-//! in pieces; between two pieces the pass can be saved ([`checkpoint`]) and resumed.
+//! in pieces; between two pieces the pass can be saved (`checkpoint.rs`) and resumed.
 
 mod checkpoint;
 
