@@ -11,7 +11,7 @@ use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 
 /// Members of the value classes a DFA puzzle search tests at most.
-pub(super) const MOST_EXAMINED: u64 = 1_000_000;
+const MOST_EXAMINED: u64 = 1_000_000;
 
 /// A puzzle of a DFA solution.
 #[derive(serde::Serialize)]

@@ -20,12 +20,14 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, orbit: u64) {
+    /// One state up to symmetry, `orbit` raw.
+    pub fn add(&mut self, orbit: u64) {
         self.classes += 1;
         self.raw += orbit;
     }
 
-    fn merge(&mut self, o: &Counts) {
+    /// Another count's states too.
+    pub fn merge(&mut self, o: &Counts) {
         self.classes += o.classes;
         self.raw += o.raw;
     }
@@ -90,15 +92,17 @@ pub fn value_through(rules: &Rules, tables: &ClassTables, lower: &Lower, q: &Boa
         Effect::Stays => {
             let (canonical, which) = rules.sym.canonical(&r);
             let (mine, theirs) = canonical.counts();
-            let (_, t) = tables.kind(super::directory::Kind { mover: mine as u8, opponent: theirs as u8 })?;
-            let forbidden = if rules.class_reading && bit(&t.exceptional, t.dir.rank(&rules.sym, &canonical)) {
-                rules.class_forbidden(&rules.reach(&canonical), q)
+            let (k, t) = tables.kind(super::directory::Kind { mover: mine as u8, opponent: theirs as u8 })?;
+            let rank = t.dir.rank(&rules.sym, &canonical);
+            let forbidden = if rules.class_reading && bit(&t.exceptional, rank) {
+                // Chosen on the canonical board; carried back onto the result.
+                let back = rules.sym.inverse(which.trailing_zeros() as u8);
+                rules.class_forbidden(&rules.reach(&canonical), q).map(|f| rules.sym.mv(back, f))
             } else {
-                // Off the exceptional boards both readings forbid the exact undo, carried to
-                // the canonical board.
-                g.undo_of(q, m).map(|u| rules.sym.mv(which.trailing_zeros() as u8, u))
+                // Off the exceptional boards both readings forbid the exact undo.
+                g.undo_of(q, m)
             };
-            tables.value(rules, &canonical, forbidden)?
+            tables.value_located(rules, k, rank, &canonical, which, forbidden)?
         }
     };
     Some(match opponent {

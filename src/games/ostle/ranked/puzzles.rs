@@ -180,8 +180,7 @@ impl Solution {
             let lower = super::lower_of(&self.variant, &self.dir, &class)?;
             let tables = &self.classes()[c];
             let found = super::sacrifices::sacrifices(self.rules(), tables, &lower, Some(start), scan, limit);
-            passing.classes += found.count.classes;
-            passing.raw += found.count.raw;
+            passing.merge(&found.count);
             for (k, r, slot) in found.first {
                 if puzzles.len() >= limit {
                     break;

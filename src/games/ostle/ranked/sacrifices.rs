@@ -95,8 +95,7 @@ pub fn sacrifices(
                             continue;
                         }
                         let Some(orbit) = state_orbit(rules, stab, &slots, forbidden) else { continue };
-                        found.count.classes += 1;
-                        found.count.raw += orbit;
+                        found.count.add(orbit);
                         if found.first.len() < keep {
                             found.first.push((k as u8, rank, slot as u8));
                         }
@@ -106,9 +105,8 @@ pub fn sacrifices(
             })
             .collect();
         for p in parts {
-            all.count.classes += p.count.classes;
-            all.count.raw += p.count.raw;
-            all.first.extend(p.first.into_iter().take(keep - all.first.len().min(keep)));
+            all.count.merge(&p.count);
+            all.first.extend(p.first.into_iter().take(keep.saturating_sub(all.first.len())));
         }
     }
     all

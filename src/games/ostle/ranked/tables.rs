@@ -204,9 +204,24 @@ impl ClassTables {
         let (k, t) = self.kind(Kind { mover: mine as u8, opponent: theirs as u8 })?;
         let (canonical, which) = rules.sym.canonical(b);
         let r = t.dir.rank(&rules.sym, &canonical);
-        let exceptional = bit(&t.exceptional, r);
+        self.value_located(rules, k, r, &canonical, which, forbidden)
+    }
+
+    /// [`ClassTables::value`] with the board located already: `canonical` its canonical board,
+    /// of rank `r` in kind `k`, and `which` the symmetries that take it there; `forbidden` on
+    /// the board itself.
+    pub fn value_located(
+        &self,
+        rules: &Rules,
+        k: u8,
+        r: u64,
+        canonical: &Board,
+        which: u8,
+        forbidden: Option<super::board::Mv>,
+    ) -> Option<Value> {
+        let exceptional = bit(&self.kinds[usize::from(k)].exceptional, r);
         let mut slots = Moves::new();
-        rules.slots(&canonical, exceptional, &mut slots);
+        rules.slots(canonical, exceptional, &mut slots);
         let slot = match forbidden {
             None => 0,
             Some(f) => {

@@ -162,25 +162,17 @@ impl Solution {
         }
     }
 
-    /// The pass before its first level: the start reached and queued.
-    fn start_pass(&self) -> Option<Pass> {
-        let start = super::start_board(self.rules(), &self.variant);
-        let place = self.place(&start)?;
-        let pass = Pass {
+    /// A pass with nothing reached: every bitmap allocated and clear.
+    fn empty_pass(&self) -> Pass {
+        let states = self.classes().iter().flat_map(|c| &c.kinds).map(|k| k.states()).sum::<u64>();
+        Pass {
             levels: vec![1],
             found: AtomicU64::new(0),
-            states: (0..self.classes().iter().flat_map(|c| &c.kinds).map(|k| k.states()).sum::<u64>().div_ceil(64))
-                .map(|_| AtomicU64::new(0))
-                .collect(),
+            states: (0..states.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
             boards: self.board_bits(),
             frontier: self.board_bits(),
             next: self.board_bits(),
-        };
-        let (c, k) = (usize::from(place.0), usize::from(place.1));
-        test_and_set(&pass.states, self.first_states()[c][k] + self.classes()[c].kinds[k].first_state(place.2));
-        test_and_set(&pass.boards[c][k], place.2);
-        test_and_set(&pass.frontier[c][k], place.2);
-        Some(pass)
+        }
     }
 
     /// States (up to symmetry) at each breadth-first level from the start, until no new state
@@ -196,26 +188,36 @@ impl Solution {
         progress: &(dyn Fn(String) + Sync),
     ) -> Result<Vec<u64>> {
         let fingerprint = self.fingerprint();
-        let Some(fresh) = self.start_pass() else { return Ok(Vec::new()) };
-        let mut pass = match checkpoint {
-            Some(c) => match checkpoint::load(c.path, &self.variant, &fingerprint, || fresh)? {
-                Some(p) => {
-                    progress(format!(
-                        "breadth-first levels resumed from {} at level {} ({} states found in it)",
-                        c.path.display(),
-                        p.levels.len(),
-                        p.found.load(Relaxed)
-                    ));
-                    p
-                }
-                None => self.start_pass().expect("the start's class is solved"),
-            },
-            None => fresh,
-        };
+        let start = super::start_board(self.rules(), &self.variant);
+        let Some(place) = self.place(&start) else { return Ok(Vec::new()) };
         let first = self.first_states();
         let index = |p: Place, slot: usize| {
             let (c, k) = (usize::from(p.0), usize::from(p.1));
             first[c][k] + self.classes()[c].kinds[k].first_state(p.2) + slot as u64
+        };
+        let resumed = match checkpoint {
+            Some(c) => checkpoint::load(c.path, &self.variant, &fingerprint, || self.empty_pass())?,
+            None => None,
+        };
+        let mut pass = match resumed {
+            Some(p) => {
+                progress(format!(
+                    "breadth-first levels resumed from {} at level {} ({} states found in it)",
+                    checkpoint.map_or(String::new(), |c| c.path.display().to_string()),
+                    p.levels.len(),
+                    p.found.load(Relaxed)
+                ));
+                p
+            }
+            None => {
+                // The start reached and queued.
+                let p = self.empty_pass();
+                let (c, k) = (usize::from(place.0), usize::from(place.1));
+                test_and_set(&p.states, index(place, 0));
+                test_and_set(&p.boards[c][k], place.2);
+                test_and_set(&p.frontier[c][k], place.2);
+                p
+            }
         };
         let (mut saved, mut saves) = (Instant::now(), 0u32);
         loop {
