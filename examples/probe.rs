@@ -1,10 +1,11 @@
 //! The library's probing API: open a saved solution once, then ask it the value of positions
 //! and of every move from them. What `dfasolve query` does, as a program of your own would.
 //!
-//! Run: `cargo run --release --example probe -- SOLUTION.dfas 'POSITION' ['POSITION' ...]`
-//! e.g. after `dfasolve breakthrough --width 4 --height 4 --strong`:
+//! Run: `cargo run --release --example probe -- SOLUTION 'POSITION' ['POSITION' ...]`, where
+//! SOLUTION is a solution file or a directory of Ostle class tables; e.g. after
+//! `dfasolve breakthrough --width 4 --height 4 --strong`:
 //! `cargo run --release --example probe -- solutions/breakthrough-4x4-strong.dfas 'xxxx/xxxx/oooo/oooo first'`
-use dfasolve::games::{Solution, Status};
+use dfasolve::games::explore;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -14,36 +15,25 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     // The game comes with the solution: its rules parse and render positions.
-    let (game, solution) = match Solution::load(std::path::Path::new(file)) {
-        Ok(loaded) => loaded,
+    let solved = match explore::open(std::path::Path::new(file)) {
+        Ok(solved) => solved,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
     for text in positions {
-        let pos = match game.parse(text) {
-            Ok(pos) => pos,
+        // A look is the position's value and every move's, best for the mover first.
+        let look = match solved.look(text) {
+            Ok(look) => look,
             Err(e) => {
                 eprintln!("{text}: {e}");
                 return ExitCode::FAILURE;
             }
         };
-        // `checked_value` also checks that the position is in one value class only.
-        let value = match solution.checked_value(&pos) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("{text}: {e}");
-                return ExitCode::FAILURE;
-            }
-        };
-        println!("{}: {}", game.render(&pos), value.map_or("not covered".to_string(), |v| v.to_string()));
-        if game.explicit_status(&pos) != Status::Ongoing {
-            continue;
-        }
-        for next in game.explicit_moves(&pos) {
-            let after = solution.value(&next).map_or("not covered".to_string(), |v| format!("{v} for the opponent"));
-            println!("  {:>10}  {after}", game.move_name(&pos, &next));
+        println!("{}: {}", look.position, explore::value_words(look.value));
+        for m in &look.moves {
+            println!("  {:>10}  {} for the opponent", m.name, explore::value_words(m.value_for_opponent));
         }
     }
     ExitCode::SUCCESS

@@ -37,5 +37,10 @@ pub mod vocabulary;
 
 pub use error::{Error, Result};
 
-/// This build's version, as recorded in the files it writes.
-pub const PROGRAM_VERSION: &str = concat!("dfasolve ", env!("CARGO_PKG_VERSION"));
+/// This build's version and the commit it was built from (`-modified`: with changes not
+/// committed), as recorded in every file and report it writes.
+pub const PROGRAM_VERSION: &str =
+    concat!("dfasolve ", env!("CARGO_PKG_VERSION"), " (commit ", env!("DFASOLVE_COMMIT"), ")");
+
+/// [`PROGRAM_VERSION`] without the program's name (`dfasolve --version`).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("DFASOLVE_COMMIT"), ")");

@@ -163,6 +163,9 @@ pub struct CsvRow {
     /// The class solved, in a solve by classes (empty otherwise; absent from older records).
     #[serde(default)]
     pub class: Option<String>,
+    /// The build that ran it ([`crate::PROGRAM_VERSION`]; absent from older records).
+    #[serde(default)]
+    pub program: Option<String>,
 }
 
 impl CsvRow {
@@ -181,6 +184,7 @@ impl CsvRow {
             elapsed_s: Fixed3(record.elapsed_s),
             peak_rss_bytes: record.peak_rss_bytes,
             class: record.class.clone(),
+            program: Some(crate::PROGRAM_VERSION.to_string()),
         }
     }
 }
@@ -203,7 +207,7 @@ pub fn csv_line(game: &str, record: &StepRecord) -> Result<String> {
 
 /// The CSV header line.
 pub const CSV_HEADER: &str =
-    "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes,class\n";
+    "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes,class,program\n";
 
 /// Write the record of a run of `game` to `path`, atomically.
 ///
@@ -272,9 +276,10 @@ mod tests {
         assert_eq!(
             text,
             format!(
-                "{CSV_HEADER}nim 3x7,Backward,3,second,new_win,{},17,80,0.500,1.235,4096,\n\
-                 nim 3x7,Forward,3,second,new_win,,17,80,,1.235,4096,\n",
-                u128::MAX
+                "{CSV_HEADER}nim 3x7,Backward,3,second,new_win,{},17,80,0.500,1.235,4096,,{P}\n\
+                 nim 3x7,Forward,3,second,new_win,,17,80,,1.235,4096,,{P}\n",
+                u128::MAX,
+                P = crate::PROGRAM_VERSION
             )
         );
         let dir = tempfile::tempdir().expect("temporary directory");
@@ -285,8 +290,10 @@ mod tests {
         assert_eq!((rows[0].positions, rows[0].positions_per_byte), (Some(u128::MAX), Some(Fixed3(0.5))));
         assert_eq!((rows[1].positions, rows[1].elapsed_s), (None, Fixed3(1.235)));
         assert_eq!((rows[1].phase.as_str(), rows[1].side.as_str(), rows[1].step), ("Forward", "second", 3));
-        assert_eq!(csv_line("g", &records[1]).expect("line"), "g,Forward,3,second,new_win,,17,80,,1.235,4096,\n");
-        // A record from before the class column reads too.
+        let line = format!("g,Forward,3,second,new_win,,17,80,,1.235,4096,,{}\n", crate::PROGRAM_VERSION);
+        assert_eq!(csv_line("g", &records[1]).expect("line"), line);
+        assert_eq!(rows[0].program.as_deref(), Some(crate::PROGRAM_VERSION));
+        // Records from before the class and program columns read too.
         let old = "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
         std::fs::write(&path, format!("{old}g,Forward,3,second,new_win,,17,80,,1.235,4096\n")).expect("written");
         assert_eq!(read_csv(&path).expect("read").len(), 1);

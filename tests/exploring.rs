@@ -26,8 +26,14 @@ fn a_solve_by_classes_saves_a_readable_solution_and_names_its_classes() {
     let checked = dfasolve(&["check", path(&file), "--sample", "20"]);
     assert!(checked.status.success(), "{}", stderr(&checked));
     let record = std::fs::read_to_string(&csv).unwrap();
-    assert!(record.starts_with("game,phase,step,side,set,") && record.lines().next().unwrap().ends_with(",class"));
-    assert!(record.lines().skip(1).all(|l| !l.ends_with(',')), "every step names its class");
+    assert!(
+        record.starts_with("game,phase,step,side,set,") && record.lines().next().unwrap().ends_with(",class,program")
+    );
+    for line in record.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert!(!fields[11].is_empty(), "every step names its class: {line}");
+        assert!(fields[12].starts_with("dfasolve ") && fields[12].contains("(commit "), "and the program: {line}");
+    }
     // Read again from the class files: the same values, and a table with the class column.
     let again = solve(&[]);
     let table = stdout(&again);
@@ -302,4 +308,108 @@ fn serve_answers_as_query_does() {
     assert_eq!(status, 400);
     assert!(body.contains("error"), "{body}");
     assert_eq!(get("/elsewhere").0, 404);
+}
+
+/// Runs `play` on `solution` with `args`, typing `typed`; returns its output.
+fn play(solution: &std::path::Path, args: &[&str], typed: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = bin()
+        .args([&["play", path(solution)][..], args].concat())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.as_mut().unwrap().write_all(typed.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Play: the person's moves are listed best first with the value each leaves the opponent;
+/// `h` turns the values off (moves by name), `u` takes the person's last move back, and
+/// `s FILE` and `--record FILE` save the game's record with the program that played it.
+#[test]
+fn play_lists_moves_best_first_with_hints_undo_and_a_saved_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bt.dfas");
+    let solved =
+        dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", path(&file)]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let start = json(&dfasolve(&["query", path(&file), "xxx/.../.../ooo first", "--json"]));
+    let mut by_name: Vec<&str> =
+        start["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    by_name.sort_unstable();
+    let (saved, record) = (dir.path().join("saved.json"), dir.path().join("record.json"));
+    let typed = format!("u\n1\nu\nh\n1\ns {}\nq\n", path(&saved));
+    let from = "xxx/.../.../ooo first";
+    let out = play(&file, &["--side", "first", "--from", from, "--record", path(&record)], &typed);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("your moves, best first (the value each leaves me):"), "{text}");
+    assert!(text.contains(&format!("1) {} ({})", start["moves"][0]["move"].as_str().unwrap(), {
+        start["moves"][0]["value_for_opponent"].as_str().unwrap()
+    })));
+    assert!(text.contains("nothing of yours to take back"), "u before any move: {text}");
+    let (_, hidden) = text.split_once("hints off").expect("h turns the hints off");
+    assert!(!hidden.contains(" in ") && !hidden.contains("leaves you"), "no values with the hints off: {hidden}");
+    assert!(hidden.contains(&format!("1) {}\n", by_name[0])), "moves by name with the hints off: {hidden}");
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(saved, record, "nothing was played between the save and the end");
+    let moves = record["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "the undone move is not in the record: {record}");
+    assert_eq!((moves[0]["side"].as_str(), moves[0]["move"].as_str()), (Some("first"), Some(by_name[0])));
+    assert_eq!(moves[0]["value_before"], start["value"]);
+    assert_eq!(record["start"], start["position"]);
+    assert_eq!(record["finished"], serde_json::json!(false));
+    assert!(record["program"].as_str().unwrap().contains("(commit "), "{record}");
+}
+
+/// Play on Ostle class tables goes through the same loop: hints, undo and the record.
+#[test]
+fn play_on_class_tables_takes_back_and_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = lowest_class_of_4x4(dir.path());
+    let record = dir.path().join("record.json");
+    let from = "b..b/..o./..../w..w -";
+    let out = play(&tables, &["--from", from, "--record", path(&record)], "1\nu\n1\nq\n");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let best = json(&dfasolve(&["query", path(&tables), from, "--json"]))["moves"][0]["move"].clone();
+    assert_eq!(record["moves"][0]["move"], best, "{record}");
+    assert_eq!(record["moves"].as_array().unwrap().len(), 2, "{record}");
+    assert_eq!(record["game"], serde_json::json!("ostle 4x4 k3 t1 class"));
+}
+
+/// Provenance and one shape: every report names the program and its commit, values are
+/// the same text everywhere, and every game's solve opens with the same headline.
+#[test]
+fn reports_name_the_program_and_write_values_one_way() {
+    let version = stdout(&dfasolve(&["--version"]));
+    assert!(version.starts_with("dfasolve ") && version.contains("(commit "), "{version}");
+    let program = format!("dfasolve {}", version.trim().trim_start_matches("dfasolve "));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nim.dfas");
+    let solved = json(&dfasolve(&["nim", "--heaps", "2", "--tokens", "3", "--strong", "--json", "--out", path(&file)]));
+    assert_eq!(solved["program"], serde_json::json!(program));
+    assert_eq!(solved["winner"], serde_json::json!("second player (P2)"));
+    let stats = json(&dfasolve(&["stats", path(&file), "--json"]));
+    assert_eq!(stats["meta"]["program"], serde_json::json!(program), "the file records who wrote it");
+    assert_eq!(stats["meta"]["initial_value"], solved["initial_value"], "{stats}");
+    assert!(stats["meta"]["classes"].as_array().unwrap().iter().all(|c| c["outcome"].is_string()), "{stats}");
+    let check = json(&dfasolve(&["check", path(&file), "--json"]));
+    assert!(check["classes"].as_array().unwrap().iter().all(|c| c["value"].is_string()), "{check}");
+    assert_eq!(check["program"], serde_json::json!(program));
+    let q = json(&dfasolve(&["query", path(&file), "3,3 first", "--json"]));
+    assert_eq!(q["value"], solved["initial_value"]);
+    // One headline: who wins, then the start's value for the first player.
+    let headline = |args: &[&str]| stdout(&dfasolve(args)).lines().next().unwrap_or_default().to_string();
+    let nim = headline(&["nim", "--heaps", "2", "--tokens", "3", "--strong", "--quiet", "--no-save"]);
+    assert_eq!(nim, "nim 2x3: the second player (P2) wins; the start is a loss in 6 plies for the first player");
+    let bt = headline(&["breakthrough", "--width", "3", "--height", "4", "--quiet", "--no-save"]);
+    assert!(bt.starts_with("breakthrough 3x4: the second player (P2) wins; the start is a loss"), "{bt}");
+    let ostle = ["ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--quiet", "--no-save"];
+    let ostle = headline(&ostle);
+    assert!(ostle.starts_with("ostle 3x3 k3 t1 exact: "), "{ostle}");
+    assert!(ostle.contains(" wins; the start is a ") || ostle.contains("nobody wins, a draw"), "{ostle}");
 }

@@ -7,6 +7,7 @@ mod ostle;
 mod ostle_cost;
 mod ostle_tables;
 mod output;
+mod play;
 mod progress;
 mod puzzles;
 mod report;
@@ -18,7 +19,7 @@ use crate::games::Mode;
 use crate::games::breakthrough::{Breakthrough, SquareOrder};
 use crate::games::nim::Nim;
 use crate::solver::{MirrorPolicy, Solver};
-use crate::vocabulary::{Outcome, Side};
+use crate::vocabulary::Side;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -32,7 +33,7 @@ pub use solve::{Prepared, before_solving, solve, solve_with};
 
 /// Strongly solve board games with sets of positions stored as minimal layered DFAs.
 #[derive(Parser, Debug)]
-#[command(name = "dfasolve", version, about, long_about = None)]
+#[command(name = "dfasolve", version = crate::VERSION, about, long_about = None)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -200,7 +201,11 @@ pub enum Command {
         limit: Option<usize>,
     },
     /// Play against the perfect player at the terminal: you move, it answers with a best move.
-    #[command(after_help = "Example:\n  dfasolve play solutions/breakthrough-4x5-mitm2.dfas --side second")]
+    /// Your moves are listed best first with the value each leaves the opponent (`h` turns
+    /// these hints off and on); `u` takes your last move back, `s FILE` saves the game's record.
+    #[command(
+        after_help = "Example:\n  dfasolve play solutions/breakthrough-4x5-mitm2.dfas --side second --record game.json"
+    )]
     Play {
         /// A solution file (or class directory).
         #[arg(value_name = "FILE")]
@@ -217,6 +222,10 @@ pub enum Command {
         /// Offer at most this many moves by number (the others are still playable by name).
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
+        /// Write the game's record (every move with the value before it, and the result) to
+        /// this file when the game ends or you quit; `s FILE` during the game saves it too.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
     /// Sizes and compression of every set in a saved file.
     #[command(after_help = "Example:\n  dfasolve stats solutions/breakthrough-4x5-mitm2.dfas --json")]
@@ -442,14 +451,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut solver = Solver::new(&game);
             solver.set_mirror_policy(side_mirror);
             let report = solve_with(&mut solver, &game, prepared, &run, started)?;
-            let winner = match report.solution.initial_value {
-                Outcome::Win { .. } => "first player (P1)",
-                Outcome::Loss { .. } => "second player (P2)",
-                Outcome::Draw => "nobody (draw)",
-            };
-            report::finish(&report, &run, &[("winner", serde_json::json!(winner))], |out| {
-                out.push_str(&format!("{}: the {winner} wins ({})\n", report.name, report.solution.initial_value));
-            })
+            report::finish(&report, &run, &[], |_| {})
         }
         Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
         Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
@@ -479,8 +481,8 @@ pub fn run(cli: Cli) -> Result<()> {
             puzzles::puzzles(&solution, &filter, limit, json)
         }
         Command::Stats { file, json } => files::stats(&file, json),
-        Command::Play { solution, side, from, json, limit } => {
-            files::play(&solution, side, from.as_deref(), json, limit)
+        Command::Play { solution, side, from, json, limit, record } => {
+            play::play(&solution, side, from.as_deref(), json, limit, record.as_deref())
         }
         Command::Check { solution, sample, seed, against, json } => {
             files::check(&solution, sample, seed, against.as_deref(), json)

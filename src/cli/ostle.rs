@@ -100,10 +100,8 @@ pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Resu
     };
     let census = census(&game, &report.solution, &sets, limit)?;
     let census_s = t.elapsed().as_secs_f64();
-    let value = report.solution.initial_value;
     let extra = [("census", serde_json::to_value(&census)?), ("census_s", serde_json::json!(census_s))];
     finish(&report, run, &extra, |out| {
-        out.push_str(&format!("{}: the player to move first (Black) has a {value}\n", game.name()));
         table(out, "values of all states (plies to the end; published d = plies - 1):", &refs(&census.values));
         table(
             out,
@@ -176,7 +174,7 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
     if run.json {
         say!(
             "{}",
-            serde_json::json!({ "game": game.name(), "params": game.params(), "census": s,
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "params": game.params(), "census": s,
                 "counts_s": counts_s, "wall_s": wall_s, "peak_rss_bytes": peak })
         );
         return Ok(());
@@ -209,7 +207,7 @@ pub fn run_class_from_subgame(args: &OstleArgs, file: &Path, run: &RunOptions) -
     if run.json {
         say!(
             "{}",
-            serde_json::json!({ "class_file": path, "class": made.class.class, "from": small.name(),
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "class_file": path, "class": made.class.class, "from": small.name(),
                 "states": states, "gap_states": made.gap_states, "loaded_s": loaded_s, "wall_s": wall_s,
                 "peak_rss_bytes": crate::record::peak_rss_bytes() })
         );
@@ -296,7 +294,7 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) ->
     if json {
         say!(
             "{}",
-            serde_json::json!({ "variant": variant, "params": solution.params, "passed": true,
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "variant": variant, "params": solution.params, "passed": true,
                 "explicit_states": tables.states.len(), "explicit_s": explicit_s,
                 "dfa_initial_value": solution.initial_value.to_string(), "dfa_s": report.wall_s,
                 "entries_checked": checked, "explicit_values": hist, "tables_file": args.tables })
@@ -462,7 +460,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     let checked = solution.check_sample(args.check_sample, args.seed)?;
     let check_s = check_started.elapsed().as_secs_f64();
     progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
-    let initial_value = solution.value(&v.initial_state()).map(super::ostle_tables::outcome_text);
+    let initial_value = solution.value(&v.initial_state()).map(crate::vocabulary::Outcome::from);
     let levels_started = Instant::now();
     let levels_checkpoint = dir.join("levels.checkpoint");
     let levels_checkpoint = ranked::levels::LevelsCheckpoint {
@@ -481,7 +479,8 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         say!(
             "{}",
             serde_json::json!({ "variant": variant, "program": crate::PROGRAM_VERSION, "tables": dir, "classes": reports,
-                "all_classes_solved": complete, "initial_value": initial_value,
+                "all_classes_solved": complete, "initial_value": initial_value.map(|x| x.to_string()),
+                "winner": initial_value.map(super::report::winner),
                 "longest_win_plies": longest_win.as_ref().map(|x| x.0), "census": census, "wall_s": wall_s,
                 "checked_states": checked, "check_seed": args.seed, "check_s": check_s,
                 "levels_from_start": levels, "levels_s": args.levels.then_some(levels_s),
@@ -489,11 +488,14 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         );
         return Ok(());
     }
-    say!("{variant}: tables in {}", dir.display());
+    match initial_value {
+        Some(start) => say!("{}", super::report::headline(&variant, start)),
+        None => say!("{variant}: the start's class is not solved yet"),
+    }
+    say!("tables in {}", dir.display());
     if !complete {
         say!("not every class is solved yet: the counts below are those of the classes solved");
     }
-    say!("start: {}", initial_value.as_deref().unwrap_or("its class is not solved yet"));
     say!("{checked} states drawn at random follow from their moves by the plain rules");
     if let Some((plies, n)) = &longest_win {
         say!(

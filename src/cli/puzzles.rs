@@ -3,8 +3,8 @@
 //! DFA solution of any game, the value class asked for is a set of the solution, and its
 //! members are walked in order and tested by the explicit moves.
 
-use super::files::{best_line, load_solution, ranked_moves};
-use super::output::say;
+use super::output::{AboutFile, say};
+use crate::games::explore::{self, DfaSolved};
 use crate::games::ostle::ranked::puzzles::Filter;
 use crate::vocabulary::{Outcome, Position, Status};
 use anyhow::{Result, anyhow, bail};
@@ -36,8 +36,8 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
             "--no-forbidden-move applies to Ostle class tables (a DFA solution's positions hold their forbidden move)"
         );
     }
-    let (game, solution) = load_solution(path)?;
-    let game = game.as_ref();
+    let solved = DfaSolved::load(path).about_file("loading", path)?;
+    let (game, solution) = (solved.game.as_ref(), &solved.solution);
     let plies = match (filter.plies, filter.longest) {
         (Some(n), _) => Some(n),
         (None, true) => Some(solution.longest_win().ok_or_else(|| {
@@ -65,12 +65,17 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
             if game.explicit_status(&pos) != Status::Ongoing {
                 continue;
             }
-            let moves = ranked_moves(game, &solution, &pos)?;
-            let winning: Vec<&(String, Position, Option<Outcome>)> =
-                moves.iter().filter(|(_, _, v)| matches!(v, Some(Outcome::Loss { .. }))).collect();
-            let sacrifice = |next: &Position| game.pieces(next, pos.side) < game.pieces(&pos, pos.side);
-            if (filter.unique && winning.len() != 1)
-                || (filter.sacrifice && !winning.iter().all(|(_, next, _)| sacrifice(next)))
+            let look = solved.look_at(&pos)?;
+            let winning: Vec<&explore::LookMove> =
+                look.moves.iter().filter(|m| matches!(m.value_for_opponent, Some(Outcome::Loss { .. }))).collect();
+            let sacrifice = |next: &str| -> Result<bool> {
+                Ok(game.pieces(&game.parse(next)?, pos.side) < game.pieces(&pos, pos.side))
+            };
+            if filter.unique && winning.len() != 1 {
+                continue;
+            }
+            if filter.sacrifice
+                && !winning.iter().try_fold(true, |all, m| Ok::<_, anyhow::Error>(all && sacrifice(&m.position)?))?
             {
                 continue;
             }
@@ -80,8 +85,8 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
                 found.push(Found {
                     position: game.render(&pos),
                     plies,
-                    winning_moves: winning.iter().map(|(name, _, _)| name.clone()).collect(),
-                    line: best_line(game, &solution, &pos)?.0,
+                    winning_moves: winning.iter().map(|m| m.name.clone()).collect(),
+                    line: explore::best_line(&solved, &look)?.moves,
                 });
             }
         }
@@ -90,7 +95,7 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
     if json {
         say!(
             "{}",
-            serde_json::json!({ "game": game.name(), "states_with_the_value": with_value, "examined": examined,
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "states_with_the_value": with_value, "examined": examined,
                 "complete": complete, "passing": passing, "puzzles": found })
         );
         return Ok(());

@@ -5,6 +5,7 @@ use super::RunOptions;
 use super::output::{say, say_raw};
 use crate::games::Solution;
 use crate::record::{StepRecord, peak_rss_bytes};
+use crate::vocabulary::Outcome;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -18,6 +19,25 @@ pub struct SolveReport {
     pub wall_s: f64,
     /// Where it was saved.
     pub saved: Option<PathBuf>,
+}
+
+/// Who wins from the start with best play, as every solve's report names it.
+pub(super) fn winner(start: Outcome) -> &'static str {
+    match start {
+        Outcome::Win { .. } => "first player (P1)",
+        Outcome::Loss { .. } => "second player (P2)",
+        Outcome::Draw => "nobody (draw)",
+    }
+}
+
+/// The first line of every solve's report, the same for every game: who wins and the start's
+/// value, e.g. `breakthrough 4x5: the second player (P2) wins; the start is a loss in 29
+/// plies for the first player`.
+pub(super) fn headline(name: &str, start: Outcome) -> String {
+    match start {
+        Outcome::Draw => format!("{name}: nobody wins, a draw with best play (neither player can force a win)"),
+        _ => format!("{name}: the {} wins; the start is a {start} for the first player", winner(start)),
+    }
 }
 
 /// `n` with thousands separators (`> u128` when not known).
@@ -83,19 +103,22 @@ fn totals(report: &SolveReport) -> Totals {
     t
 }
 
-/// Print `report`: one JSON object with `extra` fields, or `headline` and the tables.
+/// Print `report`: one JSON object with `extra` fields, or the headline, the game's `details`
+/// and the tables.
 pub(super) fn finish(
     report: &SolveReport,
     run: &RunOptions,
     extra: &[(&str, serde_json::Value)],
-    headline: impl FnOnce(&mut String),
+    details: impl FnOnce(&mut String),
 ) -> Result<()> {
     let t = totals(report);
     let peak = peak_rss_bytes();
     let ppb = t.positions.map(|p| p as f64 / t.bytes.max(1) as f64);
     if run.json {
         let mut obj = serde_json::json!({
+            "program": crate::PROGRAM_VERSION,
             "game": report.name,
+            "winner": winner(report.solution.initial_value),
             "params": report.solution.params,
             "mode": report.solution.mode,
             "initial_value": report.solution.initial_value.to_string(),
@@ -115,8 +138,9 @@ pub(super) fn finish(
         say!("{obj}");
         return Ok(());
     }
-    let mut out = String::new();
-    headline(&mut out);
+    let mut out = headline(&report.name, report.solution.initial_value);
+    out.push('\n');
+    details(&mut out);
     // The per-step table, unless quiet; a solve by classes names each row's class.
     let records: &[crate::record::StepRecord] = if run.quiet { &[] } else { &report.solution.records };
     let by_class = records.iter().any(|r| r.class.is_some());

@@ -6,7 +6,9 @@
 //! the `query --json` object of a position (status 400 with `{position, error}` for a position
 //! the solution cannot answer).
 
-use super::files::Probe;
+use super::files::answer;
+use super::output::AboutFile;
+use crate::games::explore::{self, Solved};
 use anyhow::{Result, anyhow};
 use std::path::Path;
 
@@ -15,13 +17,13 @@ const PAGE: &str = include_str!("serve/page.html");
 /// Serve `path` on 127.0.0.1:`port` (0: any free port) until the process is stopped; the
 /// first line on standard output is the address.
 pub(super) fn serve(path: &Path, port: u16) -> Result<()> {
-    let probe = Probe::open(path)?;
+    let solved = explore::open(path).about_file("loading", path)?;
     let server =
         tiny_http::Server::http(("127.0.0.1", port)).map_err(|e| anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let address = server.server_addr().to_ip().ok_or_else(|| anyhow!("the server has no IP address"))?;
     println!("serving {} on http://{address}/ (stop with Ctrl-C)", path.display());
     for request in server.incoming_requests() {
-        let (status, body, kind) = route(&probe, request.url());
+        let (status, body, kind) = route(solved.as_ref(), request.url());
         let header = tiny_http::Header::from_bytes("Content-Type", kind).expect("a valid header");
         let response = tiny_http::Response::from_string(body).with_status_code(status).with_header(header);
         // A browser that went away is its own business, not the server's.
@@ -31,20 +33,20 @@ pub(super) fn serve(path: &Path, port: u16) -> Result<()> {
 }
 
 /// The status, body and content type for `url`.
-fn route(probe: &Probe, url: &str) -> (u16, String, &'static str) {
+fn route(solved: &dyn Solved, url: &str) -> (u16, String, &'static str) {
     const JSON: &str = "application/json";
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     match path {
         "/" | "/index.html" => (200, PAGE.to_string(), "text/html; charset=utf-8"),
         "/api/start" => {
-            let (game, position) = probe.start();
-            (200, serde_json::json!({ "game": game, "position": position }).to_string(), JSON)
+            let start = serde_json::json!({ "game": solved.game(), "position": solved.start() });
+            (200, start.to_string(), JSON)
         }
         "/api/query" => {
             let Some(position) = parameter(query, "position") else {
                 return (400, serde_json::json!({ "error": "no position= parameter" }).to_string(), JSON);
             };
-            match probe.answer(&position, None) {
+            match answer(solved, &position, None) {
                 Ok((object, _)) => (200, object.to_string(), JSON),
                 Err(e) => (400, serde_json::json!({ "position": position, "error": e.to_string() }).to_string(), JSON),
             }

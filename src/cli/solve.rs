@@ -70,7 +70,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     if run.json {
         say!(
             "{}",
-            serde_json::json!({ "game": game.name(), "class": name, "values": rows, "wall_s": wall_s,
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "class": name, "values": rows, "wall_s": wall_s,
                 "peak_rss_bytes": peak, "file": crate::games::solution::ClassValues::path(dir, name) })
         );
         return Ok(());
@@ -303,7 +303,6 @@ pub(super) fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> 
         ("per_ply_reachable", forward.iter().map(|&n| crate::counts::json_opt(n)).collect()),
     ];
     finish(&report, run, &extra, |out| {
-        out.push_str(&format!("{}: first player {}\n", game.name(), report.solution.initial_value));
         out.push_str(&format!(
             "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
             check.summary,

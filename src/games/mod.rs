@@ -17,7 +17,8 @@
 //! instead of computing their images.
 //!
 //! Also here: the registry of games ([`GameParams`]), solved games and their files
-//! ([`solution`]), and the re-check of a saved solution by the explicit rules ([`check`]).
+//! ([`solution`]), the re-check of a saved solution by the explicit rules ([`check`]), and the
+//! questions a person asks of a solved game, the same for every kind of solution ([`explore`]).
 //!
 //! # Adding a game
 //! A fourth game touches one enum and its own folder:
@@ -36,6 +37,7 @@
 pub mod breakthrough;
 pub mod check;
 pub mod class;
+pub mod explore;
 pub mod grid;
 pub mod nim;
 pub mod ostle;

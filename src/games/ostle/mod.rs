@@ -320,20 +320,10 @@ impl Game for Ostle {
 
     fn draw(&self, pos: &Position, mover: Side) -> String {
         let v = &self.variant;
-        let Some(state) = v.decode(&pos.board) else { return self.render(pos) };
-        // Strings are from the mover's view; the picture keeps Black's pieces `b` all game.
-        let cells = if mover == Side::First { state.cells } else { Variant::turn_over(&state.cells) };
-        let grid = super::grid::draw(v.width, v.height, |r, f| match cells[r * v.width + f] {
-            Cell::Empty => '.',
-            Cell::Mine => 'b',
-            Cell::Theirs => 'w',
-            Cell::Hole => 'o',
-        });
-        let player = if mover == Side::First { "Black (b, first player)" } else { "White (w, second player)" };
-        let forbidden = state
-            .forbidden
-            .map_or(String::new(), |m| format!("; {} is forbidden (it would undo the last move)", v.move_text(m)));
-        format!("{grid}\n{player} to move, o: the hole{forbidden}")
+        match v.decode(&pos.board) {
+            Some(state) => v.draw(&state, mover),
+            None => self.render(pos),
+        }
     }
 
     fn parse(&self, text: &str) -> Result<Position> {

@@ -46,6 +46,23 @@ impl Variant {
         format!("{} {}", self.board_text(&s.cells), s.forbidden.map_or("-".into(), |m| self.move_text(m)))
     }
 
+    /// A state drawn for a person: the grid from Black's fixed view (Black's pieces `b` all
+    /// game, `side` the player to move), who moves, and the forbidden move.
+    pub fn draw(&self, s: &State, side: Side) -> String {
+        let cells = if side == Side::First { s.cells.clone() } else { Self::turn_over(&s.cells) };
+        let grid = crate::games::grid::draw(self.width, self.height, |r, f| match cells[r * self.width + f] {
+            Cell::Empty => '.',
+            Cell::Mine => 'b',
+            Cell::Theirs => 'w',
+            Cell::Hole => 'o',
+        });
+        let player = if side == Side::First { "Black (b, first player)" } else { "White (w, second player)" };
+        let forbidden = s
+            .forbidden
+            .map_or(String::new(), |m| format!("; {} is forbidden (it would undo the last move)", self.move_text(m)));
+        format!("{grid}\n{player} to move, o: the hole{forbidden}")
+    }
+
     /// A position as text with Black's pieces as `b` whoever moves: [`Variant::state_text`]
     /// when Black (`side` first) is to move, else the board turned over and ` w`.
     pub fn position_text(&self, s: &State, side: Side) -> String {

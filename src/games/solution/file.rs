@@ -4,8 +4,9 @@
 //! The metadata is the JSON form of [`Meta`], keys in sorted order, for example
 //! `{"classes":[{"outcome":{"win":1},"side":"First"}],"initial_value":{"loss":null},
 //! "kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":2}},"mover_relative":false,
-//! "params":{"game":"nim","heaps":2,"tokens":3}}`. An outcome is `{"win": plies}`,
-//! `{"loss": plies}` (plies `null` when not known) or `"draw"`.
+//! "params":{"game":"nim","heaps":2,"tokens":3},"program":"dfasolve 0.1.0 (commit ...)"}`. An outcome is `{"win": plies}`,
+//! `{"loss": plies}` (plies `null` when not known) or `"draw"`. The key `program` names the
+//! build that wrote the file ([`crate::PROGRAM_VERSION`]).
 
 use super::{Mode, Solution, ValueClass};
 use crate::dfa::Dfa;
@@ -148,10 +149,40 @@ fn check_labels(solution: &Solution) -> std::result::Result<(), String> {
 /// Save `values` as a bundle under the JSON form of `meta`, one DFA per value class named
 /// `side/value`. Through a JSON value, whose keys are sorted: the bytes every file has had.
 pub(super) fn save_values(path: &Path, meta: &impl serde::Serialize, values: &[ValueClass]) -> Result<()> {
-    let meta = serde_json::to_value(meta).expect("file metadata is plain JSON").to_string();
+    let mut meta = serde_json::to_value(meta).expect("file metadata is plain JSON");
+    meta["program"] = serde_json::Value::String(crate::PROGRAM_VERSION.into());
+    let meta = meta.to_string();
     let names: Vec<String> = values.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
     let entries: Vec<(&str, &Dfa)> = names.iter().map(String::as_str).zip(values.iter().map(|c| &c.set)).collect();
     save_entries(path, &meta, &entries)
+}
+
+/// A file's metadata as a report shows it: the JSON object with every stored value (the
+/// start's and each class's) as [`Outcome`]'s text, as every report writes values; text that
+/// is not JSON as a string.
+pub fn metadata_for_reports(meta: &str) -> serde_json::Value {
+    let Ok(mut meta) = serde_json::from_str::<serde_json::Value>(meta) else {
+        return serde_json::Value::String(meta.to_string());
+    };
+    let as_text = |v: &mut serde_json::Value| {
+        let outcome = serde_json::from_value::<StoredOutcome>(v.clone())
+            .map(Outcome::from)
+            .or_else(|_| serde_json::from_value::<Outcome>(v.clone()));
+        if let Ok(o) = outcome {
+            *v = serde_json::Value::String(o.to_string());
+        }
+    };
+    if let Some(v) = meta.get_mut("initial_value") {
+        as_text(v);
+    }
+    if let Some(classes) = meta.get_mut("classes").and_then(serde_json::Value::as_array_mut) {
+        for c in classes {
+            if let Some(v) = c.get_mut("outcome") {
+                as_text(v);
+            }
+        }
+    }
+    meta
 }
 
 /// The metadata of `bundle` (read from `path`) as `M`, checked to be of `kind` (a `what`)
@@ -195,7 +226,12 @@ mod tests {
         let meta = Bundle::load(&path).expect("a bundle").meta;
         assert!(meta.starts_with(r#"{"classes":[{"outcome":{"#), "{meta}");
         assert!(meta.contains(r#""kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":1}}"#), "{meta}");
-        assert!(meta.ends_with(r#""params":{"game":"nim","heaps":2,"tokens":3}}"#), "{meta}");
+        let program =
+            format!(r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}"}}"#, crate::PROGRAM_VERSION);
+        assert!(meta.ends_with(&program), "{meta}");
+        let shown = metadata_for_reports(&meta);
+        assert!(shown["classes"].as_array().expect("classes").iter().all(|c| c["outcome"].is_string()), "{shown}");
+        assert_eq!(shown["initial_value"], serde_json::json!(solution.initial_value.to_string()));
         let (_, loaded) = Solution::load(&path).expect("loaded");
         assert_eq!(loaded.initial_value, solution.initial_value);
         assert_eq!(loaded.classes.len(), solution.classes.len());

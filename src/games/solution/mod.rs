@@ -5,6 +5,7 @@ mod classes;
 mod file;
 
 pub use classes::ClassValues;
+pub use file::metadata_for_reports;
 
 use super::GameParams;
 use crate::dfa::Dfa;

@@ -24,6 +24,7 @@ pub mod code;
 pub mod compare;
 mod count;
 pub mod directory;
+mod explore;
 pub mod levels;
 pub mod puzzles;
 pub mod reading;
@@ -32,6 +33,8 @@ pub mod solve;
 mod store;
 pub mod tables;
 mod walk;
+
+pub use explore::is_tables_dir;
 
 use super::explicit::{State, Value};
 use super::{Dir, Rule, Variant};

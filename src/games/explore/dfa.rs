@@ -1,0 +1,73 @@
+//! [`Solved`] for a DFA solution: values by membership in the value classes, moves by the
+//! game's explicit rules.
+
+use super::{Look, LookMove, Over, Solved, rank_moves};
+use crate::error::Result;
+use crate::games::{Game, Solution, Status};
+use crate::vocabulary::Position;
+use std::path::Path;
+
+/// A DFA solution with its game, loaded once.
+pub struct DfaSolved {
+    /// The game, rebuilt from the parameters the solution stores.
+    pub game: Box<dyn Game>,
+    /// The solution.
+    pub solution: Solution,
+}
+
+impl DfaSolved {
+    /// Load a solution file (or a directory of class files).
+    ///
+    /// # Errors
+    /// As [`Solution::load`].
+    pub fn load(path: &Path) -> Result<DfaSolved> {
+        let (game, solution) = Solution::load(path)?;
+        Ok(DfaSolved { game, solution })
+    }
+
+    /// [`Solved::look`] of a position already parsed.
+    ///
+    /// # Errors
+    /// The position is in two value classes (a damaged solution).
+    pub fn look_at(&self, pos: &Position) -> Result<Look> {
+        let game = self.game.as_ref();
+        let over = match game.explicit_status(pos) {
+            Status::Ongoing => Over::No,
+            Status::Won => Over::Won,
+            Status::Lost => Over::Lost,
+        };
+        let mut moves = Vec::new();
+        if over == Over::No {
+            for next in game.explicit_moves(pos) {
+                moves.push(LookMove {
+                    name: game.move_name(pos, &next),
+                    position: game.render(&next),
+                    value_for_opponent: self.solution.checked_value(&next)?,
+                });
+            }
+            rank_moves(&mut moves);
+        }
+        Ok(Look {
+            position: game.render(pos),
+            board: game.draw(pos, pos.side),
+            side_to_move: pos.side,
+            value: self.solution.checked_value(pos)?,
+            over,
+            moves,
+        })
+    }
+}
+
+impl Solved for DfaSolved {
+    fn game(&self) -> String {
+        self.game.name()
+    }
+
+    fn start(&self) -> String {
+        self.game.render(&self.solution.initial)
+    }
+
+    fn look(&self, text: &str) -> Result<Look> {
+        self.look_at(&self.game.parse(text)?)
+    }
+}

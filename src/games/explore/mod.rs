@@ -1,0 +1,280 @@
+//! Exploring a solved game: the value of a position, the value each of its moves leaves the
+//! opponent (best for the mover first) and the best line to the end, answered the same way
+//! for every kind of saved solution. `query`, `play`, `serve` and `puzzles` go through
+//! [`Solved`]; a DFA solution file ([`DfaSolved`]) and a directory of Ostle class tables
+//! ([`crate::games::ostle::ranked::Solution`]) implement it.
+//!
+//! Positions go in and come out as text (the game's own text form, which names the side to
+//! move), so one answer's moves are the next questions.
+
+mod dfa;
+
+pub use dfa::DfaSolved;
+
+use crate::error::{Error, Result};
+use crate::vocabulary::{Outcome, Side, move_rank};
+use std::path::Path;
+
+/// A solved game that answers positions.
+pub trait Solved {
+    /// The game's name with its parameters, e.g. `breakthrough 4x5`.
+    fn game(&self) -> String;
+
+    /// The start of the game, as a position's text.
+    fn start(&self) -> String;
+
+    /// The position `text` with its value and the value of each of its moves, best first.
+    ///
+    /// # Errors
+    /// [`Error::BadPosition`] for text that is not a position of the game, or a position the
+    /// solution cannot answer at all (which the message explains).
+    fn look(&self, text: &str) -> Result<Look>;
+}
+
+/// Open a saved solution: a directory of Ostle class tables, or a DFA solution file.
+///
+/// # Errors
+/// The file cannot be read, or is not a solution.
+pub fn open(path: &Path) -> Result<Box<dyn Solved>> {
+    if crate::games::ostle::ranked::is_tables_dir(path) {
+        return Ok(Box::new(crate::games::ostle::ranked::Solution::open_dir(path)?));
+    }
+    Ok(Box::new(DfaSolved::load(path)?))
+}
+
+/// A position as a person sees it: its value and its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Look {
+    /// The position's text (the game's text form; [`Solved::look`] reads it back).
+    pub position: String,
+    /// The board drawn for a person, from the first player's fixed view.
+    pub board: String,
+    /// Who moves.
+    pub side_to_move: Side,
+    /// The value for the player to move; `None` where the solution does not cover it (a meet in
+    /// the middle covers what the start reaches).
+    pub value: Option<Outcome>,
+    /// Whether the game is already over for the player to move, and how.
+    pub over: Over,
+    /// Every move, best for the mover first (the opponent's quickest loss, then draws, then its
+    /// slowest win, then moves whose value is not covered); equal values in the natural order of
+    /// their names.
+    pub moves: Vec<LookMove>,
+}
+
+/// Whether a position ends the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// The game goes on.
+    No,
+    /// The player to move has won.
+    Won,
+    /// The player to move has lost (includes having no legal move).
+    Lost,
+}
+
+impl Over {
+    /// `ongoing`, `won` or `lost`: the JSON word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Over::No => "ongoing",
+            Over::Won => "won",
+            Over::Lost => "lost",
+        }
+    }
+}
+
+/// One move of a [`Look`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LookMove {
+    /// Its name, e.g. `b2-b3` (moves with one result: every name, joined by `=`).
+    pub name: String,
+    /// The position it leads to, as text.
+    pub position: String,
+    /// The value of that position for the opponent (who moves there).
+    pub value_for_opponent: Option<Outcome>,
+}
+
+impl LookMove {
+    /// Whether `answer` (a move as a person types it) names this move.
+    pub fn is_named(&self, answer: &str) -> bool {
+        self.name == answer || self.name.split('=').any(|n| n == answer)
+    }
+}
+
+/// Sort moves best for the mover first, equal values in the natural order of their names
+/// (`take 2` before `take 10`).
+pub fn rank_moves(moves: &mut [LookMove]) {
+    moves.sort_by(|a, b| {
+        move_rank(a.value_for_opponent)
+            .cmp(&move_rank(b.value_for_opponent))
+            .then_with(|| natural_order(&a.name, &b.name))
+    });
+}
+
+/// Plies a best line follows a draw before it is cut.
+pub const DRAW_LINE_PLIES: usize = 20;
+
+/// A principal variation and why it ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The moves, one per ply.
+    pub moves: Vec<String>,
+    /// Why the line stops: the game is over, a draw was cut, or the solution does not cover
+    /// the position reached.
+    pub end: String,
+}
+
+/// The principal variation from `look`: each side plays its first ranked move (the winner
+/// the quickest win, the loser the slowest loss) to the end of the game; a draw is cut after
+/// [`DRAW_LINE_PLIES`], and the line stops where the solution does not cover a position.
+///
+/// # Errors
+/// A position on the way cannot be answered (a corrupt solution).
+pub fn best_line(solved: &dyn Solved, look: &Look) -> Result<Line> {
+    let mut moves = Vec::new();
+    let mut look = look.clone();
+    loop {
+        if look.over != Over::No {
+            return Ok(Line { moves, end: "the game is over".into() });
+        }
+        if look.value == Some(Outcome::Draw) && moves.len() >= DRAW_LINE_PLIES {
+            return Ok(Line { moves, end: format!("a draw, cut after {DRAW_LINE_PLIES} plies") });
+        }
+        let Some(first) = look.moves.first().filter(|m| m.value_for_opponent.is_some()) else {
+            return Ok(Line { moves, end: "the solution does not cover the position reached".into() });
+        };
+        moves.push(first.name.clone());
+        let next = first.position.clone();
+        look = solved.look(&next)?;
+    }
+}
+
+/// A value as every JSON report writes it: [`Outcome`]'s text (`win in 17 plies`, `draw`).
+pub fn value_json(value: Option<Outcome>) -> serde_json::Value {
+    value.map_or(serde_json::Value::Null, |v| serde_json::Value::String(v.to_string()))
+}
+
+impl Look {
+    /// The answer as `query --json` writes it: at most `limit` moves listed, with the best line.
+    pub fn to_json(&self, game: &str, limit: Option<usize>, line: &Line) -> serde_json::Value {
+        let shown = limit.unwrap_or(usize::MAX).min(self.moves.len());
+        let moves: Vec<serde_json::Value> = self.moves[..shown]
+            .iter()
+            .map(|m| {
+                serde_json::json!({ "move": m.name, "position": m.position,
+                    "value_for_opponent": value_json(m.value_for_opponent) })
+            })
+            .collect();
+        serde_json::json!({ "game": game, "position": self.position, "board": self.board,
+            "side_to_move": self.side_to_move.to_string(), "value": value_json(self.value),
+            "status": self.over.word(), "moves": moves, "moves_total": self.moves.len(),
+            "best_line": line.moves, "best_line_end": line.end })
+    }
+
+    /// The answer as `query` prints it: the board, the value, the moves (at most `limit`) and
+    /// the best line.
+    pub fn to_text(&self, limit: Option<usize>, line: &Line) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.board);
+        match self.value {
+            Some(v) => {
+                let _ = writeln!(out, "value for the {} player (to move): {v}", self.side_to_move);
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "value: not covered by this solution (a meet-in-the-middle solve covers what the start reaches)"
+                );
+            }
+        }
+        if self.over != Over::No {
+            let _ = writeln!(out, "the game is over: the player to move has {}", self.over.word());
+            return out;
+        }
+        let shown = limit.unwrap_or(usize::MAX).min(self.moves.len());
+        let _ = writeln!(out, "moves, best first (value for the opponent after the move):");
+        for m in &self.moves[..shown] {
+            let _ = writeln!(out, "  {:>10}  {}", m.name, value_words(m.value_for_opponent));
+        }
+        if shown < self.moves.len() {
+            let _ = writeln!(out, "  ... {} more (--limit)", self.moves.len() - shown);
+        }
+        let plies = if line.moves.len() == 1 { "ply" } else { "plies" };
+        let _ = writeln!(out, "best line ({} {plies}, {}): {}", line.moves.len(), line.end, line.moves.join(", "));
+        out
+    }
+}
+
+/// A value in words, `not covered` where the solution has none.
+pub fn value_words(value: Option<Outcome>) -> String {
+    value.map_or_else(|| "not covered".to_string(), |v| v.to_string())
+}
+
+/// A position the solution cannot answer, explained.
+pub(crate) fn not_answerable(text: &str, why: impl std::fmt::Display) -> Error {
+    Error::BadPosition(format!("{text}: {why}"))
+}
+
+/// Compare names with runs of digits compared as numbers.
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn pieces(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let bytes = s.as_bytes();
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push((bytes[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let key = |s| {
+        pieces(s)
+            .into_iter()
+            .map(
+                |(digits, p)| {
+                    if digits { (p.trim_start_matches('0').len(), p.to_string()) } else { (0, p.to_string()) }
+                },
+            )
+            .collect::<Vec<_>>()
+    };
+    if a.is_empty() || b.is_empty() {
+        return a.cmp(b);
+    }
+    key(a).cmp(&key(b)).then_with(|| a.cmp(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(name: &str, value: Option<Outcome>) -> LookMove {
+        LookMove { name: name.into(), position: String::new(), value_for_opponent: value }
+    }
+
+    #[test]
+    fn moves_rank_quickest_loss_first_then_draws_then_slowest_wins() {
+        let mut moves = vec![
+            m("a", None),
+            m("b", Some(Outcome::Win { plies: Some(3) })),
+            m("take 10", Some(Outcome::Draw)),
+            m("take 2", Some(Outcome::Draw)),
+            m("e", Some(Outcome::Loss { plies: Some(4) })),
+            m("f", Some(Outcome::Loss { plies: Some(2) })),
+            m("g", Some(Outcome::Win { plies: Some(9) })),
+        ];
+        rank_moves(&mut moves);
+        let names: Vec<&str> = moves.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["f", "e", "take 2", "take 10", "g", "b", "a"]);
+    }
+
+    #[test]
+    fn a_move_with_several_names_answers_to_each() {
+        let corner = m("a1L=a1D", None);
+        assert!(corner.is_named("a1L") && corner.is_named("a1D") && corner.is_named("a1L=a1D"));
+        assert!(!corner.is_named("a1"));
+    }
+}
