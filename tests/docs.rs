@@ -41,7 +41,7 @@ fn help_examples_run_as_written() {
     // The README's first command, then the examples that read what it writes.
     run("dfasolve breakthrough --width 4 --height 5 --quiet");
     let mut ran = 0;
-    for subcommand in ["nim", "query", "play", "stats", "check", "export", "plot", "puzzles"] {
+    for subcommand in ["nim", "query", "play", "stats", "check", "export", "plot", "puzzles", "positions"] {
         let lines = examples(bin, subcommand);
         assert!(!lines.is_empty(), "{subcommand} --help has an example");
         for line in lines {

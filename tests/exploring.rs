@@ -413,3 +413,52 @@ fn reports_name_the_program_and_write_values_one_way() {
     assert!(ostle.starts_with("ostle 3x3 k3 t1 exact: "), "{ostle}");
     assert!(ostle.contains(" wins; the start is a ") || ostle.contains("nobody wins, a draw"), "{ostle}");
 }
+
+/// Positions of a value class: counts per distance that add up to the solution's own, the
+/// listed positions of the value asked for (the first in order, or a seeded sample), on a DFA
+/// solution and on class tables alike.
+#[test]
+fn positions_of_a_value_come_with_counts_per_distance() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bt.dfas");
+    let solved =
+        dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", path(&file)]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let stats = json(&dfasolve(&["stats", path(&file), "--json"]));
+    let losses = json(&dfasolve(&["positions", path(&file), "--value", "loss", "--longest", "--limit", "3", "--json"]));
+    let counted: u64 = losses["counts"].as_array().unwrap().iter().map(|t| t["count"].as_u64().unwrap()).sum();
+    let in_stats: u64 = stats["sets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["name"].as_str().unwrap().contains("/loss"))
+        .map(|s| s["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, in_stats, "every loss counted once: {losses}");
+    let longest = losses["plies"].as_u64().unwrap();
+    assert!(losses["counts"].as_array().unwrap().iter().all(|t| t["plies"].as_u64().unwrap() <= longest));
+    for p in losses["positions"].as_array().unwrap() {
+        assert_eq!(p["value"], serde_json::json!(format!("loss in {longest} plies")), "{p}");
+        assert_eq!(p["best_line"].as_array().unwrap().len() as u64, longest, "the loser's longest line: {p}");
+    }
+    let sample = |seed: &str| {
+        let args =
+            ["positions", path(&file), "--value", "win", "--side", "second", "--sample", "4", "--seed", seed, "--json"];
+        json(&dfasolve(&args))
+    };
+    let (a, b) = (sample("5"), sample("5"));
+    assert_eq!(a, b, "a seeded sample is the same twice");
+    assert_eq!(a["positions"].as_array().unwrap().len(), 4);
+    assert!(a["positions"].as_array().unwrap().iter().all(|p| p["position"].as_str().unwrap().ends_with(" second")));
+    assert!(a["counts"].as_array().unwrap().iter().all(|t| t["side"] == serde_json::json!("second")));
+    // Class tables: states up to symmetry, the same value everywhere, no side to choose.
+    let tables = lowest_class_of_4x4(dir.path());
+    let draws = json(&dfasolve(&["positions", path(&tables), "--value", "draw", "--limit", "2", "--json"]));
+    assert_eq!(draws["positions"].as_array().unwrap().len(), 2, "{draws}");
+    for p in draws["positions"].as_array().unwrap() {
+        let q = json(&dfasolve(&["query", path(&tables), p["position"].as_str().unwrap(), "--json"]));
+        assert_eq!(q["value"], serde_json::json!("draw"), "{q}");
+    }
+    assert_clean_error(&dfasolve(&["positions", path(&tables), "--value", "win", "--side", "first"]), "--side");
+    assert_clean_error(&dfasolve(&["positions", path(&file), "--value", "draw", "--longest"]), "--longest");
+}

@@ -8,6 +8,7 @@ mod ostle_cost;
 mod ostle_tables;
 mod output;
 mod play;
+mod positions;
 mod progress;
 mod puzzles;
 mod report;
@@ -176,6 +177,41 @@ pub enum Command {
         /// List at most this many.
         #[arg(long, value_name = "N", default_value_t = 10)]
         limit: usize,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Positions of one value with how many there are at each distance: wins, losses or draws
+    /// of a saved solution (a DFA solution or Ostle class tables), the first in order or a
+    /// uniform sample, each with its best line.
+    #[command(after_help = "Examples:\n  dfasolve breakthrough --width 4 --height 4 --strong --quiet\n  \
+                      dfasolve positions solutions/breakthrough-4x4-strong.dfas --value loss --longest\n  \
+                      dfasolve positions solutions/breakthrough-4x4-strong.dfas --value win --plies 5 --side second --sample 3")]
+    Positions {
+        /// A solution file, or a directory of class tables written by `dfasolve explicit ostle`.
+        #[arg(value_name = "SOLUTION")]
+        solution: PathBuf,
+        /// Which value, for the player to move.
+        #[arg(long, value_enum)]
+        value: crate::games::explore::positions::ValueKind,
+        /// Only those this many plies from the end (the counts cover every distance).
+        #[arg(long, value_name = "N", conflicts_with = "longest")]
+        plies: Option<u32>,
+        /// Only those farthest from the end.
+        #[arg(long)]
+        longest: bool,
+        /// Only those with this side to move (games whose positions name it).
+        #[arg(long, value_enum)]
+        side: Option<Side>,
+        /// List at most this many, the first in order.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        limit: usize,
+        /// List this many drawn uniformly at random instead (distinct; all if there are no more).
+        #[arg(long, value_name = "N", conflicts_with = "limit")]
+        sample: Option<usize>,
+        /// Seed of the sample.
+        #[arg(long, default_value_t = 1, requires = "sample")]
+        seed: u64,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -479,6 +515,16 @@ pub fn run(cli: Cli) -> Result<()> {
                 plain: no_forbidden_move,
             };
             puzzles::puzzles(&solution, &filter, limit, json)
+        }
+        Command::Positions { solution, value, plies, longest, side, limit, sample, seed, json } => {
+            use crate::games::explore::positions::{Distance, Pick};
+            let distance = match (plies, longest) {
+                (Some(n), _) => Distance::Exactly(n),
+                (None, true) => Distance::Longest,
+                (None, false) => Distance::Any,
+            };
+            let pick = sample.map_or(Pick::First(limit), |count| Pick::Sample { count, seed });
+            positions::positions(&solution, &positions::Ask { kind: value, distance, side, pick, json })
         }
         Command::Stats { file, json } => files::stats(&file, json),
         Command::Play { solution, side, from, json, limit, record } => {

@@ -8,6 +8,7 @@
 //! move), so one answer's moves are the next questions.
 
 mod dfa;
+pub mod positions;
 
 pub use dfa::DfaSolved;
 

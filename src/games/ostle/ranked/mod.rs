@@ -26,6 +26,7 @@ mod count;
 pub mod directory;
 mod explore;
 pub mod levels;
+pub mod positions;
 pub mod puzzles;
 pub mod reading;
 pub mod sacrifices;

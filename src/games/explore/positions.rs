@@ -1,0 +1,206 @@
+//! Positions of one value: how many there are at each distance, and some of them, the first
+//! in the solution's order or drawn uniformly at random.
+
+use super::DfaSolved;
+use crate::dfa::SplitMix64;
+use crate::vocabulary::{Outcome, Side};
+
+/// Wins, losses or draws (for the player to move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    /// The player to move wins.
+    Win,
+    /// The player to move loses.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl ValueKind {
+    /// Whether `o` is of this kind.
+    pub fn holds(self, o: Outcome) -> bool {
+        matches!(
+            (self, o),
+            (ValueKind::Win, Outcome::Win { .. })
+                | (ValueKind::Loss, Outcome::Loss { .. })
+                | (ValueKind::Draw, Outcome::Draw)
+        )
+    }
+}
+
+/// Which distances of a kind are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Distance {
+    /// Every distance.
+    Any,
+    /// Exactly this many plies to the end.
+    Exactly(u32),
+    /// The longest distance any position of the kind has.
+    Longest,
+}
+
+/// How the listed positions are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The first ones in the solution's order (shortest distance first), at most this many.
+    First(usize),
+    /// This many distinct ones drawn uniformly at random with this seed (all, if there are no
+    /// more).
+    Sample {
+        /// How many.
+        count: usize,
+        /// The seed.
+        seed: u64,
+    },
+}
+
+impl Pick {
+    /// How many at most.
+    pub fn most(self) -> usize {
+        match self {
+            Pick::First(n) | Pick::Sample { count: n, .. } => n,
+        }
+    }
+}
+
+/// How many positions have one value.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// The side to move; `None` where a position's value does not depend on it (solutions
+    /// whose strings are from the mover's view).
+    #[serde(serialize_with = "side_text")]
+    pub side: Option<Side>,
+    /// The value, as every report writes it.
+    pub value: String,
+    /// Plies to the end, where known.
+    pub plies: Option<u32>,
+    /// How many positions (states, in class tables: up to symmetry) have it.
+    pub count: u128,
+}
+
+/// What a listing found.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Listing {
+    /// Every value of the kind asked for, with its count, shortest distance first.
+    pub tallies: Vec<Tally>,
+    /// The distance listed ([`Distance::Longest`] resolved); `None` for every distance.
+    pub plies: Option<u32>,
+    /// How many positions the listing chose from.
+    pub matching: u128,
+    /// The positions listed, as text.
+    pub positions: Vec<String>,
+}
+
+/// The distance a [`Distance`] selects among `tallies` (`Longest`: the largest with positions).
+pub fn resolve(distance: Distance, tallies: &[Tally]) -> Option<u32> {
+    match distance {
+        Distance::Any => None,
+        Distance::Exactly(n) => Some(n),
+        Distance::Longest => tallies.iter().filter(|t| t.count > 0).filter_map(|t| t.plies).max(),
+    }
+}
+
+/// Draw ranks in `0..total` for `pick`: the first `n`, or `count` distinct ones uniformly at
+/// random, ascending either way.
+pub fn ranks(pick: Pick, total: u128) -> Vec<u128> {
+    match pick {
+        Pick::First(n) => (0..total.min(n as u128)).collect(),
+        Pick::Sample { count, .. } if total <= count as u128 => (0..total).collect(),
+        Pick::Sample { count, seed } => {
+            let mut rng = SplitMix64::new(seed);
+            let mut chosen = std::collections::BTreeSet::new();
+            while chosen.len() < count {
+                chosen.insert(rng.below(total));
+            }
+            chosen.into_iter().collect()
+        }
+    }
+}
+
+/// A side as every report writes it (`first`, `second`).
+fn side_text<S: serde::Serializer>(side: &Option<Side>, to: S) -> Result<S::Ok, S::Error> {
+    match side {
+        Some(s) => to.serialize_str(&s.to_string()),
+        None => to.serialize_none(),
+    }
+}
+
+fn sort_key(t: &Tally) -> (Option<Side>, u32) {
+    (t.side, t.plies.unwrap_or(u32::MAX))
+}
+
+impl DfaSolved {
+    /// The positions of `kind` with `side` to move (either, if `None`): counts per distance,
+    /// and those at `distance` chosen by `pick`.
+    pub fn positions(&self, kind: ValueKind, distance: Distance, side: Option<Side>, pick: Pick) -> Listing {
+        let solution = &self.solution;
+        let relative = solution.mover_relative;
+        let classes: Vec<_> = solution
+            .classes
+            .iter()
+            .filter(|c| kind.holds(c.outcome) && (relative || side.is_none_or(|s| s == c.side)))
+            .collect();
+        let mut tallies: Vec<Tally> = classes
+            .iter()
+            .map(|c| Tally {
+                side: (!relative).then_some(c.side),
+                value: c.outcome.to_string(),
+                plies: plies_of(c.outcome),
+                count: c.set.checked_count().unwrap_or(u128::MAX),
+            })
+            .collect();
+        tallies.sort_by_key(sort_key);
+        let plies = resolve(distance, &tallies);
+        let mut chosen: Vec<_> =
+            classes.into_iter().filter(|c| plies.is_none() || plies_of(c.outcome) == plies).collect();
+        chosen.sort_by_key(|c| (c.side, plies_of(c.outcome).unwrap_or(u32::MAX)));
+        let counts: Vec<u128> = chosen.iter().map(|c| c.set.checked_count().unwrap_or(u128::MAX)).collect();
+        let matching = counts.iter().fold(0u128, |a, &n| a.saturating_add(n));
+        let mut positions = Vec::new();
+        for rank in ranks(pick, matching) {
+            let (mut class, mut offset) = (0, rank);
+            while offset >= counts[class] {
+                offset -= counts[class];
+                class += 1;
+            }
+            let c = chosen[class];
+            let Some(sampler) = c.set.sampler() else { continue };
+            let pos = crate::vocabulary::Position { side: c.side, board: sampler.nth(offset) };
+            positions.push(self.game.render(&pos));
+        }
+        Listing { tallies, plies, matching, positions }
+    }
+}
+
+fn plies_of(o: Outcome) -> Option<u32> {
+    match o {
+        Outcome::Win { plies } | Outcome::Loss { plies } => plies,
+        Outcome::Draw => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_are_the_first_or_distinct_draws() {
+        assert_eq!(ranks(Pick::First(3), 10), [0, 1, 2]);
+        assert_eq!(ranks(Pick::First(30), 2), [0, 1]);
+        assert_eq!(ranks(Pick::Sample { count: 5, seed: 1 }, 3), [0, 1, 2]);
+        let drawn = ranks(Pick::Sample { count: 5, seed: 7 }, 1000);
+        assert_eq!(drawn.len(), 5);
+        assert!(drawn.windows(2).all(|w| w[0] < w[1]) && drawn.iter().all(|&r| r < 1000));
+        assert_eq!(drawn, ranks(Pick::Sample { count: 5, seed: 7 }, 1000), "the seed decides");
+    }
+
+    #[test]
+    fn the_longest_distance_is_the_largest_with_positions() {
+        let t = |plies, count| Tally { side: None, value: String::new(), plies: Some(plies), count };
+        let tallies = [t(1, 5), t(3, 2), t(5, 0)];
+        assert_eq!(resolve(Distance::Longest, &tallies), Some(3));
+        assert_eq!(resolve(Distance::Exactly(5), &tallies), Some(5));
+        assert_eq!(resolve(Distance::Any, &tallies), None);
+    }
+}
