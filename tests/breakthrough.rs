@@ -276,3 +276,37 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
         }
     }
 }
+
+/// A meet in the middle reports the positions it values reachable from the start: exactly
+/// those a search by the explicit rules reaches without going past a position the backward
+/// plies decided (which the forward plies do not expand), each with a value.
+#[test]
+fn meet_in_the_middle_counts_the_reachable_positions_it_values() {
+    for (width, height) in [(3, 4), (4, 4), (3, 5)] {
+        let game = Breakthrough::new(width, height).unwrap();
+        let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap();
+        let decided = |p: &Position| {
+            solution.classes.iter().any(|c| {
+                c.side == p.side
+                    && matches!(c.outcome, Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) })
+                    && c.set.contains(&p.board)
+            })
+        };
+        let mut seen = std::collections::HashSet::from([game.initial()]);
+        let mut frontier = vec![game.initial()];
+        while let Some(p) = frontier.pop() {
+            assert!(solution.value(&p).is_some(), "{width}x{height}: a reached position is valued");
+            if game.explicit_status(&p) != dfasolve::games::Status::Ongoing || decided(&p) {
+                continue;
+            }
+            for next in game.explicit_moves(&p) {
+                if seen.insert(next.clone()) {
+                    frontier.push(next);
+                }
+            }
+        }
+        let in_sets: u128 = solution.classes.iter().map(|c| c.set.count()).sum();
+        assert_eq!(solution.reachable_valued, Some(seen.len() as u128), "{width}x{height}");
+        assert!(in_sets > seen.len() as u128, "{width}x{height}: the backward sets hold unreachable positions too");
+    }
+}

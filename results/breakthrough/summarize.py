@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Build results/breakthrough/sizes.csv from runs/WxH.{json,status,cmd} (strong solves, written by
-sweep.sh) and runs/WxH-mitmD.{json,cmd,note} (meet-in-the-middle solves of depth D)."""
+sweep.sh) and runs/WxH-mitmD.{json,cmd,note} (meet-in-the-middle solves of depth D).
+
+The committed sizes.csv has hand-written rows beside these (4x8 by meet in the middle in two
+runs, 5x7 stopped): compare before replacing it."""
 import glob, json, os
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -20,10 +23,12 @@ def cpu_seconds(size):
 rows = []
 for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
     size = os.path.basename(cmd_file)[:-4]
-    board, _, mitm = size.partition("-mitm")
+    board, sep, depth = size.partition("-mitm")
+    mitm = bool(sep)
     w, h = map(int, board.split("x"))
-    # A strong solve values every position; meet in the middle, those reachable from the start.
-    mode = "meet in the middle (depth %s): reachable positions" % mitm if mitm else "strong: every position"
+    # A strong solve values every position; meet in the middle, those reachable from the start
+    # (runs/WxH-mitm.* without a depth: the default, 2).
+    mode = "meet in the middle (depth %s): reachable positions" % (depth or "2") if mitm else "strong: every position"
     cmd = open(cmd_file).read().strip()
     js = os.path.join(here, "runs", size + ".json")
     st = os.path.join(here, "runs", size + ".status")
@@ -32,14 +37,23 @@ for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
     status = "solved" + ("; " + open(note).read().strip() if os.path.exists(note) else "")
     if os.path.exists(js):
         r = json.load(open(js))
+        # positions_solved: every position a strong solve values, the positions reachable from
+        # the start a meet in the middle values. A meet-in-the-middle record written before
+        # reports said which (no positions_solved_are) counted its backward sets' unreachable
+        # positions too: that figure is kept as positions_in_sets only.
+        in_sets = r.get("positions_in_sets", r["positions_solved"])
+        solved, per_byte = r["positions_solved"], round(r["positions_per_byte"], 1)
+        if mitm and "positions_solved_are" not in r:
+            solved, per_byte = "", ""
+            status += "; positions_solved not recorded (the run's report counted the backward sets' unreachable positions)"
         rows.append([w, h, mode, r["winner"].split(" (")[0], r["initial_value"], round(r["wall_s"], 2), cpu_seconds(size),
                      (r["peak_rss_bytes"] or 0) >> 20, r["largest_dfa"]["states"], r["largest_dfa"]["bytes"],
-                     r["positions_solved"], r["solution_bytes"], round(r["positions_per_byte"], 1), status, cmd])
+                     solved, in_sets, r["solution_bytes"], per_byte, status, cmd])
     elif os.path.exists(st):
-        rows.append([w, h, mode, "", "", "", "", "", "", "", "", "", "", open(st).read().strip(), cmd])
-rows.sort(key=lambda r: (r[0] * r[1], r[0], r[2]))
+        rows.append([w, h, mode, "", "", "", "", "", "", "", "", "", "", "", open(st).read().strip(), cmd])
+rows.sort(key=lambda r: (r[0] * r[1], r[0], r[2].startswith("meet")))
 with open(os.path.join(here, "sizes.csv"), "w") as f:
     f.write("width,height,mode,winner,initial_value,wall_s,cpu_s,peak_rss_mib,largest_step_dfa_states,largest_step_dfa_bytes,"
-            "positions_solved,solution_bytes,positions_per_byte,status,command\n")
+            "positions_solved,positions_in_sets,solution_bytes,positions_per_byte,status,command\n")
     for r in rows:
         f.write(",".join('"%s"' % x if isinstance(x, str) and "," in x else str(x) for x in r) + "\n")

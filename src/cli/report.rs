@@ -75,17 +75,21 @@ pub(super) fn progress_line(r: &StepRecord) -> String {
 
 /// Totals over the value classes of a solution.
 struct Totals {
+    /// Positions the solve valued: every position of the classes, or for a meet in the middle
+    /// those reachable from the start.
     positions: Option<u128>,
+    /// Positions the classes hold (a meet in the middle's include unreachable ones).
+    in_sets: Option<u128>,
     bytes: usize,
     largest_states: usize,
     largest_bytes: usize,
 }
 
 fn totals(report: &SolveReport) -> Totals {
-    let mut t = Totals { positions: Some(0), bytes: 0, largest_states: 0, largest_bytes: 0 };
+    let mut t = Totals { positions: Some(0), in_sets: Some(0), bytes: 0, largest_states: 0, largest_bytes: 0 };
     for c in &report.solution.classes {
         let n = c.set.checked_count();
-        t.positions = t.positions.and_then(|p| n.and_then(|n| p.checked_add(n)));
+        t.in_sets = t.in_sets.and_then(|p| n.and_then(|n| p.checked_add(n)));
         t.bytes += c.set.disk_bytes();
         // The solution's own sets count too: a run that read every class from files records
         // no steps.
@@ -100,6 +104,10 @@ fn totals(report: &SolveReport) -> Totals {
             t.largest_bytes = r.bytes;
         }
     }
+    t.positions = match report.solution.reachable_valued {
+        Some(n) => (n != u128::MAX).then_some(n),
+        None => t.in_sets,
+    };
     t
 }
 
@@ -127,6 +135,12 @@ pub(super) fn finish(
             "peak_rss_bytes": peak,
             "largest_dfa": { "states": t.largest_states, "bytes": t.largest_bytes },
             "positions_solved": crate::counts::json_opt(t.positions),
+            "positions_solved_are": if report.solution.reachable_valued.is_some() {
+                "the positions the start reaches without passing a position the backward plies decided (the forward plies), all valued"
+            } else {
+                "every position of the value classes"
+            },
+            "positions_in_sets": crate::counts::json_opt(t.in_sets),
             "solution_bytes": t.bytes,
             "positions_per_byte": ppb,
             "solution_file": report.saved,
@@ -176,8 +190,9 @@ pub(super) fn finish(
             r.elapsed_s
         ));
     }
+    let reachable = if report.solution.reachable_valued.is_some() { " reachable from the start" } else { "" };
     out.push_str(&format!(
-        "total: {:.2} s wall, peak memory {} MiB, largest DFA {} states ({} bytes), {} positions solved in {} bytes ({} positions/byte)\n",
+        "total: {:.2} s wall, peak memory {} MiB, largest DFA {} states ({} bytes), {} positions{reachable} solved in {} bytes ({} positions/byte)\n",
         report.wall_s,
         peak.unwrap_or(0) >> 20,
         t.largest_states,
@@ -186,6 +201,12 @@ pub(super) fn finish(
         t.bytes,
         ppb.map_or("-".into(), |p| format!("{p:.1}")),
     ));
+    if !reachable.is_empty() {
+        out.push_str(&format!(
+            "(reachable: without passing a position the backward plies decided; the value sets hold {} positions, the backward plies' sets kept whole)\n",
+            human(t.in_sets)
+        ));
+    }
     match (report.solution.longest_win(), report.solution.mode) {
         (Some(longest), _) => out.push_str(&format!("longest forced win: {longest} plies\n")),
         (None, crate::games::Mode::MeetInTheMiddle { depth }) => out.push_str(&format!(

@@ -13,11 +13,13 @@ use crate::vocabulary::{Outcome, Ply, Position, Side};
 impl Solver<'_> {
     /// Value every position reachable from `initial`: retrograde `depth` plies, then forward
     /// plies pruned by it, then backup. Positions the retrograde pass decided keep their exact
-    /// distance; the rest are known as win or loss.
+    /// distance; the rest are known as win or loss. Also returns how many positions reachable
+    /// from `initial` the classes value: the classes also hold the retrograde pass's positions
+    /// that the start does not reach.
     ///
     /// # Errors
     /// [`Error::BadParameters`] for a game with draws; checkpoint I/O.
-    pub(super) fn meet_in_the_middle(&mut self, initial: &Position, depth: u32) -> Result<Vec<ValueClass>> {
+    pub(super) fn meet_in_the_middle(&mut self, initial: &Position, depth: u32) -> Result<(Vec<ValueClass>, u128)> {
         if self.game.has_draws() {
             return Err(Error::BadParameters(format!("{} can be drawn: use the strong mode", self.game.name())));
         }
@@ -39,14 +41,18 @@ impl Solver<'_> {
         let empty = Dfa::reject_all(self.game.shape());
         let mut win_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
         let mut loss_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
+        // The reachable positions the retrograde pass decided, for the count of reachable
+        // positions valued (the backup values the others).
+        let mut reached_decided = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
         // Ply k's positions that the later plies have not valued. Each ply's set is taken
         // out of `plies` for this, its only use, and dropped after it.
         let unvalued =
             |k: usize, ply: Dfa, ongoing: &[Dfa; 2], win_all: &[RunningSet; 2], loss_all: &[RunningSet; 2]| {
                 let i = slot(Side::after(initial.side, Ply(k as u32)));
                 let fresh = ply.intersection(&ongoing[i]).difference(&decided[i]);
+                let reached = ply.intersection(&decided[i]);
                 drop(ply);
-                loss_all[i].removed_from(&win_all[i].removed_from(&fresh))
+                (loss_all[i].removed_from(&win_all[i].removed_from(&fresh)), reached)
             };
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
@@ -75,14 +81,16 @@ impl Solver<'_> {
             win_all[slot(side)].add(&win_new);
             loss_all[slot(side)].add(&lose_new);
             previous_new = Some((slot(side), new));
-            drop(take_ply(k));
+            reached_decided[slot(side)].add(&take_ply(k).intersection(&decided[slot(side)]));
             undone = k;
         }
         let mut prepared = undone.checked_sub(1).map(|k| unvalued(k, take_ply(k), &self.ongoing, &win_all, &loss_all));
         for k in (0..undone).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
             let (i, o) = (slot(side), slot(side.other()));
-            let prepared_k = prepared.take().expect("prepared during the previous ply");
+            let (prepared_k, reached) = prepared.take().expect("prepared during the previous ply");
+            reached_decided[i].add(&reached);
+            drop(reached);
             let (moves, ongoing, win_ref, loss_ref) = (&self.moves[i], &self.ongoing, &win_all, &loss_all);
             let decided_loss = &r.loss[o];
             let previous = &previous_new;
@@ -120,13 +128,23 @@ impl Solver<'_> {
         // One running set at a time, each dropped as soon as its class exists: these are the
         // solve's largest sets (four of up to 41 M states on 5x6), and making every class
         // while all four were held went over a 3.7 GiB budget that the backup had kept.
+        let mut reachable_valued = 0u128;
+        for (i, reached) in reached_decided.into_iter().enumerate() {
+            let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };
+            let reached = reached.into_dfa();
+            self.recorder.record(Phase::Backup, 0, s, "reached_decided", &reached);
+            reachable_valued = reachable_valued.saturating_add(reached.checked_count().unwrap_or(u128::MAX));
+        }
         let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
         for (i, (win, loss)) in win_all.into_iter().zip(loss_all).enumerate() {
             let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };
-            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: None }, set: win.into_dfa() });
-            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set: loss.into_dfa() });
+            for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
+                let set = set.into_dfa();
+                reachable_valued = reachable_valued.saturating_add(set.checked_count().unwrap_or(u128::MAX));
+                classes.push(ValueClass { side: s, outcome, set });
+            }
         }
-        Ok(classes)
+        Ok((classes, reachable_valued))
     }
 }
 

@@ -251,11 +251,16 @@ impl<'g> Solver<'g> {
     fn solve_unchecked(&mut self, mode: Mode) -> Result<Solution> {
         self.checkpoints.set_mode(mode);
         let initial = self.game.initial();
-        let classes = match mode {
-            Mode::Strong => self.solve_strong()?,
-            Mode::MeetInTheMiddle { depth } => self.meet_in_the_middle(&initial, depth)?,
+        let (classes, reachable_valued) = match mode {
+            Mode::Strong => (self.solve_strong()?, None),
+            Mode::MeetInTheMiddle { depth } => {
+                let (classes, reachable) = self.meet_in_the_middle(&initial, depth)?;
+                (classes, Some(reachable))
+            }
         };
-        self.finish(mode, initial, classes)
+        let mut solution = self.finish(mode, initial, classes)?;
+        solution.reachable_valued = reachable_valued;
+        Ok(solution)
     }
 
     /// Retrograde to the fixpoint: exact distances, and draws where nothing was decided.
@@ -283,6 +288,7 @@ impl<'g> Solver<'g> {
             classes,
             records: Vec::new(),
             mover_relative: self.game.mover_relative(),
+            reachable_valued: None,
         };
         solution.initial_value = solution
             .value(&initial)

@@ -128,6 +128,7 @@ pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
         classes,
         records: Vec::new(),
         mover_relative,
+        reachable_valued: None,
     };
     solution.initial_value =
         solution.value(&initial).ok_or_else(|| corrupt("no class file holds the start of the game".into()))?;

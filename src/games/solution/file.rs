@@ -4,9 +4,11 @@
 //! The metadata is the JSON form of [`Meta`], keys in sorted order, for example
 //! `{"classes":[{"outcome":{"win":1},"side":"First"}],"initial_value":{"loss":null},
 //! "kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":2}},"mover_relative":false,
-//! "params":{"game":"nim","heaps":2,"tokens":3},"program":"dfasolve 0.1.0 (commit ...)"}`. An outcome is `{"win": plies}`,
-//! `{"loss": plies}` (plies `null` when not known) or `"draw"`. The key `program` names the
-//! build that wrote the file ([`crate::PROGRAM_VERSION`]).
+//! "params":{"game":"nim","heaps":2,"tokens":3},"program":"dfasolve 0.1.0 (commit ...)",
+//! "reachable_valued":"15"}`. An outcome is `{"win": plies}`, `{"loss": plies}` (plies `null`
+//! when not known) or `"draw"`. The key `program` names the build that wrote the file
+//! ([`crate::PROGRAM_VERSION`]); `reachable_valued` ([`Solution::reachable_valued`], only for a
+//! meet in the middle) is a decimal string.
 
 use super::{Mode, Solution, ValueClass};
 use crate::dfa::Dfa;
@@ -29,6 +31,9 @@ struct Meta {
     classes: Vec<StoredClass>,
     #[serde(default)]
     mover_relative: bool,
+    /// [`Solution::reachable_valued`] in decimal (absent where it is `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reachable_valued: Option<String>,
 }
 
 /// A value class's description: its set is the bundle entry at the same index.
@@ -80,6 +85,7 @@ impl Solution {
             initial_value: self.initial_value.into(),
             classes: self.classes.iter().map(|c| StoredClass { side: c.side, outcome: c.outcome.into() }).collect(),
             mover_relative: self.mover_relative,
+            reachable_valued: self.reachable_valued.map(|n| n.to_string()),
         };
         save_values(path, &meta, &self.classes)
     }
@@ -119,6 +125,10 @@ impl Solution {
             classes,
             records: Vec::new(),
             mover_relative: meta.mover_relative,
+            reachable_valued: match meta.reachable_valued {
+                Some(n) => Some(n.parse().map_err(|_| corrupt(format!("reachable_valued {n:?} is not a count")))?),
+                None => None,
+            },
         };
         check_labels(&solution).map_err(corrupt)?;
         Ok((game, solution))
@@ -226,14 +236,18 @@ mod tests {
         let meta = Bundle::load(&path).expect("a bundle").meta;
         assert!(meta.starts_with(r#"{"classes":[{"outcome":{"#), "{meta}");
         assert!(meta.contains(r#""kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":1}}"#), "{meta}");
-        let program =
-            format!(r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}"}}"#, crate::PROGRAM_VERSION);
+        let program = format!(
+            r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}","reachable_valued":"15"}}"#,
+            crate::PROGRAM_VERSION
+        );
         assert!(meta.ends_with(&program), "{meta}");
         let shown = metadata_for_reports(&meta);
         assert!(shown["classes"].as_array().expect("classes").iter().all(|c| c["outcome"].is_string()), "{shown}");
         assert_eq!(shown["initial_value"], serde_json::json!(solution.initial_value.to_string()));
         let (_, loaded) = Solution::load(&path).expect("loaded");
         assert_eq!(loaded.initial_value, solution.initial_value);
+        // Every position but 0,0, which only positions the backward ply decided lead to.
+        assert_eq!((loaded.reachable_valued, solution.reachable_valued), (Some(15), Some(15)));
         assert_eq!(loaded.classes.len(), solution.classes.len());
         for (a, b) in loaded.classes.iter().zip(&solution.classes) {
             assert_eq!((a.side, a.outcome, &a.set), (b.side, b.outcome, &b.set));

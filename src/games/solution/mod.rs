@@ -55,6 +55,13 @@ pub struct Solution {
     /// Positions are written from the mover's view: the classes are stored for the first
     /// side only and answer for both ([`super::Game::mover_relative`]).
     pub mover_relative: bool,
+    /// How many positions reachable from the start the classes value, where that is not all
+    /// they hold: a meet in the middle values the positions of its forward plies (those the
+    /// start reaches without passing a position the backward plies decided), and its classes
+    /// also hold the backward plies' positions the start does not reach. `None`: every
+    /// position of the classes is valued as solved (a strong solve), or not known (a file
+    /// written before it was recorded).
+    pub reachable_valued: Option<u128>,
 }
 
 impl Solution {
