@@ -18,8 +18,16 @@ fn main() {
         None => "unknown".to_string(),
     };
     println!("cargo:rustc-env=DFASOLVE_COMMIT={commit}");
-    // A new commit, a checkout or an edit can change the answer.
-    for path in [".git/HEAD", ".git/index", "src", "Cargo.toml"] {
+    // A new commit (the branch's ref moves), a checkout, a staged change or an edit can change
+    // the answer.
+    let mut watched = vec![".git/HEAD".to_string(), ".git/index".into(), ".git/packed-refs".into()];
+    if let Some(branch) =
+        std::fs::read_to_string(".git/HEAD").ok().and_then(|h| h.strip_prefix("ref: ").map(str::trim).map(String::from))
+    {
+        watched.push(format!(".git/{branch}"));
+    }
+    watched.extend(["src".into(), "Cargo.toml".into()]);
+    for path in watched {
         println!("cargo:rerun-if-changed={path}");
     }
 }
