@@ -1,4 +1,4 @@
-//! Solving by classes (SPEC §3.1) gives exactly the value classes of the whole-universe strong
+//! Solving by classes (`docs/solving.md`) gives exactly the value classes of the whole-universe strong
 //! solve, on every game that declares classes; and the classes partition the universe.
 use dfasolve::dfa::Dfa;
 use dfasolve::games::breakthrough::Breakthrough;

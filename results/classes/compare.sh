@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole strong solve against the solve by classes (SPEC 3.1), same binary, one after the
+# Whole strong solve against the solve by classes (docs/solving.md), same binary, one after the
 # other, with /usr/bin/time -v. Usage (from the repository root, after cargo build --release):
 #   results/classes/compare.sh "breakthrough --width 5 --height 5 --strong" ...
 set -eu

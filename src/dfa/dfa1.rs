@@ -1,5 +1,5 @@
 //! Import and export of single DFAs in the layered-DFA exchange format "DFA1" (version 1.0)
-//! of the C++ dfa-games solver, as summarised in the project's `FORMAT-DFA1.md`.
+//! of the C++ dfa-games solver, described in `docs/dfa1-format.md`.
 //!
 //! Layout: a 64-byte header (magic, version, header size, SHA-256 of everything from byte 48,
 //! `ndim`, flags, initial state), then per layer its size (`u64`), block offset (`u64`) and

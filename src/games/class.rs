@@ -1,4 +1,4 @@
-//! Classes of positions (SPEC §3.1): a partition with a rank such that every move stays in
+//! Classes of positions (`docs/solving.md`): a partition with a rank such that every move stays in
 //! its class or goes to a lower one, so that a game can be solved one class at a time.
 
 use crate::dfa::Dfa;

@@ -120,7 +120,7 @@ pub trait Game: Sync {
         None
     }
 
-    /// The classes of the game's positions (SPEC §3.1), lowest first: a partition of every
+    /// The classes of the game's positions (`docs/solving.md`), lowest first: a partition of every
     /// position (with either side to move) such that every move stays in its class or goes
     /// to one of the class's successors, which come earlier in the list. The solver can then
     /// solve one class at a time from the lowest up ([`PositionClass`]). Empty (the default):

@@ -1,4 +1,4 @@
-//! Solving by classes (SPEC §3.1): the game's classes of positions are solved from the lowest
+//! Solving by classes (`docs/solving.md`): the game's classes of positions are solved from the lowest
 //! up, each by a retrograde pass over its own positions only, in which the moves into lower
 //! classes read those classes' final values.
 //!

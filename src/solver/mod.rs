@@ -1,6 +1,6 @@
 //! Solving with sets: forward ply sets, backward retrograde analysis, meet in the middle.
 //!
-//! Notation (SPEC §3), with one set per side to move `s`:
+//! Notation (`docs/solving.md`), with one set per side to move `s`:
 //! * `U_s` the universe, `T_s` the terminal positions (lost or won by rule, or no legal move),
 //!   `N_s = U_s \ T_s` the positions where play goes on.
 //! * **Retrograde** ([`Solver::retrograde`]): `L_0 = lost terminals`, `W_0 = won terminals`, and

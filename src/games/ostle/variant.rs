@@ -48,7 +48,7 @@ impl Dir {
     }
 }
 
-/// Which reading of the no-undo rule (see the SPEC).
+/// Which reading of the no-undo rule (`games/ostle/README.md`).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]

@@ -1,4 +1,4 @@
-//! Class files: the values of one class of positions of a solve by classes (SPEC §3.1), and
+//! Class files: the values of one class of positions of a solve by classes (`docs/solving.md`), and
 //! a solution made of a directory of them.
 //!
 //! A class file is a bundle like a solution file, with metadata `{"kind":"dfasolve-class",

@@ -1,5 +1,5 @@
 //! The published counts of a solved Ostle variant, the way the explicit solutions of the 5x5
-//! game count (SPEC §4): values of all states and of the non-trivial ones, positions by hole
+//! game count (`games/ostle/README.md`): values of all states and of the non-trivial ones, positions by hole
 //! class and pieces, checkmate positions, non-trivial states, and breadth-first levels from
 //! the start; each raw and up to the board's symmetries.
 

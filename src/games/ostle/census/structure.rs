@@ -1,4 +1,4 @@
-//! The counts of an Ostle variant that do not depend on values (SPEC §4): positions by hole
+//! The counts of an Ostle variant that do not depend on values (`games/ostle/README.md`): positions by hole
 //! class and pieces, checkmate positions, non-trivial states (and how many carry a forbidden
 //! move), and breadth-first levels from the start. Computed **part by part**, a part being the
 //! states with `p` pieces of the mover, `q` of the opponent and the hole in one class of

@@ -1,4 +1,4 @@
-//! The published counts of a solved class (SPEC §4): positions, checkmate positions, the
+//! The published counts of a solved class (`games/ostle/README.md`): positions, checkmate positions, the
 //! values of the non-trivial states, raw and up to symmetry, and the wins whose every winning
 //! move is a sacrifice.
 

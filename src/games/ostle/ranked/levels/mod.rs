@@ -1,4 +1,4 @@
-//! Breadth-first levels from the start over the tables' states, as published (SPEC §4): every
+//! Breadth-first levels from the start over the tables' states, as published (`games/ostle/README.md`): every
 //! move that does not end the game is expanded, the forbidden one included; states are taken
 //! from the mover's view and up to symmetry; checkmate positions count.
 //!
