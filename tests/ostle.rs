@@ -2,9 +2,10 @@
 //! generator, and the DFA solution against the explicit tables of small variants.
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::games::Mode;
+use dfasolve::games::Outcome;
 use dfasolve::games::ostle::census::symmetry::orbits;
 use dfasolve::games::ostle::explicit::verify::check_tables;
-use dfasolve::games::ostle::explicit::{self, Cell, Move, Value};
+use dfasolve::games::ostle::explicit::{self, Cell, Move};
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
 use dfasolve::games::{Game, Position, Side};
 use dfasolve::solver::Solver;
@@ -244,8 +245,8 @@ fn a_tampered_table_entry_is_reported() {
     let mut tables = explicit::solve(&v);
     let game = Ostle::new(v).unwrap();
     let solution = Solver::new(&game).solve(Mode::Strong).unwrap();
-    let i = tables.values.iter().position(|x| matches!(x, Value::Win(3))).unwrap();
-    tables.values[i] = Value::Win(5);
+    let i = tables.values.iter().position(|x| matches!(x, Outcome::Win { plies: Some(3) })).unwrap();
+    tables.values[i] = Outcome::Win { plies: Some(5) };
     let err = check_tables(&tables, &solution).unwrap_err().to_string();
     assert!(
         err.contains("mismatch at") && err.contains("explicit win in 5 plies") && err.contains("DFA win in 3 plies"),

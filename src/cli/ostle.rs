@@ -8,12 +8,13 @@ use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
 use crate::games::ostle::census::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::census::{Count, SolvedSets, census};
-use crate::games::ostle::explicit::{self, Value};
+use crate::games::ostle::explicit;
 use crate::games::ostle::subgame::class_from_subgame;
 use crate::games::ostle::{Ostle, Rule, Variant};
 use crate::games::solution::ClassValues;
 use crate::games::{Game, GameParams, Mode, Solution};
 use crate::solver::Solver;
+use crate::vocabulary::Outcome;
 use crate::vocabulary::Side;
 use anyhow::Result;
 use clap::Args;
@@ -285,9 +286,9 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) ->
     let mut hist: std::collections::BTreeMap<&str, u64> = Default::default();
     for val in &tables.values {
         let key = match val {
-            Value::Win(_) => "win",
-            Value::Loss(_) => "loss",
-            Value::Draw => "draw",
+            Outcome::Win { .. } => "win",
+            Outcome::Loss { .. } => "loss",
+            Outcome::Draw => "draw",
         };
         *hist.entry(key).or_default() += 1;
     }
@@ -460,7 +461,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     let checked = solution.check_sample(args.check_sample, args.seed)?;
     let check_s = check_started.elapsed().as_secs_f64();
     progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
-    let initial_value = solution.value(&v.initial_state()).map(crate::vocabulary::Outcome::from);
+    let initial_value = solution.value(&v.initial_state());
     let levels_started = Instant::now();
     let levels_checkpoint = dir.join("levels.checkpoint");
     let levels_checkpoint = ranked::levels::LevelsCheckpoint {

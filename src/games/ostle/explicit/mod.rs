@@ -15,6 +15,7 @@
 pub mod verify;
 
 use super::{Dir, Rule, Variant};
+use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use smallvec::{SmallVec, smallvec};
 use std::collections::VecDeque;
@@ -58,17 +59,6 @@ pub struct Played {
     pub cells: Vec<Cell>,
     /// The piece that left the game (off the edge or into the hole), if any.
     pub removed: Option<Cell>,
-}
-
-/// Value of a state for the player to move, with plies to the end of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    /// Wins; the game ends after this many plies (0: already won).
-    Win(u32),
-    /// Loses; the game ends after this many plies (0: already lost).
-    Loss(u32),
-    /// Neither side can force a win.
-    Draw,
 }
 
 impl Variant {
@@ -329,7 +319,7 @@ pub struct Tables {
     /// States in a fixed order (sorted).
     pub states: Vec<State>,
     /// `values[i]` is the value of `states[i]`.
-    pub values: Vec<Value>,
+    pub values: Vec<Outcome>,
 }
 
 /// Enumerate the states of a variant and solve them by retrograde analysis.
@@ -361,12 +351,12 @@ pub fn solve(v: &Variant) -> Tables {
     let n = states.len();
     let mut succ_count = vec![0u32; n];
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut values: Vec<Option<Value>> = vec![None; n];
+    let mut values: Vec<Option<Outcome>> = vec![None; n];
     let mut queue: VecDeque<u32> = VecDeque::new();
     for (i, s) in states.iter().enumerate() {
         match v.finished(&s.cells) {
             Some(won) => {
-                values[i] = Some(if won { Value::Win(0) } else { Value::Loss(0) });
+                values[i] = Some(if won { Outcome::Win { plies: Some(0) } } else { Outcome::Loss { plies: Some(0) } });
                 queue.push_back(i as u32);
             }
             None => {
@@ -377,7 +367,7 @@ pub fn solve(v: &Variant) -> Tables {
                     preds[j as usize].push(i as u32);
                 }
                 if succ_count[i] == 0 {
-                    values[i] = Some(Value::Loss(0));
+                    values[i] = Some(Outcome::Loss { plies: Some(0) });
                     queue.push_back(i as u32);
                 }
             }
@@ -394,43 +384,36 @@ pub fn solve(v: &Variant) -> Tables {
                 continue;
             }
             match vj {
-                Value::Loss(d) => {
-                    values[i] = Some(Value::Win(d + 1));
+                Outcome::Loss { plies: Some(d) } => {
+                    values[i] = Some(Outcome::Win { plies: Some(d + 1) });
                     queue.push_back(i as u32);
                 }
-                Value::Win(d) => {
+                Outcome::Win { plies: Some(d) } => {
                     succ_count[i] -= 1;
                     if succ_count[i] == 0 {
-                        values[i] = Some(Value::Loss(d + 1));
+                        values[i] = Some(Outcome::Loss { plies: Some(d + 1) });
                         queue.push_back(i as u32);
                     }
                 }
-                Value::Draw => unreachable!("draws are never queued"),
+                Outcome::Draw => unreachable!("draws are never queued"),
+                Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
+                    unreachable!("the explicit solvers know every distance")
+                }
             }
         }
     }
-    let values = values.into_iter().map(|x| x.unwrap_or(Value::Draw)).collect();
+    let values = values.into_iter().map(|x| x.unwrap_or(Outcome::Draw)).collect();
     Tables { variant: v.clone(), states, values }
 }
 
-/// Text of a value in the tables: `W 3`, `L 0`, `D`.
-impl From<Value> for crate::vocabulary::Outcome {
-    fn from(v: Value) -> Self {
-        use crate::vocabulary::Outcome;
-        match v {
-            Value::Win(n) => Outcome::Win { plies: Some(n) },
-            Value::Loss(n) => Outcome::Loss { plies: Some(n) },
-            Value::Draw => Outcome::Draw,
-        }
-    }
-}
-
 /// The value as the explicit tables' text files write it (`W 17`, `L 16`, `D`).
-pub fn value_text(v: Value) -> String {
+pub fn value_text(v: Outcome) -> String {
     match v {
-        Value::Win(d) => format!("W {d}"),
-        Value::Loss(d) => format!("L {d}"),
-        Value::Draw => "D".into(),
+        Outcome::Win { plies: Some(d) } => format!("W {d}"),
+        Outcome::Loss { plies: Some(d) } => format!("L {d}"),
+        Outcome::Win { plies: None } => "W".into(),
+        Outcome::Loss { plies: None } => "L".into(),
+        Outcome::Draw => "D".into(),
     }
 }
 

@@ -1,18 +1,9 @@
 //! The DFA solution against the explicit tables: every entry by membership.
 
-use super::{self as explicit, Tables, Value};
+use super::{self as explicit, Tables};
 use crate::error::{Error, Result};
 use crate::games::Solution;
-use crate::games::{Outcome, Position, Side};
-
-/// The solver's outcome for an explicit value.
-pub fn outcome_of(v: Value) -> Outcome {
-    match v {
-        Value::Win(d) => Outcome::Win { plies: Some(d) },
-        Value::Loss(d) => Outcome::Loss { plies: Some(d) },
-        Value::Draw => Outcome::Draw,
-    }
-}
+use crate::games::{Position, Side};
 
 /// Check that every state of the tables lies in the DFA value class of its exact value
 /// (distance included) and that the DFA solution holds no other state. Returns the number of
@@ -27,7 +18,7 @@ pub fn check_tables(tables: &Tables, solution: &Solution) -> Result<u64> {
     for (state, value) in tables.states.iter().zip(&tables.values) {
         let pos = Position { side: Side::First, board: v.encode(state) };
         let dfa = solution.value(&pos);
-        let want = outcome_of(*value);
+        let want = *value;
         if dfa != Some(want) {
             let mut moves = String::new();
             for (m, next) in v.successors(state) {

@@ -4,10 +4,11 @@
 //! tables.
 
 use super::super::Rule;
-use super::super::explicit::{Value, value_text};
+use super::super::explicit::value_text;
 use super::Solution;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
+use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
 impl Solution {
@@ -63,8 +64,8 @@ impl Solution {
                     Rule::Exact => v.after(&state.cells, m),
                 };
                 let value = match v.finished(&next.cells) {
-                    Some(true) => Value::Win(0),
-                    Some(false) => Value::Loss(0),
+                    Some(true) => Outcome::Win { plies: Some(0) },
+                    Some(false) => Outcome::Loss { plies: Some(0) },
                     None => self.value(&next).ok_or_else(|| {
                         Error::Verification(format!(
                             "{}: the result of {} is in no table given",
@@ -74,16 +75,19 @@ impl Solution {
                     })?,
                 };
                 match value {
-                    Value::Loss(d) => best_loss = Some(best_loss.map_or(d, |b| b.min(d))),
-                    Value::Win(d) => longest_win = Some(longest_win.map_or(d, |w| w.max(d))),
-                    Value::Draw => draw = true,
+                    Outcome::Loss { plies: Some(d) } => best_loss = Some(best_loss.map_or(d, |b| b.min(d))),
+                    Outcome::Win { plies: Some(d) } => longest_win = Some(longest_win.map_or(d, |w| w.max(d))),
+                    Outcome::Draw => draw = true,
+                    Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
+                        unreachable!("the explicit solvers know every distance")
+                    }
                 }
             }
             let want = match (best_loss, draw) {
-                (Some(d), _) => Value::Win(d + 1),
-                (None, true) => Value::Draw,
-                (None, false) if moves == 0 => Value::Loss(0),
-                (None, false) => Value::Loss(longest_win.expect("a move into a win") + 1),
+                (Some(d), _) => Outcome::Win { plies: Some(d + 1) },
+                (None, true) => Outcome::Draw,
+                (None, false) if moves == 0 => Outcome::Loss { plies: Some(0) },
+                (None, false) => Outcome::Loss { plies: Some(longest_win.expect("a move into a win") + 1) },
             };
             let got = self.value(&state).expect("a state of the tables");
             if got == want {

@@ -1,12 +1,12 @@
 //! Saved tables against a DFA solution of the same variant, state by state: two solvers that
 //! share neither the board code nor the representation must give every state the same value.
 
-use super::super::explicit::verify::outcome_of;
-use super::super::explicit::{State, Value, value_text};
+use super::super::explicit::{State, value_text};
 use super::Solution;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
 use crate::games::{Position, Side};
+use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
 /// What a comparison looked at.
@@ -32,7 +32,7 @@ impl Solution {
     pub fn compare_with_dfa(&self, dfa: &crate::games::Solution, samples: u64, seed: u64) -> Result<Comparison> {
         let v = &self.variant;
         let text = |s: &State| v.state_text(s);
-        let differ = |s: &State, tables: Value, dfa: &str| {
+        let differ = |s: &State, tables: Outcome, dfa: &str| {
             Error::Verification(format!("{}: the tables say {}, the DFA solution {dfa}", text(s), value_text(tables)))
         };
         let picks = self.random_states(samples, seed);
@@ -43,7 +43,7 @@ impl Solution {
                 let value = self.value(&state).expect("a state of the tables");
                 match dfa.value(&Position { side: Side::First, board: v.encode(&state) }) {
                     None => Ok(1),
-                    Some(o) if o == outcome_of(value) => Ok(0),
+                    Some(o) if o == value => Ok(0),
                     Some(o) => Err(differ(&state, value, &o.to_string())),
                 }
             })
@@ -64,17 +64,13 @@ impl Solution {
             members.par_iter().try_for_each(|board| {
                 let state = v.decode(board).ok_or_else(|| Error::Verification("a DFA member is no state".into()))?;
                 let value = match v.finished(&state.cells) {
-                    Some(true) => Value::Win(0),
-                    Some(false) => Value::Loss(0),
+                    Some(true) => Outcome::Win { plies: Some(0) },
+                    Some(false) => Outcome::Loss { plies: Some(0) },
                     None => self.value(&state).ok_or_else(|| {
                         Error::Verification(format!("{}: in the DFA solution, in no table", text(&state)))
                     })?,
                 };
-                if outcome_of(value) == class.outcome {
-                    Ok(())
-                } else {
-                    Err(differ(&state, value, &class.outcome.to_string()))
-                }
+                if value == class.outcome { Ok(()) } else { Err(differ(&state, value, &class.outcome.to_string())) }
             })?;
         }
         Ok(Comparison { from_tables: picks.len() as u64, not_in_dfa: missing, from_dfa })

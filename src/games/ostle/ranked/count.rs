@@ -2,7 +2,6 @@
 //! moves out of the class or the lack of moves decide it. The moves out of the class are looked
 //! up in the lower classes' tables, sorted into the tables' order a group of tasks at a time.
 
-use super::super::explicit::Value;
 use super::board::{Board, Effect, Moves, Mv};
 use super::code::{self, OTHER_PARITY};
 use super::reading::Rules;
@@ -10,6 +9,7 @@ use super::solve::{LEVEL_BITS, Solve, Task, WorkKind, for_each_board, no_memory}
 use super::store::AtomicBytes;
 use super::tables::{Lower, LowerKey};
 use crate::error::Result;
+use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::atomic::Ordering::Relaxed;
@@ -85,8 +85,8 @@ impl<'a> Solve<'a> {
                 sorted.push((*key, sorted.len() as u32));
             }
             sorted.par_sort_unstable();
-            let found: Vec<(u32, Value)> = sorted.par_iter().map(|&(key, i)| (i, lower.value_of(key))).collect();
-            let mut values = vec![Value::Draw; found.len()];
+            let found: Vec<(u32, Outcome)> = sorted.par_iter().map(|&(key, i)| (i, lower.value_of(key))).collect();
+            let mut values = vec![Outcome::Draw; found.len()];
             for (i, v) in found {
                 values[i as usize] = v;
             }
@@ -149,7 +149,7 @@ impl<'a> Solve<'a> {
 
     /// [`Solve::summary`] with the values of the moves out of the class from `exit` (called in
     /// the order of the moves, whatever the values it gives).
-    fn summary_by(&self, q: &Board, exit: &mut dyn FnMut(&Board) -> Result<Value>) -> Result<Summary> {
+    fn summary_by(&self, q: &Board, exit: &mut dyn FnMut(&Board) -> Result<Outcome>) -> Result<Summary> {
         let g = &self.rules.geometry;
         let mut s =
             Summary { stays: SmallVec::new(), checkmate: false, best_win: None, draw_exit: false, longest_loss: None };
@@ -167,13 +167,18 @@ impl<'a> Solve<'a> {
                     s.checkmate = true;
                     return Ok(s);
                 }
-                Effect::LosesOwn if mine == g.lose_at + 1 => Value::Win(0),
+                Effect::LosesOwn if mine == g.lose_at + 1 => Outcome::Win { plies: Some(0) },
                 _ => exit(&r)?,
             };
             match through {
-                Value::Loss(n) => s.best_win = Some(s.best_win.map_or(n + 1, |w| w.min(n + 1))),
-                Value::Win(n) => s.longest_loss = Some(s.longest_loss.map_or(n + 1, |l| l.max(n + 1))),
-                Value::Draw => s.draw_exit = true,
+                Outcome::Loss { plies: Some(n) } => s.best_win = Some(s.best_win.map_or(n + 1, |w| w.min(n + 1))),
+                Outcome::Win { plies: Some(n) } => {
+                    s.longest_loss = Some(s.longest_loss.map_or(n + 1, |l| l.max(n + 1)))
+                }
+                Outcome::Draw => s.draw_exit = true,
+                Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
+                    unreachable!("the explicit solvers know every distance")
+                }
             }
         }
         Ok(s)
@@ -181,13 +186,13 @@ impl<'a> Solve<'a> {
 
     /// The value of a state whose moves in the class all lose, the last one seen at
     /// `in_class` plies (0 if it has none), with forbidden move `forbidden`.
-    pub(super) fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Value {
+    pub(super) fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Outcome {
         if s.draw_exit {
-            return Value::Draw;
+            return Outcome::Draw;
         }
         let mate = s.stays.iter().any(|&(m, mate)| mate && Some(m) != forbidden);
         let n = in_class.max(if mate { 2 } else { 0 }).max(s.longest_loss.unwrap_or(0));
-        Value::Loss(n)
+        Outcome::Loss { plies: Some(n) }
     }
 
     /// Where the moves out of the class of task `t`'s boards lead, in the order
@@ -200,7 +205,7 @@ impl<'a> Solve<'a> {
         for_each_board(&w.dir, first, end, |_, cursor| {
             let mut record = |r: &Board| {
                 keys.push(self.lower.locate(self.rules, r)?);
-                Ok(Value::Draw)
+                Ok(Outcome::Draw)
             };
             if failure.is_none()
                 && let Err(e) = self.summary_by(&cursor.board(), &mut record)
@@ -213,7 +218,7 @@ impl<'a> Solve<'a> {
 
     /// Give every state of task `t` its count or value; `exits` are the values of its boards'
     /// moves out of the class, in the order of [`Solve::exit_keys`].
-    fn count_task(&self, t: usize, exits: &[Value]) -> Result<()> {
+    fn count_task(&self, t: usize, exits: &[Outcome]) -> Result<()> {
         let mut exits = exits.iter();
         let mut next_exit = |_: &Board| Ok(*exits.next().expect("a value per move out of the class"));
         let Task { kind: k, first, end } = self.tasks[t];
@@ -243,9 +248,9 @@ impl<'a> Solve<'a> {
             for slot in 0..n {
                 let forbidden = (slot > 0).then(|| slots[slot - 1]);
                 let value = if s.checkmate {
-                    Some(Value::Win(1))
+                    Some(Outcome::Win { plies: Some(1) })
                 } else if let Some(w) = s.best_win {
-                    Some(Value::Win(w))
+                    Some(Outcome::Win { plies: Some(w) })
                 } else {
                     let open = s.stays.iter().filter(|&&(m, mate)| !mate && Some(m) != forbidden).count();
                     if open == 0 {

@@ -77,7 +77,7 @@ impl Solution {
         match self.variant.finished(&next.cells) {
             Some(true) => Some(Outcome::Win { plies: Some(0) }),
             Some(false) => Some(Outcome::Loss { plies: Some(0) }),
-            None => self.value(next).map(Outcome::from),
+            None => self.value(next),
         }
     }
 }
@@ -123,7 +123,7 @@ impl Solved for Solution {
             board: v.draw(&s, side),
             side_to_move: side,
             value: match over {
-                Over::No => self.value(&s).map(Outcome::from),
+                Over::No => self.value(&s),
                 Over::Won => Some(Outcome::Win { plies: Some(0) }),
                 Over::Lost => Some(Outcome::Loss { plies: Some(0) }),
             },

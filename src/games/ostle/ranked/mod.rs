@@ -37,9 +37,10 @@ mod walk;
 
 pub use explore::is_tables_dir;
 
-use super::explicit::{State, Value};
+use super::explicit::State;
 use super::{Dir, Rule, Variant};
 use crate::error::{Error, Result};
+use crate::vocabulary::Outcome;
 use board::{Board, Geometry, Mv};
 use directory::Kind;
 use reading::Rules;
@@ -387,7 +388,7 @@ impl Solution {
 
     /// The value of a state; `None` if its class is not solved or it is not a state of the
     /// tables (its forbidden move is not one the board's states can have).
-    pub fn value(&self, s: &State) -> Option<Value> {
+    pub fn value(&self, s: &State) -> Option<Outcome> {
         let (b, f) = self.rules.board_of(s);
         self.classes.iter().find_map(|c| c.value(&self.rules, &b, f))
     }

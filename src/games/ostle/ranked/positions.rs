@@ -1,7 +1,6 @@
 //! The states of class tables with one value: counts per value from a scan of the bytes, and
 //! some of them, the first in table order or drawn uniformly at random.
 
-use super::super::explicit::Value;
 use super::Solution;
 use super::code;
 use crate::games::explore::positions::{Distance, Listing, Pick, Tally, ValueKind, ranks, resolve};
@@ -13,7 +12,7 @@ const PIECE: usize = 1 << 20;
 
 impl Solution {
     /// How many states (up to symmetry) have each value, over every solved class.
-    pub fn value_counts(&self) -> Vec<(Value, u64)> {
+    pub fn value_counts(&self) -> Vec<(Outcome, u64)> {
         let mut per_byte = [0u64; 256];
         let mut side: std::collections::BTreeMap<(u8, u32), u64> = Default::default();
         for class in self.classes() {
@@ -52,16 +51,11 @@ impl Solution {
         let tallies: Vec<Tally> = self
             .value_counts()
             .into_iter()
-            .filter(|&(v, _)| kind.holds(Outcome::from(v)))
-            .map(|(v, n)| Tally {
-                side: None,
-                value: Outcome::from(v).to_string(),
-                plies: code::plies(v),
-                count: n.into(),
-            })
+            .filter(|&(v, _)| kind.holds(v))
+            .map(|(v, n)| Tally { side: None, value: v.to_string(), plies: code::plies(v), count: n.into() })
             .collect();
         let plies = resolve(distance, &tallies);
-        let wanted = |v: Value| kind.holds(Outcome::from(v)) && (plies.is_none() || code::plies(v) == plies);
+        let wanted = |v: Outcome| kind.holds(v) && (plies.is_none() || code::plies(v) == plies);
         let byte_wanted: [bool; 256] =
             std::array::from_fn(|b| b != usize::from(code::OTHER_PARITY) && wanted(code::decode(b as u8)));
         // The matching states piece by piece, then the side tables' (empty on 5x5).
@@ -118,18 +112,21 @@ impl Solution {
 }
 
 /// An order on values: wins, then losses, then draws, each by distance.
-fn value_key(v: Value) -> (u8, u32) {
+fn value_key(v: Outcome) -> (u8, u32) {
     match v {
-        Value::Win(n) => (0, n),
-        Value::Loss(n) => (1, n),
-        Value::Draw => (2, 0),
+        Outcome::Win { plies: Some(n) } => (0, n),
+        Outcome::Loss { plies: Some(n) } => (1, n),
+        Outcome::Draw => (2, 0),
+        Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
+            unreachable!("the explicit solvers know every distance")
+        }
     }
 }
 
-fn from_key((kind, n): (u8, u32)) -> Value {
+fn from_key((kind, n): (u8, u32)) -> Outcome {
     match kind {
-        0 => Value::Win(n),
-        1 => Value::Loss(n),
-        _ => Value::Draw,
+        0 => Outcome::Win { plies: Some(n) },
+        1 => Outcome::Loss { plies: Some(n) },
+        _ => Outcome::Draw,
     }
 }

@@ -1,11 +1,12 @@
 //! Puzzles from a solved Ostle: the states of the tables that satisfy a filter, each with its
 //! winning line (the winner's quickest moves, the loser's longest replies).
 
-use super::super::explicit::{Move, State, Value};
+use super::super::explicit::{Move, State};
 use super::super::{Dir, Rule};
 use super::Solution;
 use super::board::Moves;
 use super::tables::bit;
+use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
 /// What a puzzle must be.
@@ -58,7 +59,7 @@ pub struct SacrificesFound {
 
 impl Solution {
     /// The moves of `s` with the state each leads to and its value for the opponent.
-    pub(super) fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Value>)> {
+    pub(super) fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Outcome>)> {
         let v = &self.variant;
         v.all_moves(&s.cells)
             .into_iter()
@@ -69,8 +70,8 @@ impl Solution {
                     Rule::Exact => v.after(&s.cells, m),
                 };
                 let value = match v.finished(&next.cells) {
-                    Some(true) => Some(Value::Win(0)),
-                    Some(false) => Some(Value::Loss(0)),
+                    Some(true) => Some(Outcome::Win { plies: Some(0) }),
+                    Some(false) => Some(Outcome::Loss { plies: Some(0) }),
                     None => self.value(&next),
                 };
                 (m, next, value)
@@ -85,12 +86,7 @@ impl Solution {
         let mut s = s.clone();
         while out.len() < most && v.finished(&s.cells).is_none() {
             let moves = self.moves_of(&s);
-            let best = moves.into_iter().min_by_key(|(_, _, x)| match x {
-                Some(Value::Loss(n)) => (0, i64::from(*n)),
-                Some(Value::Draw) => (1, 0),
-                Some(Value::Win(n)) => (2, -i64::from(*n)),
-                None => (3, 0),
-            });
+            let best = moves.into_iter().min_by_key(|(_, _, x)| crate::vocabulary::move_rank(*x));
             let Some((m, next, _)) = best else { break };
             out.push(v.move_text(m));
             s = next;
@@ -102,8 +98,8 @@ impl Solution {
     fn puzzle(&self, s: &State, plies: u32, filter: &Filter) -> Option<Puzzle> {
         let v = &self.variant;
         let moves = self.moves_of(s);
-        let winning: Vec<&(Move, State, Option<Value>)> =
-            moves.iter().filter(|(_, _, x)| matches!(x, Some(Value::Loss(_)))).collect();
+        let winning: Vec<&(Move, State, Option<Outcome>)> =
+            moves.iter().filter(|(_, _, x)| matches!(x, Some(Outcome::Loss { plies: Some(_) }))).collect();
         if (filter.unique && winning.len() != 1) || (filter.plain && s.forbidden.is_some()) {
             return None;
         }
@@ -128,7 +124,7 @@ impl Solution {
             (Some(n), _) => n,
             (None, _) => self.longest_win().unwrap_or(0),
         };
-        let code = super::code::encode(Value::Win(plies));
+        let code = super::code::encode(Outcome::Win { plies: Some(plies) });
         let mut found = Vec::new();
         let mut with_value = 0u64;
         for (c, class) in self.classes().iter().enumerate() {
@@ -139,7 +135,9 @@ impl Solution {
                     class
                         .other_parity
                         .iter()
-                        .filter(|&(&(kind, _, _), &v)| usize::from(kind) == k && v == Value::Win(plies))
+                        .filter(|&(&(kind, _, _), &v)| {
+                            usize::from(kind) == k && v == Outcome::Win { plies: Some(plies) }
+                        })
                         .map(|(&(_, r, slot), _)| t.first_state(r) + u64::from(slot))
                         .collect()
                 } else {
@@ -187,7 +185,9 @@ impl Solution {
                 }
                 let i = tables.kinds[usize::from(k)].first_state(r) + u64::from(slot);
                 let s = self.state_of(c, usize::from(k), i);
-                let Some(Value::Win(n)) = self.value(&s) else { unreachable!("the scan keeps wins only") };
+                let Some(Outcome::Win { plies: Some(n) }) = self.value(&s) else {
+                    unreachable!("the scan keeps wins only")
+                };
                 // The scan's fast test, checked by the plain rules.
                 let p = self.puzzle(&s, n, filter).expect("a state the scan finds passes the filter");
                 puzzles.push(p);
@@ -198,8 +198,8 @@ impl Solution {
 
     /// The longest win of the tables, in plies (the side table's values included).
     pub fn longest_win(&self) -> Option<u32> {
-        let win = |v: Value| match v {
-            Value::Win(n) => Some(n),
+        let win = |v: Outcome| match v {
+            Outcome::Win { plies: Some(n) } => Some(n),
             _ => None,
         };
         self.classes()

@@ -3,12 +3,12 @@
 //! board's moves are valued once for all of its states, and most boards are left at the first
 //! test: no sacrifice of theirs wins.
 
-use super::super::explicit::Value;
 use super::board::{Effect, Moves, Mv};
 use super::census::{Counts, has_plain_state, state_orbit, value_through};
 use super::reading::Rules;
 use super::solve::{TASK, for_each_board};
 use super::tables::{ClassTables, Lower, bit};
+use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -62,7 +62,9 @@ pub fn sacrifices(
                         return;
                     }
                     g.moves(&q, &mut moves);
-                    let wins = |m: Mv| matches!(value_through(rules, tables, lower, &q, m), Some(Value::Win(_)));
+                    let wins = |m: Mv| {
+                        matches!(value_through(rules, tables, lower, &q, m), Some(Outcome::Win { plies: Some(_) }))
+                    };
                     let sacrifice = |m: &&Mv| g.effect(&q, **m) == Effect::LosesOwn;
                     let winning: SmallVec<[Mv; 8]> =
                         moves.iter().filter(sacrifice).copied().filter(|&m| wins(m)).collect();
@@ -88,7 +90,7 @@ pub fn sacrifices(
                             continue;
                         }
                         let won = match tables.value_at(k as u8, rank, slot as u8) {
-                            Value::Win(n) => scan.plies.is_none_or(|p| p == n),
+                            Outcome::Win { plies: Some(n) } => scan.plies.is_none_or(|p| p == n),
                             _ => false,
                         };
                         if !won || (slot == 0 && !has_plain_state(rules, &q, exc, start)) {

@@ -11,7 +11,6 @@
 //! seen to lose is a loss one ply longer than its longest move (out of the class included),
 //! or a draw if a move out of the class draws.
 
-use super::super::explicit::Value;
 use super::board::{Board, Moves};
 use super::code::{self, DRAW, OTHER_PARITY};
 use super::directory::{Cursor, Directory, Kind};
@@ -19,6 +18,7 @@ use super::reading::Rules;
 use super::store::{AtomicBytes, Store, huge_copy};
 use super::tables::{BLOCK, ClassTables, KindTable, Lower, Progress, StateKey, bit, first_state};
 use crate::error::{Error, Result};
+use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -89,7 +89,7 @@ pub struct Solve<'a> {
     pub(super) task_base: Vec<usize>,
     pub(super) present: Vec<[AtomicU64; 4]>,
     pub(super) latest: AtomicU32,
-    pub(super) other: Mutex<HashMap<StateKey, Value>>,
+    pub(super) other: Mutex<HashMap<StateKey, Outcome>>,
     /// The levels walked so far.
     pub levels: Vec<Level>,
     /// The next level to walk back from.
@@ -304,7 +304,7 @@ impl<'a> Solve<'a> {
     }
 
     /// Store a decided value (no other thread writes this state now) and mark its level.
-    pub(super) fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Value) {
+    pub(super) fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Outcome) {
         let c = code::encode(v);
         if c == OTHER_PARITY {
             self.other.lock().expect("no panic holds the lock").insert((k as u8, r, slot), v);
@@ -316,7 +316,7 @@ impl<'a> Solve<'a> {
     }
 
     /// The value of a state, for the walk back: `None` while undecided.
-    pub(super) fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Value> {
+    pub(super) fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Outcome> {
         match c {
             OTHER_PARITY => Some(self.other.lock().expect("no panic holds the lock")[&(k as u8, r, slot)]),
             c if code::undecided(c) => None,
@@ -358,7 +358,7 @@ impl<'a> Solve<'a> {
     }
 
     /// The side table so far.
-    pub fn other_parity(&self) -> HashMap<StateKey, Value> {
+    pub fn other_parity(&self) -> HashMap<StateKey, Outcome> {
         self.other.lock().expect("no panic holds the lock").clone()
     }
 }

@@ -15,7 +15,6 @@
 //! checksum is checked on request ([`ClassTables::verify_checksum`]), since a query should not
 //! read gigabytes.
 
-use super::super::explicit::Value;
 use super::super::{Rule, Variant};
 use super::board::{Board, Moves};
 use super::code;
@@ -23,6 +22,7 @@ use super::directory::{Directory, Kind, Layout};
 use super::reading::Rules;
 use super::store::{Plain, Store, bytes_of, map_file};
 use crate::error::{Error, Result};
+use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use memmap2::Mmap;
 use sha2::{Digest, Sha256};
@@ -80,19 +80,22 @@ struct Header {
     program: String,
 }
 
-fn value_to_i64(v: Value) -> i64 {
+fn value_to_i64(v: Outcome) -> i64 {
     match v {
-        Value::Win(n) => i64::from(n) + 1,
-        Value::Loss(n) => -(i64::from(n) + 1),
-        Value::Draw => 0,
+        Outcome::Win { plies: Some(n) } => i64::from(n) + 1,
+        Outcome::Loss { plies: Some(n) } => -(i64::from(n) + 1),
+        Outcome::Draw => 0,
+        Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
+            unreachable!("the explicit solvers know every distance")
+        }
     }
 }
 
-fn value_from_i64(x: i64) -> Value {
+fn value_from_i64(x: i64) -> Outcome {
     match x {
-        0 => Value::Draw,
-        x if x > 0 => Value::Win((x - 1) as u32),
-        x => Value::Loss((-x - 1) as u32),
+        0 => Outcome::Draw,
+        x if x > 0 => Outcome::Win { plies: Some((x - 1) as u32) },
+        x => Outcome::Loss { plies: Some((-x - 1) as u32) },
     }
 }
 
@@ -178,7 +181,7 @@ pub struct ClassTables {
     /// The kinds of the class.
     pub kinds: Vec<KindTable>,
     /// Values the byte code does not hold.
-    pub other_parity: HashMap<StateKey, Value>,
+    pub other_parity: HashMap<StateKey, Outcome>,
     /// Set in a checkpoint.
     pub progress: Option<Progress>,
 }
@@ -190,7 +193,7 @@ impl ClassTables {
     }
 
     /// The value of state `(kind, r, slot)`.
-    pub fn value_at(&self, k: u8, r: u64, slot: u8) -> Value {
+    pub fn value_at(&self, k: u8, r: u64, slot: u8) -> Outcome {
         let t = &self.kinds[usize::from(k)];
         let c = t.values[(t.first_state(r) + u64::from(slot)) as usize];
         if c == code::OTHER_PARITY { self.other_parity[&(k, r, slot)] } else { code::decode(c) }
@@ -199,7 +202,7 @@ impl ClassTables {
     /// The value of a state on any board of the class (`b` from the mover's view), with
     /// forbidden move `forbidden` on `b`; `None` if the board is not of the class or the move
     /// is not one its states can forbid.
-    pub fn value(&self, rules: &Rules, b: &Board, forbidden: Option<super::board::Mv>) -> Option<Value> {
+    pub fn value(&self, rules: &Rules, b: &Board, forbidden: Option<super::board::Mv>) -> Option<Outcome> {
         let (mine, theirs) = b.counts();
         let (k, t) = self.kind(Kind { mover: mine as u8, opponent: theirs as u8 })?;
         let (canonical, which) = rules.sym.canonical(b);
@@ -218,7 +221,7 @@ impl ClassTables {
         canonical: &Board,
         which: u8,
         forbidden: Option<super::board::Mv>,
-    ) -> Option<Value> {
+    ) -> Option<Outcome> {
         let exceptional = bit(&self.kinds[usize::from(k)].exceptional, r);
         let mut slots = Moves::new();
         rules.slots(canonical, exceptional, &mut slots);
@@ -242,7 +245,7 @@ impl ClassTables {
     }
 
     /// The value of the state without a forbidden move on canonical board `b` of kind `kind`.
-    pub fn plain_value(&self, rules: &Rules, kind: Kind, b: &Board) -> Option<Value> {
+    pub fn plain_value(&self, rules: &Rules, kind: Kind, b: &Board) -> Option<Outcome> {
         let (k, t) = self.kind(kind)?;
         Some(self.value_at(k, t.dir.rank(&rules.sym, b), 0))
     }
@@ -543,7 +546,7 @@ impl Lower {
     ///
     /// # Errors
     /// [`Error::BadParameters`] if no class given holds the board's kind.
-    pub fn value(&self, rules: &Rules, b: &Board) -> Result<Value> {
+    pub fn value(&self, rules: &Rules, b: &Board) -> Result<Outcome> {
         let (mine, theirs) = b.counts();
         let kind = Kind { mover: mine as u8, opponent: theirs as u8 };
         let canonical = rules.sym.canonical(b).0;
@@ -572,7 +575,7 @@ impl Lower {
     }
 
     /// The value at a key from [`Lower::locate`].
-    pub fn value_of(&self, key: LowerKey) -> Value {
+    pub fn value_of(&self, key: LowerKey) -> Outcome {
         let c = &self.classes[usize::from(key.class)];
         let r = c.kinds[usize::from(key.kind)].dir.rank_of_raw(key.raw);
         c.value_at(key.kind, r, 0)

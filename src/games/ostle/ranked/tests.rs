@@ -2,9 +2,10 @@
 //! of the raw game (exact reading), and for the class reading a counter and a retrograde
 //! solver written straight from the published rule over cell vectors.
 
-use super::super::explicit::{self, Cell, Move, State, Value};
+use super::super::explicit::{self, Cell, Move, State};
 use super::super::{Rule, Variant};
 use super::*;
+use crate::vocabulary::Outcome;
 use hashbrown::{HashMap, HashSet};
 
 fn variant(w: usize, h: usize, k: usize, t: usize, rule: Rule) -> Variant {
@@ -51,8 +52,13 @@ fn exact_reading_equals_the_raw_explicit_solver() {
             if !can_capture_to_win(&v, &state.cells) {
                 nontrivial += 1;
                 match value {
-                    Value::Draw => draws += 1,
-                    Value::Win(n) | Value::Loss(n) => by_d[n.saturating_sub(1) as usize] += 1,
+                    Outcome::Draw => draws += 1,
+                    Outcome::Win { plies: Some(n) } | Outcome::Loss { plies: Some(n) } => {
+                        by_d[n.saturating_sub(1) as usize] += 1
+                    }
+                    Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
+                        panic!("a value without its distance")
+                    }
                 }
             }
         }
@@ -78,7 +84,7 @@ fn can_capture_to_win(v: &Variant, cells: &[Cell]) -> bool {
 }
 
 /// The oracle: every canonical state the rule creates, with its value.
-fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
+fn class_oracle(v: &Variant) -> (HashMap<State, Outcome>, usize) {
     let mut states: HashSet<State> = HashSet::new();
     let mut nontrivial: HashSet<State> = HashSet::new();
     let start = State { cells: canonical(v, &v.initial_state().cells), forbidden: None };
@@ -109,7 +115,7 @@ fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
     // opponent has won; Loss(0): lost).
     enum Next {
         State(usize),
-        Over(Value),
+        Over(Outcome),
     }
     let succ: Vec<Vec<Next>> = list
         .iter()
@@ -120,19 +126,19 @@ fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
                 .map(|m| {
                     let q = Variant::turn_over(&v.play(&s.cells, m).cells);
                     match v.finished(&q) {
-                        Some(true) => Next::Over(Value::Win(0)),
-                        Some(false) => Next::Over(Value::Loss(0)),
+                        Some(true) => Next::Over(Outcome::Win { plies: Some(0) }),
+                        Some(false) => Next::Over(Outcome::Loss { plies: Some(0) }),
                         None => Next::State(index[&after(v, &s.cells, m)]),
                     }
                 })
                 .collect()
         })
         .collect();
-    let mut values: Vec<Option<Value>> = vec![None; list.len()];
+    let mut values: Vec<Option<Outcome>> = vec![None; list.len()];
     let mut n = 0;
     loop {
         let mut changed = false;
-        let decided: Vec<Option<Value>> = (0..list.len())
+        let decided: Vec<Option<Outcome>> = (0..list.len())
             .map(|i| {
                 if values[i].is_some() {
                     return None;
@@ -141,17 +147,19 @@ fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
                     Next::State(j) => values[*j],
                     Next::Over(v) => Some(*v),
                 };
-                let wins = succ[i].iter().any(|x| n >= 1 && of(x) == Some(Value::Loss(n - 1)));
+                let wins = succ[i].iter().any(|x| n >= 1 && of(x) == Some(Outcome::Loss { plies: Some(n - 1) }));
                 if wins {
-                    return Some(Value::Win(n));
+                    return Some(Outcome::Win { plies: Some(n) });
                 }
                 let longest = succ[i].iter().map(|x| match of(x) {
-                    Some(Value::Win(m)) => Some(m),
+                    Some(Outcome::Win { plies: Some(m) }) => Some(m),
                     _ => None,
                 });
                 let all: Option<Vec<u32>> = longest.collect();
                 match all {
-                    Some(ms) if ms.iter().copied().max().map_or(0, |m| m + 1) == n => Some(Value::Loss(n)),
+                    Some(ms) if ms.iter().copied().max().map_or(0, |m| m + 1) == n => {
+                        Some(Outcome::Loss { plies: Some(n) })
+                    }
                     _ => None,
                 }
             })
@@ -164,7 +172,11 @@ fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
         }
         n += 1;
         if !changed
-            && values.iter().all(|x| x.is_some_and(|v| !matches!(v, Value::Win(m) | Value::Loss(m) if m >= n)))
+            && values.iter().all(|x| {
+                x.is_some_and(
+                    |v| !matches!(v, Outcome::Win { plies: Some(m) } | Outcome::Loss { plies: Some(m) } if m >= n),
+                )
+            })
             && n > 300
         {
             break;
@@ -173,7 +185,7 @@ fn class_oracle(v: &Variant) -> (HashMap<State, Value>, usize) {
             break;
         }
     }
-    let values = list.iter().cloned().zip(values.into_iter().map(|x| x.unwrap_or(Value::Draw))).collect();
+    let values = list.iter().cloned().zip(values.into_iter().map(|x| x.unwrap_or(Outcome::Draw))).collect();
     (values, nontrivial.len())
 }
 
@@ -383,7 +395,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
             for (k, kt) in t.kinds.iter().enumerate() {
                 for r in 0..kt.dir.boards() {
                     for slot in 0..=kt.markers[r as usize] {
-                        if let Value::Win(n) = t.value_at(k as u8, r, slot) {
+                        if let Outcome::Win { plies: Some(n) } = t.value_at(k as u8, r, slot) {
                             *wins.entry(n).or_default() += 1;
                         }
                     }
@@ -399,7 +411,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
     // No small variant has a value of the other parity: make one, the longest win of all.
     let (_dir, mut s, _) = solve_all(&variant(3, 3, 3, 1, Rule::Class));
     let longest = s.longest_win().unwrap();
-    let want = code::encode(Value::Win(longest));
+    let want = code::encode(Outcome::Win { plies: Some(longest) });
     let (c, k, i) = (0..s.classes.len())
         .flat_map(|c| (0..s.classes[c].kinds.len()).map(move |k| (c, k)))
         .find_map(|(c, k)| s.classes[c].kinds[k].values.iter().position(|&x| x == want).map(|i| (c, k, i)))
@@ -413,7 +425,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
         .flat_map(|r| (0..=kt.markers[r as usize]).map(move |slot| (r, slot)))
         .find(|&(r, slot)| kt.first_state(r) + u64::from(slot) == i as u64)
         .unwrap();
-    t.other_parity.insert((k as u8, r, slot), Value::Win(longest + 1));
+    t.other_parity.insert((k as u8, r, slot), Outcome::Win { plies: Some(longest + 1) });
     assert_eq!(s.longest_win(), Some(longest + 1));
     let filter = puzzles::Filter { plies: Some(longest + 1), ..Default::default() };
     assert_eq!(s.puzzles(&filter, 0).with_value, 1);
@@ -459,7 +471,7 @@ fn the_sacrifice_scan_agrees_with_the_census_and_the_plain_rules() {
                         let winning: Vec<Move> = s
                             .moves_of(&st)
                             .into_iter()
-                            .filter(|(_, _, x)| matches!(x, Some(Value::Loss(_))))
+                            .filter(|(_, _, x)| matches!(x, Some(Outcome::Loss { plies: Some(_) })))
                             .map(|(m, _, _)| m)
                             .collect();
                         if !winning.is_empty()

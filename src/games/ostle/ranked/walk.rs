@@ -1,13 +1,13 @@
 //! Phase 3 of a class solve: the walk back, one level at a time. The moves into a level's
 //! states are found by unmoves, sorted by the board before them and applied in rank order.
 
-use super::super::explicit::Value;
 use super::board::{Board, Moves, Mv, Unmove};
 use super::code::{self, DECIDED, DRAW, OTHER_PARITY};
 use super::directory::Seeker;
 use super::solve::{Level, Solve, Task};
 use super::tables::{BLOCK, bit};
 use crate::error::Result;
+use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::Mutex;
@@ -186,7 +186,7 @@ impl Solve<'_> {
                 continue;
             };
             frontier |= 1 << slot;
-            if matches!(v, Value::Win(_)) {
+            if matches!(v, Outcome::Win { plies: Some(_) }) {
                 frontier_wins |= 1 << slot;
             }
         }
@@ -274,11 +274,11 @@ impl Solve<'_> {
     /// provisional win through a move out of the class is replaced by a shorter one).
     fn make_win(&self, k: usize, r: u64, slot: u8, index: u64, n: u32) {
         let cell = &self.kinds[k].values[index as usize];
-        let new = code::encode(Value::Win(n));
+        let new = code::encode(Outcome::Win { plies: Some(n) });
         let replaceable = |c: u8| match c {
             c if code::undecided(c) => true,
             DRAW | OTHER_PARITY => false,
-            c => matches!(code::decode(c), Value::Win(w) if w > n),
+            c => matches!(code::decode(c), Outcome::Win { plies: Some(w) } if w > n),
         };
         if new != OTHER_PARITY {
             let done = cell.fetch_update(Relaxed, Relaxed, |c| replaceable(c).then_some(new));
@@ -298,21 +298,21 @@ impl Solve<'_> {
         let key = (k as u8, r, slot);
         let c = cell.load(Relaxed);
         let replace = match c {
-            OTHER_PARITY => matches!(other[&key], Value::Win(w) if w > n),
+            OTHER_PARITY => matches!(other[&key], Outcome::Win { plies: Some(w) } if w > n),
             DRAW => false,
             c if code::undecided(c) => true,
-            c => matches!(code::decode(c), Value::Win(w) if w > n),
+            c => matches!(code::decode(c), Outcome::Win { plies: Some(w) } if w > n),
         };
         if !replace {
             return;
         }
-        let new = code::encode(Value::Win(n));
+        let new = code::encode(Outcome::Win { plies: Some(n) });
         if cell.compare_exchange(c, new, Relaxed, Relaxed).is_err() {
             drop(other);
             return self.make_win(k, r, slot, self.kinds[k].first_state(r) + u64::from(slot), n);
         }
         if new == OTHER_PARITY {
-            other.insert(key, Value::Win(n));
+            other.insert(key, Outcome::Win { plies: Some(n) });
         } else {
             other.remove(&key);
         }
