@@ -337,7 +337,7 @@ pub struct ExplicitOstleArgs {
     pub quiet: bool,
     /// Memory budget in GiB for a class's tables (default: what the system has available; 0:
     /// no budget).
-    #[arg(long, value_name = "GIB", value_parser = super::gib)]
+    #[arg(long, value_name = "GIB", value_parser = super::options::gib)]
     pub max_memory: Option<f64>,
     /// After the solve, check this many states drawn at random from the tables by the plain
     /// rules: each value must follow from its moves' values (0: none).
