@@ -462,3 +462,37 @@ fn positions_of_a_value_come_with_counts_per_distance() {
     assert_clean_error(&dfasolve(&["positions", path(&tables), "--value", "win", "--side", "first"]), "--side");
     assert_clean_error(&dfasolve(&["positions", path(&file), "--value", "draw", "--longest"]), "--longest");
 }
+
+/// Class tables in the published reading answer every move of every state they hold: a move's
+/// result carries the forbidden move that reading gives it, so it is a state of the tables.
+#[test]
+fn every_move_of_class_tables_leads_to_a_state_they_hold() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let tables = lowest_class_of_4x4(dir.path());
+    let mut states = Vec::new();
+    for value in ["win", "loss", "draw"] {
+        let listed = json(&dfasolve(&["positions", path(&tables), "--value", value, "--sample", "300", "--json"]));
+        states.extend(
+            listed["positions"].as_array().unwrap().iter().map(|p| p["position"].as_str().unwrap().to_string()),
+        );
+    }
+    assert!(states.len() > 500, "{}", states.len());
+    let mut child = bin()
+        .args(["query", path(&tables), "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all((states.join("\n") + "\n").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    for line in stdout(&out).lines() {
+        let q: serde_json::Value = serde_json::from_str(line).unwrap();
+        for m in q["moves"].as_array().unwrap() {
+            assert!(m["value_for_opponent"].is_string(), "{}: {m}", q["position"]);
+        }
+    }
+}

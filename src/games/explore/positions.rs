@@ -157,6 +157,8 @@ impl DfaSolved {
         chosen.sort_by_key(|c| (c.side, plies_of(c.outcome).unwrap_or(u32::MAX)));
         let counts: Vec<u128> = chosen.iter().map(|c| c.set.checked_count().unwrap_or(u128::MAX)).collect();
         let matching = counts.iter().fold(0u128, |a, &n| a.saturating_add(n));
+        // One sampler per class (its counts per state), not one per position listed.
+        let samplers: Vec<_> = chosen.iter().map(|c| c.set.sampler()).collect();
         let mut positions = Vec::new();
         for rank in ranks(pick, matching) {
             let (mut class, mut offset) = (0, rank);
@@ -164,9 +166,8 @@ impl DfaSolved {
                 offset -= counts[class];
                 class += 1;
             }
-            let c = chosen[class];
-            let Some(sampler) = c.set.sampler() else { continue };
-            let pos = crate::vocabulary::Position { side: c.side, board: sampler.nth(offset) };
+            let Some(sampler) = &samplers[class] else { continue };
+            let pos = crate::vocabulary::Position { side: chosen[class].side, board: sampler.nth(offset) };
             positions.push(self.game.render(&pos));
         }
         Listing { tallies, plies, matching, positions }

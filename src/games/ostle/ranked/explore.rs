@@ -70,16 +70,6 @@ impl Solution {
             )),
         }
     }
-
-    /// The value of the state a move leads to, for its new mover: over at once, or from the
-    /// tables.
-    fn value_after(&self, next: &State) -> Option<Outcome> {
-        match self.variant.finished(&next.cells) {
-            Some(true) => Some(Outcome::Win { plies: Some(0) }),
-            Some(false) => Some(Outcome::Loss { plies: Some(0) }),
-            None => self.value(next),
-        }
-    }
 }
 
 impl Solved for Solution {
@@ -103,17 +93,14 @@ impl Solved for Solution {
         };
         let mut moves: Vec<LookMove> = Vec::new();
         if over == Over::No {
-            moves = v
-                .all_moves(&s.cells)
+            // The successors as the tables' reading forbids their moves.
+            moves = self
+                .moves_of(&s)
                 .into_iter()
-                .filter(|&m| Some(m) != s.forbidden)
-                .map(|m| {
-                    let next = v.after(&s.cells, m);
-                    LookMove {
-                        name: v.move_text(m),
-                        position: v.position_text(&next, side.other()),
-                        value_for_opponent: self.value_after(&next),
-                    }
+                .map(|(m, next, value)| LookMove {
+                    name: v.move_text(m),
+                    position: v.position_text(&next, side.other()),
+                    value_for_opponent: value,
                 })
                 .collect();
             rank_moves(&mut moves);
