@@ -102,10 +102,35 @@ impl fmt::Display for Outcome {
 pub enum Status {
     /// The game goes on.
     Ongoing,
-    /// The player to move has already lost (includes having no legal move).
+    /// The player to move has already lost (includes having no legal move, in games where
+    /// that loses).
     Lost,
     /// The player to move has already won.
     Won,
+    /// The game is over in a draw.
+    Drawn,
+}
+
+impl Status {
+    /// `ongoing`, `won`, `lost` or `drawn`: the JSON word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Won => "won",
+            Status::Lost => "lost",
+            Status::Drawn => "drawn",
+        }
+    }
+
+    /// The value of a position the rules end, for the player to move (`None`: it goes on).
+    pub fn outcome(self) -> Option<Outcome> {
+        match self {
+            Status::Ongoing => None,
+            Status::Won => Some(Outcome::Win { plies: Some(0) }),
+            Status::Lost => Some(Outcome::Loss { plies: Some(0) }),
+            Status::Drawn => Some(Outcome::Draw),
+        }
+    }
 }
 
 /// A number of half-moves: a ply of a forward search, or a distance to the end of the game.

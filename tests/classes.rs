@@ -1,25 +1,12 @@
 //! Solving by classes (`docs/solving.md`) gives exactly the value classes of the whole-universe strong
 //! solve, on every game that declares classes; and the classes partition the universe.
+use crate::conformance::by_value;
 use dfasolve::dfa::Dfa;
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use dfasolve::games::{Game, Mode, Outcome, Side, Solution};
 use dfasolve::solver::Solver;
-use std::collections::BTreeMap;
-
-/// The positions of each (side, value), united over the entries of a solution.
-fn by_value(game: &dyn Game, s: &Solution) -> BTreeMap<(Side, String), Dfa> {
-    let mut out: BTreeMap<(Side, String), Dfa> = BTreeMap::new();
-    for c in &s.classes {
-        let key = (c.side, c.outcome.to_string());
-        let set = out.remove(&key).map_or_else(|| c.set.clone(), |d| d.union(&c.set));
-        out.insert(key, set);
-    }
-    out.retain(|_, d| !d.is_empty());
-    let _ = game;
-    out
-}
 
 fn check(game: &dyn Game) {
     let classes = game.classes();
@@ -53,7 +40,7 @@ fn check(game: &dyn Game) {
     let (_, loaded) = Solution::load(&path).unwrap();
     assert_eq!(loaded.classes.len(), by_classes.classes.len(), "{}", game.name());
     assert_eq!(loaded.initial_value, by_classes.initial_value);
-    let (a, b) = (by_value(game, &whole), by_value(game, &by_classes));
+    let (a, b) = (by_value(&whole), by_value(&by_classes));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{}: the same values", game.name());
     for (key, set) in &a {
         assert_eq!(set, &b[key], "{}: {key:?}", game.name());
@@ -101,7 +88,7 @@ fn subgame_makes_the_class(width: usize, height: usize, pieces: usize, lose_at: 
         c.set = c.set.intersection(&class.set);
     }
     let made = Solution { classes: made.class.values, ..solved.clone() };
-    let (a, b) = (by_value(&big, &made), by_value(&big, &solved));
+    let (a, b) = (by_value(&made), by_value(&solved));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{}: the same values", big.name());
     for (key, set) in &a {
         assert_eq!(set, &b[key], "{}: {key:?}", big.name());
@@ -161,7 +148,7 @@ fn parked_and_journaled_class_solve_equals_the_plain_one() {
         solver.set_journal_interval(std::time::Duration::ZERO);
         let parked = solver.solve_by_classes(Some(&dir.path().join("classes"))).unwrap();
         assert_eq!(parked.initial_value, plain.initial_value, "{}", game.name());
-        let (a, b) = (by_value(game.as_ref(), &plain), by_value(game.as_ref(), &parked));
+        let (a, b) = (by_value(&plain), by_value(&parked));
         assert_eq!(a, b, "{}: the same values", game.name());
         let left: Vec<String> = std::fs::read_dir(dir.path().join("ck"))
             .unwrap()

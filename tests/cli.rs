@@ -84,18 +84,11 @@ fn json_report_has_the_figures() {
     }
 }
 
-/// Kill a checkpointing run of `game_args` part-way (SIGKILL), resume it, and compare with a
-/// run that was never interrupted: the saved solutions must be byte-identical.
-fn killed_run_resumes(game_args: &[&str]) {
-    // Killed after a few finished iterations.
-    let (left, _) = killed_run_resumes_after(game_args, |files| files.len() >= 4);
-    assert!(!left.is_empty(), "some iterations were checkpointed before the kill");
-}
-
-/// As [`killed_run_resumes`], killed as soon as `ready` holds for the names of the files
-/// in the checkpoint directory (or after a minute); returns the names the kill left and the
-/// resumed run's log of journals read.
-fn killed_run_resumes_after(game_args: &[&str], ready: impl Fn(&[String]) -> bool) -> (Vec<String>, String) {
+/// Stop a checkpointing run of `game_args` right after it saves step `stop_after` (as a kill
+/// there would stop it), resume it, and compare with a run that was never stopped: the saved
+/// solutions must be byte-identical, and a finished run leaves no journal. Returns the names
+/// the stop left and the resumed run's log of journals read.
+fn stopped_run_resumes(game_args: &[&str], stop_after: &str) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("ck");
     let (full, resumed) = (dir.path().join("full.dfas"), dir.path().join("resumed.dfas"));
@@ -118,14 +111,20 @@ fn killed_run_resumes_after(game_args: &[&str], ready: impl Fn(&[String]) -> boo
             .unwrap_or_default()
     };
     assert!(Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&full, None)).output().unwrap().status.success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&resumed, Some(&ck))).spawn().unwrap();
-    let started = std::time::Instant::now();
-    while !ready(&saved(&ck)) && started.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+    let stopped = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
+        .args(args(&resumed, Some(&ck)))
+        .env(dfasolve::solver::STOP_AFTER, stop_after)
+        .output()
+        .unwrap();
+    assert_eq!(
+        stopped.status.code(),
+        Some(dfasolve::solver::STOPPED_EXIT_CODE),
+        "the run stops after {stop_after}: {}",
+        String::from_utf8_lossy(&stopped.stderr)
+    );
+    assert!(!resumed.exists(), "a stopped run writes no solution");
     let left = saved(&ck);
+    assert!(left.contains(&format!("{stop_after}.dfas")), "{stop_after} was saved: {left:?}");
     // A stale journal of a checkpointed iteration, as a stop between the checkpoint and the
     // removal of its journals leaves: the resumed run removes it unread.
     if let Some(done) = left.iter().find(|n| n.starts_with("backward-") && n.len() == "backward-0001.dfas".len()) {
@@ -151,50 +150,38 @@ fn is_journal(name: &str) -> bool {
         || name.ends_with("-parked.dfas")
 }
 
-/// The journals in `files` of iterations not checkpointed yet (`backward-0003-first-wins`
-/// without `backward-0003`): a run killed with one of them is inside an image.
-fn unfinished_journals<'a>(files: &'a [String], kind: impl Fn(&str) -> bool + 'a) -> impl Iterator<Item = &'a String> {
-    files.iter().filter(move |n| {
-        let step: Vec<&str> = n.splitn(3, '-').take(2).collect();
-        kind(n) && !files.contains(&format!("{}.dfas", step.join("-")))
-    })
-}
-
-/// [`killed_run_resumes_after`], killed once a journal of `kind` of an unfinished iteration
-/// is written: the resumed run must read it. The kill can land just after the iteration's
-/// checkpoint (then the journal is stale, and the resumed run removes it unread), so this
-/// tries up to five times for a kill inside the image.
-fn killed_inside_an_image_resumes(game_args: &[&str], kind: impl Fn(&str) -> bool + Copy) {
-    for _ in 0..5 {
-        let (left, log) =
-            killed_run_resumes_after(game_args, |files| unfinished_journals(files, kind).next().is_some());
-        if unfinished_journals(&left, kind).next().is_some() {
-            assert!(log.contains("resuming after"), "the resumed run read the journal of {left:?}: {log}");
-            return;
-        }
-    }
-    panic!("five kills, none inside an image");
+/// [`stopped_run_resumes`], stopped inside an image, right after its first journal
+/// `journal` is saved: the resumed run reads it.
+fn stopped_inside_an_image_resumes(game_args: &[&str], journal: &str) {
+    let (left, log) = stopped_run_resumes(game_args, journal);
+    let step = journal.splitn(3, '-').take(2).collect::<Vec<_>>().join("-");
+    assert!(!left.contains(&format!("{step}.dfas")), "the stop is inside {step}: {left:?}");
+    assert!(log.contains("resuming after"), "the resumed run read the journal of {left:?}: {log}");
 }
 
 #[test]
-fn killed_run_resumes_to_the_same_result() {
-    killed_run_resumes(&["breakthrough", "--width", "4", "--height", "5", "--strong"]);
+fn stopped_run_resumes_to_the_same_result() {
+    let (left, _) =
+        stopped_run_resumes(&["breakthrough", "--width", "4", "--height", "5", "--strong"], "backward-0004");
+    assert!(left.iter().any(|n| n == "backward-0001.dfas"), "the earlier iterations are kept: {left:?}");
 }
 
 /// Ostle's checkpoints hold one side only (mover-relative strings).
 #[test]
-fn killed_ostle_run_resumes_to_the_same_result() {
-    killed_run_resumes(&["ostle", "--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"]);
+fn stopped_ostle_run_resumes_to_the_same_result() {
+    let game = ["ostle", "--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"];
+    let (left, _) = stopped_run_resumes(&game, "backward-0004");
+    assert!(left.iter().any(|n| n == "backward-0001.dfas"), "the earlier iterations are kept: {left:?}");
 }
 
 /// With `--journal-every 0` a retrograde image saves its progress after every move group:
-/// a run killed inside an image resumes from there, to the same solution, and a finished
+/// a run stopped inside an image resumes from there, to the same solution, and a finished
 /// iteration's journals are gone.
 #[test]
-fn run_killed_inside_an_image_resumes_from_its_journal() {
+fn run_stopped_inside_an_image_resumes_from_its_journal() {
     let journal = |n: &str| n.ends_with("-wins.dfas") || n.ends_with("-losses.dfas");
     let game = ["ostle", "--width", "4", "--height", "4", "--pieces", "2", "--lose-at", "1", "--journal-every", "0"];
-    killed_inside_an_image_resumes(&game, journal);
+    stopped_inside_an_image_resumes(&game, "backward-0003-first-wins");
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("ck");
     let args = [&game[..], &["--quiet", "--no-save", "--checkpoint", ck.to_str().unwrap()]].concat();
@@ -205,12 +192,11 @@ fn run_killed_inside_an_image_resumes_from_its_journal() {
     assert!(!files.iter().any(|n| journal(n)), "journals of finished iterations are removed: {files:?}");
 }
 
-/// An Ostle run whose escape filters all go by hole square (`--filter-parts-above 0`), killed
+/// An Ostle run whose escape filters all go by hole square (`--filter-parts-above 0`), stopped
 /// once a filter's journal of parts is written, resumes from it to the same solution, which
 /// is byte-identical to the one of whole filters.
 #[test]
-fn run_killed_inside_a_filter_by_parts_resumes_from_its_journal() {
-    let by_parts = |n: &str| n.contains("-losses-by-part");
+fn run_stopped_inside_a_filter_by_parts_resumes_from_its_journal() {
     let game = [
         "ostle",
         "--width",
@@ -226,7 +212,7 @@ fn run_killed_inside_a_filter_by_parts_resumes_from_its_journal() {
         "--filter-parts-above",
         "0",
     ];
-    killed_inside_an_image_resumes(&game, by_parts);
+    stopped_inside_an_image_resumes(&game, "backward-0004-first-losses-by-part");
     let dir = tempfile::tempdir().unwrap();
     let (whole, parts) = (dir.path().join("whole.dfas"), dir.path().join("parts.dfas"));
     assert!(dfasolve(&[&game[..9], &["--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success());

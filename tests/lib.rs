@@ -1,8 +1,8 @@
 //! All integration tests, one binary (faster to link).
 mod breakthrough;
-mod cases;
 mod classes;
 mod cli;
+mod conformance;
 mod dfa1;
 mod dfa_props;
 mod docs;

@@ -131,11 +131,7 @@ fn symbolic_moves_match(v: Variant, samples: usize) {
     }
 }
 
-#[test]
-fn symbolic_moves_equal_explicit_moves_3x3() {
-    symbolic_moves_match(variant(3, 3, 3, 1, Rule::Exact), 30);
-}
-
+/// Beside the conformance suite's 3x3 instances: a board with more push chains.
 #[test]
 fn symbolic_moves_equal_explicit_moves_4x4() {
     symbolic_moves_match(variant(4, 4, 3, 2, Rule::Exact), 30);
@@ -203,8 +199,10 @@ fn dfa_solution_by_hole_parts_matches_explicit_tables() {
     assert_eq!(check_tables(&tables, &solution).unwrap() as usize, tables.states.len());
 }
 
-/// 6.9 M states; about two minutes in a release build, most of it the explicit solver.
+/// 6.9 M states; two to four minutes in a release build, most of it the explicit solver.
+/// Ignored (the default run stays under ten minutes); run with `--ignored`.
 #[test]
+#[ignore]
 fn dfa_solution_matches_explicit_tables_4x4() {
     verify(variant(4, 4, 3, 2, Rule::Exact));
 }

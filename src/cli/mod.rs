@@ -20,6 +20,7 @@ use crate::atomic::write_atomically;
 use crate::games::Mode;
 use crate::games::breakthrough::{Breakthrough, SquareOrder};
 use crate::games::nim::Nim;
+use crate::games::spread::Spread;
 use crate::solver::{MirrorPolicy, Solver};
 use crate::vocabulary::Side;
 use anyhow::Result;
@@ -94,6 +95,20 @@ pub enum Command {
         /// every position is reachable in Nim, so this still decides every position.
         #[arg(long)]
         strong: bool,
+        /// Output, progress and checkpoint options.
+        #[command(flatten)]
+        run: RunOptions,
+    },
+    /// Strongly solve Spread, the toy game with passes and drawn endings
+    /// (`games/spread/README.md`).
+    #[command(after_help = "Example:\n  dfasolve spread --width 3 --height 3")]
+    Spread {
+        /// Grid width (columns); width x height is 2..=16 cells.
+        #[arg(long, default_value_t = 3)]
+        width: usize,
+        /// Grid height (rows).
+        #[arg(long, default_value_t = 3)]
+        height: usize,
         /// Output, progress and checkpoint options.
         #[command(flatten)]
         run: RunOptions,
@@ -393,6 +408,10 @@ pub fn run(cli: Cli) -> Result<()> {
             report::finish(&report, &run, &[], |_| {})
         }
         Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
+        Command::Spread { width, height, run } => {
+            let report = solve(&Spread::new(width, height)?, Mode::Strong, &run)?;
+            report::finish(&report, &run, &[], |_| {})
+        }
         Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
             ostle::run_class_from_subgame(&variant, &file, &run)
         }
@@ -494,6 +513,9 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
             (Nim::new(*heaps, *tokens).map(|g| Box::new(g) as _).map_err(Into::into), run)
         }
         Command::Ostle { variant, run, .. } => (variant.game().map(|g| Box::new(g) as _), run),
+        Command::Spread { width, height, run } => {
+            (Spread::new(*width, *height).map(|g| Box::new(g) as _).map_err(Into::into), run)
+        }
         _ => return None,
     };
     if !run.list_classes && run.class.is_none() {

@@ -5,8 +5,8 @@
 
 use super::output::{AboutFile, say};
 use crate::atomic::write_atomically;
-use crate::games::explore::{self, Look, Over, Solved, value_json, value_words};
-use crate::vocabulary::Side;
+use crate::games::explore::{self, Look, Solved, value_json, value_words};
+use crate::vocabulary::{Side, Status};
 use anyhow::{Result, anyhow, bail};
 use std::io::BufRead;
 use std::path::Path;
@@ -42,15 +42,16 @@ impl Game<'_> {
         let winner = self.winner().map(|w| w.to_string());
         serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.solved.game(), "start": self.start,
             "you": self.human.to_string(), "moves": moves, "final_position": self.now.position,
-            "finished": winner.is_some(), "winner": winner,
+            "finished": self.now.over != Status::Ongoing, "winner": winner,
             "you_won": self.winner().map(|w| w == self.human) })
     }
 
     fn winner(&self) -> Option<Side> {
         match self.now.over {
-            Over::No => None,
-            Over::Won => Some(self.now.side_to_move),
-            Over::Lost => Some(self.now.side_to_move.other()),
+            Status::Ongoing => None,
+            Status::Won => Some(self.now.side_to_move),
+            Status::Lost => Some(self.now.side_to_move.other()),
+            Status::Drawn => None,
         }
     }
 
@@ -130,6 +131,10 @@ pub(super) fn play(
                 "game over: the {winner} player wins{}",
                 if winner == human { " — well played!" } else { "" }
             ))?;
+            break;
+        }
+        if now.over == Status::Drawn {
+            show("game over: a draw".to_string())?;
             break;
         }
         if now.side_to_move != human {

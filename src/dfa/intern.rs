@@ -402,13 +402,8 @@ mod tests {
     /// Rows of a layer drawn from a small pool, so that many repeat, with all-reject and
     /// all-accept rows among them.
     fn pooled_rows(alphabet: usize, count: usize, pool: usize, seed: u64) -> Vec<u32> {
-        let mut x = seed | 1;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::dfa::SplitMix64::new(seed);
+        let mut next = move || rng.next_u64();
         let pool: Vec<Vec<u32>> = (0..pool)
             .map(|i| match i {
                 0 => vec![0; alphabet],

@@ -86,11 +86,10 @@ mod tests {
         /// mostly-zero codes of a small alphabet.
         #[test]
         fn packed_codes_round_trip(alphabet in 1usize..20, states in 0usize..50, seed in any::<u64>(), zeros in 0u32..10) {
-            let mut x = seed;
+            let mut rng = crate::dfa::SplitMix64::new(seed);
             let codes: Vec<u32> = (0..alphabet * states)
                 .map(|_| {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    let r = (x >> 33) as u32;
+                    let r = (rng.next_u64() >> 33) as u32;
                     if r % 10 < zeros { 0 } else { r | 1 }
                 })
                 .collect();

@@ -68,6 +68,12 @@ pub fn check_position(game: &dyn Game, solution: &Solution, pos: &Position, clai
                 _ => Err(fail("the rules say the game is already won".into())),
             };
         }
+        Status::Drawn => {
+            return match claimed {
+                Outcome::Draw => Ok(()),
+                _ => Err(fail("the rules say the game is already drawn".into())),
+            };
+        }
         Status::Ongoing => {}
     }
     // A win needs one covered move into a loss (a meet-in-the-middle solution need not cover
@@ -92,10 +98,12 @@ pub fn check_position(game: &dyn Game, solution: &Solution, pos: &Position, clai
         }
         Outcome::Loss { plies } => {
             let all_win = after.iter().all(|v| matches!(v, Outcome::Win { .. }));
+            // No move at all loses at once (in games where that loses).
             let longest = after
                 .iter()
                 .filter_map(|v| if let Outcome::Win { plies: Some(q) } = v { Some(q + 1) } else { None })
-                .max();
+                .max()
+                .or(after.is_empty().then_some(0));
             if !all_win || (plies.is_some() && longest != plies) {
                 return Err(fail(format!(
                     "not every move leads into a win of the right length (moves lead to {after:?})"

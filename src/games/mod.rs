@@ -21,18 +21,23 @@
 //! questions a person asks of a solved game, the same for every kind of solution ([`explore`]).
 //!
 //! # Adding a game
-//! A fourth game touches one enum and its own folder:
-//! 1. `src/games/<game>.rs` (or `src/games/<game>/`): a type implementing [`Game`], with the
-//!    symbolic rules (universe, terminal sets, a [`MoveGraph`]) and the explicit oracle
-//!    (moves, status, text form), and its parameters checked in its constructor.
+//! A new game touches one enum and its own folder (Spread, `src/games/spread.rs`, was added
+//! by following these steps and is the worked example):
+//! 1. `src/games/<game>.rs` (or `src/games/<game>/`): a type implementing [`Game`], its
+//!    parameters checked in its constructor. The symbolic rules: a universe, the terminal sets
+//!    the rules decide (lost, won, drawn), a [`MoveGraph`] per side to move, and what a player
+//!    without a legal move does ([`Game::without_a_move`]: loses, or passes). The explicit
+//!    oracle: moves (the pass included), status, text form.
 //! 2. One variant of [`GameParams`] holding those parameters (serde names the game in files)
 //!    and one arm of [`GameParams::build`]; the game's [`Game::params`] returns that variant.
 //! 3. `games/<game>/README.md` (rules as implemented, encoding) and `games/<game>/cases.toml`
-//!    (positions with known values, `params = { game = "<game>", ... }`), which
-//!    `tests/cases.rs` picks up by itself.
+//!    (positions with hand-derived values, `params = { game = "<game>", ... }`). The
+//!    conformance suite (`tests/conformance.rs`) picks the cases up by themselves and runs them
+//!    through every strategy that applies, against an explicit retrograde over the game's own
+//!    explicit rules, with the images and text forms checked on samples.
 //! 4. A subcommand in `src/cli/mod.rs` if it should be solved from the command line; files
-//!    written by any solve are read back by `query`, `check`, `stats` and `play` through
-//!    [`GameParams`] with no change.
+//!    written by any solve are read back by `query`, `check`, `stats`, `play` and `serve`
+//!    through [`GameParams`] with no change.
 
 pub mod breakthrough;
 pub mod check;
@@ -42,6 +47,7 @@ pub mod grid;
 pub mod nim;
 pub mod ostle;
 pub mod solution;
+pub mod spread;
 
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
@@ -76,6 +82,18 @@ pub trait Game: Sync {
         Dfa::reject_all(self.shape())
     }
 
+    /// Positions with `side` to move that the rules end in a draw, e.g. equal scores (most
+    /// games: none). A game with any says so in [`Game::has_draws`].
+    fn drawn_terminal(&self, _side: Side) -> Dfa {
+        Dfa::reject_all(self.shape())
+    }
+
+    /// What a player with no legal move does in a position the rules do not end (default:
+    /// loses). A game that passes lists the pass among its [`Game::explicit_moves`] too.
+    fn without_a_move(&self) -> NoMove {
+        NoMove::Loses
+    }
+
     /// The moves of `side`: maps positions with `side` to move to positions with the other
     /// side to move. Applied only to non-terminal positions.
     fn moves(&self, side: Side) -> MoveGraph;
@@ -99,7 +117,7 @@ pub trait Game: Sync {
         None
     }
 
-    /// Whether the game can go on forever (the solver then reports draws).
+    /// Whether the game can go on forever or end in a draw (the solver then reports draws).
     fn has_draws(&self) -> bool {
         false
     }
@@ -173,6 +191,24 @@ pub trait Game: Sync {
     }
 }
 
+/// What a player with no legal move does (see [`Game::without_a_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoMove {
+    /// The player loses (Breakthrough, Nim, Ostle).
+    Loses,
+    /// The player passes: the same string with the other side to move (Othello, written
+    /// with the side to move beside the board).
+    Passes,
+    /// The player passes, in a game whose strings are written from the mover's view: the
+    /// same board seen from the other side, the two players' symbols swapped.
+    PassesSwapping {
+        /// One player's symbol.
+        a: Symbol,
+        /// The other player's symbol.
+        b: Symbol,
+    },
+}
+
 /// A symmetry between the two sides to move (see [`Game::side_mirror`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SideMirror {
@@ -227,6 +263,13 @@ pub enum GameParams {
     },
     /// An Ostle variant.
     Ostle(ostle::Variant),
+    /// Spread on a `width` x `height` grid.
+    Spread {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
 }
 
 impl GameParams {
@@ -241,6 +284,7 @@ impl GameParams {
                 Box::new(breakthrough::Breakthrough::with_order(*width, *height, *order)?)
             }
             GameParams::Ostle(variant) => Box::new(ostle::Ostle::new(variant.clone())?),
+            GameParams::Spread { width, height } => Box::new(spread::Spread::new(*width, *height)?),
         })
     }
 

@@ -1,5 +1,6 @@
 //! Moves listed state by state where a move graph cannot describe them ([`ListedMoves`]), and
-//! the moves a solver applies: a graph overridden on the listed states ([`Moves`]).
+//! the moves a solver applies: a graph overridden on the listed states, with the pass of the
+//! strings that have no other move in games that pass ([`Moves`], [`Pass`]).
 
 use super::{MoveGraph, Resume};
 use crate::dfa::{Dfa, Symbol};
@@ -57,6 +58,37 @@ impl ListedMoves {
 pub struct Moves {
     graph: MoveGraph,
     listed: Option<ListedMoves>,
+    pass: Option<Pass>,
+}
+
+/// The pass of a player without a legal move: from each string of `from` to itself, or to
+/// itself with two symbols swapped (the same board seen from the other side). The swap is
+/// its own inverse, so the pass's backward image is the same map restricted to `from`.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    /// The strings whose only move is the pass.
+    pub from: Dfa,
+    /// The symbols the pass swaps, if any.
+    pub swap: Option<(Symbol, Symbol)>,
+}
+
+impl Pass {
+    fn map(&self, set: &Dfa) -> Dfa {
+        match self.swap {
+            Some((a, b)) => set.swap_symbols(a, b),
+            None => set.clone(),
+        }
+    }
+
+    /// The strings the members of `set` that pass lead to.
+    fn forward(&self, set: &Dfa) -> Dfa {
+        self.map(&set.intersection(&self.from))
+    }
+
+    /// The members of `from` that pass into `set`.
+    fn backward(&self, set: &Dfa) -> Dfa {
+        self.map(set).intersection(&self.from)
+    }
 }
 
 impl Moves {
@@ -65,26 +97,30 @@ impl Moves {
         if let Some(l) = &listed {
             assert_eq!(l.sources.shape(), graph.shape(), "listed moves must share the graph's shape");
         }
-        Moves { graph, listed: listed.filter(|l| !l.is_empty()) }
+        Moves { graph, listed: listed.filter(|l| !l.is_empty()), pass: None }
+    }
+
+    /// Add the pass of the strings of `pass.from`, which must have no other move.
+    pub fn set_pass(&mut self, pass: Pass) {
+        self.pass = Some(pass).filter(|p| !p.from.is_empty());
     }
 
     /// The strings the moves lead `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
-        let Some(l) = &self.listed else { return self.graph.forward(set) };
-        let listed = set.intersection(&l.sources);
-        if listed.is_empty() {
-            return self.graph.forward(set);
+        let moved = self.forward_without_pass(set);
+        match &self.pass {
+            Some(p) => moved.union(&p.forward(set)),
+            None => moved,
         }
-        let by_graph = self.graph.forward(&set.difference(&l.sources));
-        let next: Vec<Vec<Symbol>> = listed.iter().par_bridge().flat_map_iter(|s| l.successors(&s)).collect();
-        by_graph.union(&Dfa::from_strings(set.shape(), &next))
     }
 
     /// The strings with some move into `set`.
     pub fn backward(&self, set: &Dfa) -> Dfa {
-        let Some(l) = &self.listed else { return self.graph.backward(set) };
-        let by_graph = self.graph.backward(set).difference(&l.sources);
-        by_graph.union(&Self::listed_into(l, set, &l.sources))
+        let moved = self.backward_without_pass(set);
+        match &self.pass {
+            Some(p) => moved.union(&p.backward(set)),
+            None => moved,
+        }
     }
 
     /// The strings of `within` with some move into `set`.
@@ -94,13 +130,11 @@ impl Moves {
 
     /// [`Moves::backward_within`], with the graph's image resumable ([`Resume`]).
     pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
-        let Some(l) = &self.listed else { return self.graph.backward_within_resumable(set, within, resume) };
-        let listed = within.intersection(&l.sources);
-        if listed.is_empty() {
-            return self.graph.backward_within_resumable(set, within, resume);
+        let moved = self.backward_within_without_pass(set, within, resume);
+        match &self.pass {
+            Some(p) => moved.union(&p.backward(set).intersection(within)),
+            None => moved,
         }
-        let by_graph = self.graph.backward_within_resumable(set, &within.difference(&l.sources), resume);
-        by_graph.union(&Self::listed_into(l, set, &listed))
     }
 
     /// The strings of `within` with no move into `set`: `within \ backward_within(set, within)`,
@@ -113,6 +147,43 @@ impl Moves {
     /// [`Moves::without_move_into`], with the graph's filter resumable ([`Resume`]); a
     /// `within` handed over is dropped as soon as it is narrowed.
     pub fn without_move_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
+        // A passing string has no other move: it stays exactly when its pass misses `set`.
+        let passing_in = self.pass.as_ref().map(|p| p.backward(set));
+        let left = self.without_move_into_without_pass(set, within, resume);
+        match passing_in {
+            Some(passing_in) => left.difference(&passing_in),
+            None => left,
+        }
+    }
+
+    fn forward_without_pass(&self, set: &Dfa) -> Dfa {
+        let Some(l) = &self.listed else { return self.graph.forward(set) };
+        let listed = set.intersection(&l.sources);
+        if listed.is_empty() {
+            return self.graph.forward(set);
+        }
+        let by_graph = self.graph.forward(&set.difference(&l.sources));
+        let next: Vec<Vec<Symbol>> = listed.iter().par_bridge().flat_map_iter(|s| l.successors(&s)).collect();
+        by_graph.union(&Dfa::from_strings(set.shape(), &next))
+    }
+
+    fn backward_without_pass(&self, set: &Dfa) -> Dfa {
+        let Some(l) = &self.listed else { return self.graph.backward(set) };
+        let by_graph = self.graph.backward(set).difference(&l.sources);
+        by_graph.union(&Self::listed_into(l, set, &l.sources))
+    }
+
+    fn backward_within_without_pass(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+        let Some(l) = &self.listed else { return self.graph.backward_within_resumable(set, within, resume) };
+        let listed = within.intersection(&l.sources);
+        if listed.is_empty() {
+            return self.graph.backward_within_resumable(set, within, resume);
+        }
+        let by_graph = self.graph.backward_within_resumable(set, &within.difference(&l.sources), resume);
+        by_graph.union(&Self::listed_into(l, set, &listed))
+    }
+
+    fn without_move_into_without_pass(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
         let Some(l) = &self.listed else { return self.graph.without_path_into_resumable(set, within, resume) };
         let listed = within.intersection(&l.sources);
         if listed.is_empty() {

@@ -21,7 +21,7 @@ mod relations;
 mod stages;
 
 pub use flat::MAX_FLAT_PATHS;
-pub use listed::{ListedMoves, Moves};
+pub use listed::{ListedMoves, Moves, Pass};
 pub use progress::{Partial, Recorder, Resume};
 
 use crate::dfa::limits::{SPLIT_LEVELS, split_level};

@@ -93,10 +93,28 @@ impl Checkpoints {
             (Some(path), Some(dir)) => {
                 // The checkpoint directory given to the solver is its to make.
                 std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.clone(), error })?;
-                save_entries(&path, &self.key(name), entries)
+                save_entries(&path, &self.key(name), entries)?;
+                stop_if_asked(name);
+                Ok(())
             }
             _ => Ok(()),
         }
+    }
+}
+
+/// The exit code of a run stopped by [`STOP_AFTER`].
+pub const STOPPED_EXIT_CODE: i32 = 86;
+
+/// The environment variable naming a step after whose save the run stops at once, as a kill
+/// there would stop it (no clean-up, exit code [`STOPPED_EXIT_CODE`]): tests of resuming stop
+/// a run at a chosen point instead of racing a kill against it.
+pub const STOP_AFTER: &str = "DFASOLVE_STOP_AFTER";
+
+fn stop_if_asked(name: &str) {
+    static STOP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    if STOP.get_or_init(|| std::env::var(STOP_AFTER).ok()).as_deref() == Some(name) {
+        tracing::warn!("stopped after saving {name}, as {STOP_AFTER} asks");
+        std::process::exit(STOPPED_EXIT_CODE);
     }
 }
 

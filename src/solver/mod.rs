@@ -30,6 +30,7 @@
 //! ([`MirrorPolicy`]).
 
 mod checkpoint;
+pub use checkpoint::{STOP_AFTER, STOPPED_EXIT_CODE};
 mod classes;
 mod escape;
 mod forward;
@@ -45,8 +46,8 @@ pub use retrograde::Retrograde;
 
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
-use crate::games::{Game, Mode, Solution, ValueClass};
-use crate::move_graph::Moves;
+use crate::games::{Game, Mode, NoMove, Solution, ValueClass};
+use crate::move_graph::{Moves, Pass};
 use crate::record::{Recorder, StepRecord};
 use crate::vocabulary::{Outcome, Position, Side};
 use checkpoint::Checkpoints;
@@ -112,11 +113,14 @@ impl<'g> Solver<'g> {
             let second = if shared { first.clone() } else { f(Side::Second) };
             [first, second]
         };
-        // Lost by rule, or not over by rule but without a legal move. A position the rules
-        // already decide is terminal whatever its moves would be.
-        let lost = per_side(&|s| {
+        // Terminal by rule, whatever the moves would be; then the positions the rules do not
+        // end but that have no legal move, which lose or pass.
+        let by_rule = per_side(&|s| {
             let u = &universe[s.index()];
-            let by_rule = game.lost_terminal(s).intersection(u);
+            game.lost_terminal(s).union(&game.won_terminal(s)).union(&game.drawn_terminal(s)).intersection(u)
+        });
+        let stuck = per_side(&|s| {
+            let u = &universe[s.index()];
             let stuck = match game.stuck(s) {
                 Some(stuck) => stuck.intersection(u),
                 None => {
@@ -125,10 +129,26 @@ impl<'g> Solver<'g> {
                     u.difference(&has_move)
                 }
             };
-            by_rule.union(&stuck.difference(&game.won_terminal(s)))
+            stuck.difference(&by_rule[s.index()])
+        });
+        let pass = match game.without_a_move() {
+            NoMove::Loses => None,
+            NoMove::Passes => Some(None),
+            NoMove::PassesSwapping { a, b } => Some(Some((a, b))),
+        };
+        let lost = per_side(&|s| {
+            let by_rule = game.lost_terminal(s).intersection(&universe[s.index()]);
+            if pass.is_some() { by_rule } else { by_rule.union(&stuck[s.index()]) }
         });
         let won = per_side(&|s| game.won_terminal(s).intersection(&universe[s.index()]).difference(&lost[s.index()]));
-        let ongoing = per_side(&|s| universe[s.index()].difference(&lost[s.index()]).difference(&won[s.index()]));
+        let ongoing = per_side(&|s| universe[s.index()].difference(&by_rule[s.index()]).difference(&lost[s.index()]));
+        let mut moves = moves;
+        if let Some(swap) = pass {
+            let [first, second] = stuck;
+            for (m, from) in moves.iter_mut().zip([first, second]) {
+                m.set_pass(Pass { from, swap });
+            }
+        }
         Solver {
             game,
             moves,

@@ -1,7 +1,7 @@
 //! [`Solved`] for a DFA solution: values by membership in the value classes, moves by the
 //! game's explicit rules.
 
-use super::{Look, LookMove, Over, Solved, rank_moves};
+use super::{Look, LookMove, Solved, rank_moves};
 use crate::error::Result;
 use crate::games::{Game, Solution, Status};
 use crate::vocabulary::Position;
@@ -31,13 +31,9 @@ impl DfaSolved {
     /// The position is in two value classes (a damaged solution).
     pub fn look_at(&self, pos: &Position) -> Result<Look> {
         let game = self.game.as_ref();
-        let over = match game.explicit_status(pos) {
-            Status::Ongoing => Over::No,
-            Status::Won => Over::Won,
-            Status::Lost => Over::Lost,
-        };
+        let over = game.explicit_status(pos);
         let mut moves = Vec::new();
-        if over == Over::No {
+        if over == Status::Ongoing {
             for next in game.explicit_moves(pos) {
                 moves.push(LookMove {
                     name: game.move_name(pos, &next),

@@ -13,7 +13,7 @@ pub mod positions;
 pub use dfa::DfaSolved;
 
 use crate::error::{Error, Result};
-use crate::vocabulary::{Outcome, Side, move_rank};
+use crate::vocabulary::{Outcome, Side, Status, move_rank};
 use std::path::Path;
 
 /// A solved game that answers positions.
@@ -56,33 +56,11 @@ pub struct Look {
     /// the middle covers what the start reaches).
     pub value: Option<Outcome>,
     /// Whether the game is already over for the player to move, and how.
-    pub over: Over,
+    pub over: Status,
     /// Every move, best for the mover first (the opponent's quickest loss, then draws, then its
     /// slowest win, then moves whose value is not covered); equal values in the natural order of
     /// their names.
     pub moves: Vec<LookMove>,
-}
-
-/// Whether a position ends the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Over {
-    /// The game goes on.
-    No,
-    /// The player to move has won.
-    Won,
-    /// The player to move has lost (includes having no legal move).
-    Lost,
-}
-
-impl Over {
-    /// `ongoing`, `won` or `lost`: the JSON word.
-    pub fn word(self) -> &'static str {
-        match self {
-            Over::No => "ongoing",
-            Over::Won => "won",
-            Over::Lost => "lost",
-        }
-    }
 }
 
 /// One move of a [`Look`].
@@ -136,7 +114,7 @@ pub fn best_line(solved: &dyn Solved, look: &Look) -> Result<Line> {
     let mut moves = Vec::new();
     let mut look = look.clone();
     loop {
-        if look.over != Over::No {
+        if look.over != Status::Ongoing {
             return Ok(Line { moves, end: "the game is over".into() });
         }
         if look.value == Some(Outcome::Draw) && moves.len() >= DRAW_LINE_PLIES {
@@ -190,8 +168,11 @@ impl Look {
                 );
             }
         }
-        if self.over != Over::No {
-            let _ = writeln!(out, "the game is over: the player to move has {}", self.over.word());
+        if self.over != Status::Ongoing {
+            let _ = match self.over {
+                Status::Drawn => writeln!(out, "the game is over: a draw"),
+                over => writeln!(out, "the game is over: the player to move has {}", over.word()),
+            };
             return out;
         }
         let shown = limit.unwrap_or(usize::MAX).min(self.moves.len());

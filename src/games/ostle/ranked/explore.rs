@@ -7,8 +7,8 @@ use super::super::explicit::State;
 use super::Solution;
 use super::tables::ClassTables;
 use crate::error::{Error, Result};
-use crate::games::explore::{Look, LookMove, Over, Solved, not_answerable, rank_moves};
-use crate::vocabulary::{Outcome, Side};
+use crate::games::explore::{Look, LookMove, Solved, not_answerable, rank_moves};
+use crate::vocabulary::{Side, Status};
 use std::path::Path;
 
 /// Whether `path` is a directory holding class tables (`class-*.ranked`).
@@ -87,12 +87,12 @@ impl Solved for Solution {
         let (s, side) = v.parse_position(text)?;
         self.answerable(&s, text)?;
         let over = match v.finished(&s.cells) {
-            None => Over::No,
-            Some(true) => Over::Won,
-            Some(false) => Over::Lost,
+            None => Status::Ongoing,
+            Some(true) => Status::Won,
+            Some(false) => Status::Lost,
         };
         let mut moves: Vec<LookMove> = Vec::new();
-        if over == Over::No {
+        if over == Status::Ongoing {
             // The successors as the tables' reading forbids their moves.
             moves = self
                 .moves_of(&s)
@@ -109,11 +109,7 @@ impl Solved for Solution {
             position: v.position_text(&s, side),
             board: v.draw(&s, side),
             side_to_move: side,
-            value: match over {
-                Over::No => self.value(&s),
-                Over::Won => Some(Outcome::Win { plies: Some(0) }),
-                Over::Lost => Some(Outcome::Loss { plies: Some(0) }),
-            },
+            value: over.outcome().or_else(|| self.value(&s)),
             over,
             moves,
         })
