@@ -216,9 +216,10 @@ impl Solver<'_> {
 
     /// Side `s`'s escape filter with the running sets parked on disk (`{step}-parked`): the
     /// cumulative wins, the undecided positions and those not won are not read while it
-    /// runs, and on 5x5's {5 v 4, 4 v 5} they were 11 GB of the 22 GiB the filter of
-    /// iteration 8 went past. `open` is the side's open positions, or `None` when they are
-    /// its undecided positions, which are then handed to the filter rather than copied.
+    /// runs, and on the largest classes they are half the filter's memory
+    /// (`docs/engine-notes.md`, `solver/`). `open` is the side's open positions, or `None`
+    /// when they are its undecided positions, which are then handed to the filter rather than
+    /// copied.
     fn park_and_filter(
         &self,
         step: &str,
@@ -246,8 +247,8 @@ impl Solver<'_> {
         }
         let dl =
             self.escape_filter(step, s, Cow::Owned(open), &escape).inspect_err(|_| self.checkpoints.remove(&name))?;
-        // The escape set leaves memory before the parked sets come back: at iteration 8 of
-        // {5 v 4, 4 v 5} the reload with it held went past 22 GiB.
+        // The escape set leaves memory before the parked sets come back: the two together
+        // are the class solve's peak.
         drop(escape);
         let mut bundle = self
             .checkpoints
@@ -260,8 +261,8 @@ impl Solver<'_> {
         Ok(dl)
     }
 
-    /// With checkpoints, move the lower values to disk, one file per distance (5x5's
-    /// {5 v 4, 4 v 5} kept about 5 GB of them, of which each iteration reads one distance).
+    /// With checkpoints, move the lower values to disk, one file per distance: each iteration
+    /// reads one distance of them, and all of them are gigabytes on the largest classes.
     fn park_lower(&self, class: &str, lower: &mut LowerValues, empty: &Dfa) -> Result<()> {
         if !self.checkpoints.enabled() {
             return Ok(());

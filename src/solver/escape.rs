@@ -1,9 +1,8 @@
 //! A loss step's escape filter: the new losses are the open positions with no move into the
 //! escape set, the opponent's positions not yet known to be won.
 //!
-//! It is the largest step of a long solve: in iteration 8 of Ostle 5x5's {5 v 4, 4 v 5} it
-//! filtered 132.9 M DFA states of open positions against a 66.6 M-state escape set, and its
-//! own sets (137 M and 62 M states) went past 22 GiB. Above a threshold the filter therefore
+//! It is the largest step of a long solve (the figures are in `docs/engine-notes.md`,
+//! `solver/`: the escape filter by parts). Above a threshold the filter therefore
 //! takes the open positions one part of the game's [`crate::games::Game::filter_parts`] at a
 //! time and unites the parts' losses: the moves of a part's positions read the whole escape
 //! set, but what the filter explores and keeps is the part's. A finished part is also a unit
@@ -63,8 +62,7 @@ impl Solver<'_> {
                 losses.unite_with(&lost);
             }
             // The last part is always saved: reloading the parked sets after the filter has
-            // gone over the budget (iteration 8 of {5 v 4, 4 v 5}), and the filter's result
-            // should not go with it.
+            // gone over the budget before, and the filter's result should not go with it.
             if k + 1 == parts.len() {
                 by_part.record_now(k + 1, &[(0, &losses)]);
             } else {

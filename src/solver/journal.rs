@@ -1,9 +1,9 @@
 //! Journals: the progress of one long image inside an iteration, kept with the checkpoints so
 //! that a stopped run resumes inside the image instead of at its start.
 //!
-//! An iteration's checkpoint is written only when the iteration is done, and on Ostle 5x5's
-//! class {5 v 4, 4 v 5} one image of it ran for 45 minutes by iteration 7, with the sets
-//! doubling every two iterations; an iteration longer than a session would never finish.
+//! An iteration's checkpoint is written only when the iteration is done, and on the largest
+//! classes one image runs for most of an hour (`docs/engine-notes.md`, journals); an
+//! iteration longer than a session would never finish.
 //! The image reports its partial result after each move group ([`crate::move_graph::Resume`]);
 //! the journal saves it when `every` has passed since the last save, so that a stop loses at
 //! most that much of the image, and removes it once the iteration's checkpoint is written.

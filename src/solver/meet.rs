@@ -36,8 +36,8 @@ impl Solver<'_> {
         // towards the simple final set.
         // The running sets hold what the backup values, and so become the final classes as
         // they are; the retrograde pass's losses are imaged beside them. (Holding those too
-        // meant a difference of each 30-40 M-state running set at the end, whose spikes took
-        // 5x6 past a 3.72 GiB budget in its last 20 seconds.)
+        // meant a difference of each running set at the end, whose spikes were the solve's
+        // peak: `docs/engine-notes.md`, the final classes.)
         let empty = Dfa::reject_all(self.game.shape());
         let mut win_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
         let mut loss_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
@@ -58,8 +58,8 @@ impl Solver<'_> {
         // unions the next ply reads). The other thread meanwhile prepares the next
         // ply's positions from the values known so far. What is recorded per ply is
         // the positions it valued first: the whole ply's values (`plies[k] ∩ win_all`)
-        // are DFAs of 10-23 M states on 5x6, whose intersections took a core and most
-        // of the peak memory for a record only.
+        // are large DFAs whose intersections took a core and most of the peak memory for a
+        // record only.
         let last = plies.len().checked_sub(1);
         let mut take_ply = |k: usize| std::mem::replace(&mut plies[k], empty.clone());
         // Plies an earlier run of this solve backed up (their checkpoints, from the last ply
@@ -115,8 +115,8 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
             self.checkpoints.save(&backup_step(k), &[("new", &new), ("new_win", &win_new), ("new_loss", &lose_new)])?;
-            // One union at a time: each builds a set of up to 41 M states (5x6) beside its
-            // operand, and two at once were the backup's peak memory. Each product is
+            // One union at a time: each builds a set as large as the solve's largest beside
+            // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
             win_all[i].add(&win_new);
             loss_all[i].add(&lose_new);
@@ -126,8 +126,8 @@ impl Solver<'_> {
         // Positions decided by the retrograde pass keep their exact distance; the
         // reachable rest is known as win/loss only.
         // One running set at a time, each dropped as soon as its class exists: these are the
-        // solve's largest sets (four of up to 41 M states on 5x6), and making every class
-        // while all four were held went over a 3.7 GiB budget that the backup had kept.
+        // solve's largest sets, and making every class while all four were held went over a
+        // budget the backup had kept.
         let mut reachable_valued = 0u128;
         for (i, reached) in reached_decided.into_iter().enumerate() {
             let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };

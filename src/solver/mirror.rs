@@ -25,8 +25,8 @@ pub enum MirrorPolicy {
 }
 
 /// The default side-mirror budget (ids per state of the set, plus a base): rotating a
-/// Breakthrough set usually needs about as many states as the set, but a 4.8M-state set of 7x5
-/// went past 20 GB.
+/// Breakthrough set usually needs about as many states as the set, but a few sets need
+/// hundreds of times that (`docs/engine-notes.md`, `MirrorPolicy`).
 const MIRROR_BUDGET: (usize, usize) = (32, 1 << 24);
 
 /// The game's side mirror with the solve's policy and budget.
@@ -39,7 +39,7 @@ pub(super) struct Mirror {
     /// computes the second side's images instead.
     pub(super) budget: (usize, usize),
     /// The fewest states of a set whose mirror ran over its budget in this solve: larger sets
-    /// are not tried again (on Breakthrough 5x6 a refused rotation of 6.3 M states cost 69 s).
+    /// are not tried again (a refused rotation costs as much as the images it would save).
     refused_at: AtomicUsize,
 }
 

@@ -41,15 +41,13 @@ pub(super) const SIDES_IN_TURN_STATES: usize = 4_000_000;
 /// A new loss has such a move (had all its moves gone into older wins, an earlier iteration
 /// would have found it), so either set gives the same losses; the narrower one makes the
 /// escape image cheaper, at the price of an image of its own. Without draws the undecided
-/// positions run out, and one image over them is faster (Breakthrough 5x5 1.16x, Nim 6x15
-/// 1.56x). With draws it depends on how many newest wins there are beside the open
-/// positions, in DFA states: on Ostle 4x4 narrowing paid below a ratio of about 0.4 and cost
-/// up to 2.4x above it, and on the 5x5 class {5 v 4, 4 v 5} (ratio about 0.5) the candidates
-/// came to 6x the open positions' states (`docs/engine-notes.md`). Both ways are taken in
-/// the small variants checked against explicit tables.
+/// positions run out, and one image over them is faster. With draws it depends on how many
+/// newest wins there are beside the open positions, in DFA states: narrowing pays below a
+/// ratio of about 0.4 and costs well above it (`docs/engine-notes.md`, new losses in one image
+/// or two). Both ways are taken in the small variants checked against explicit tables.
 ///
 /// When nothing was newly won (every other iteration, as wins and losses alternate) the
-/// `within` set is borrowed, not copied: 52 M DFA states, about 2 GB, in {5 v 4, 4 v 5}.
+/// `within` set is borrowed, not copied: it is gigabytes on the largest classes.
 pub(super) fn open_for_losses<'a>(
     moves: &Moves,
     newest_win: &Dfa,
@@ -190,8 +188,7 @@ impl Solver<'_> {
         let shared = self.game.mover_relative();
         let empty = Dfa::reject_all(self.game.shape());
         // Large sets take the sides one after the other: each image is parallel inside, and
-        // two at once would double the peak memory of the largest step (Breakthrough 5x6 ran
-        // out of 24 GB that way).
+        // two at once would double the peak memory of the largest step.
         let large = undecided.iter().map(Dfa::state_count).sum::<usize>() > SIDES_IN_TURN_STATES;
         let ((dw0, dl0), (dw1, dl1)) = if shared {
             (side_step(Side::First)?, (empty.clone(), empty))
@@ -253,7 +250,7 @@ impl Solver<'_> {
 
     /// With checkpoints, drop iteration `n - 1`'s increments from memory once iteration `n`'s
     /// are in: only the newest are read from here on, and the older wait on disk until the
-    /// pass ends (Breakthrough 5x6 kept 3.7 GB of them by iteration 19). `spilled` lists them.
+    /// pass ends (held, they grow to gigabytes on long solves). `spilled` lists them.
     pub(super) fn spill_previous(
         &self,
         n: usize,

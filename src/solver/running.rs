@@ -1,9 +1,9 @@
 //! A set that grows by many small additions and is read after each: the meet in the
 //! middle's running wins and losses.
 //!
-//! Adding to a set of `S` states costs a union of `S` states, however little is added: the
-//! last plies of the 5x6 backup add a few hundred positions to 41 M-state sets, and those
-//! unions took about a third of the run. Additions are kept in a second, `recent` set and
+//! Adding to a set of `S` states costs a union of `S` states, however little is added, and
+//! the last plies of a backup add a few hundred positions to the largest sets of the solve
+//! (`docs/engine-notes.md`, the backup). Additions are kept in a second, `recent` set and
 //! merged into the `settled` one only when `recent` has grown to a fraction of it, so each
 //! state of the final set is rebuilt a bounded number of times. Readers take the two parts
 //! one after the other (a difference with both, an image of each).

@@ -2,20 +2,18 @@
 //!
 //! Every image of an iteration explores only inside a set of positions (`within`). The
 //! undecided positions are the obvious choice, but subtracting both the wins and the losses
-//! from the ongoing positions makes a DFA larger than either: on Ostle 5x5's class
-//! {5 v 4, 4 v 5} after 6 iterations the undecided positions had 95.1 M DFA states and the
-//! ongoing positions not won 27.0 M (`docs/engine-notes.md`).
+//! from the ongoing positions makes a DFA larger than either: on Ostle's large classes several
+//! times larger than the positions not won (`docs/engine-notes.md`, `solver/`).
 //!
 //! The new wins are the same within the positions not won: a lost position has every move
 //! into a win of the opponent, so none into one of the opponent's newest losses. Their image
 //! takes whichever of the two sets has the fewer DFA states.
 //!
 //! The new losses are likewise the same within the positions not lost (a won position
-//! always has a move into a loss, which escapes), but that set is not kept: on Ostle 4x4
-//! K3 T2 the escape filter took 1.5-2x longer within it even where its DFA was the smaller,
-//! as it must look at the won positions' moves too. Without draws the undecided positions
-//! run out, and keeping the positions not won made Breakthrough 5x5's strong solve 1.25x
-//! slower, so they are kept only for games with draws.
+//! always has a move into a loss, which escapes), but that set is not kept: the escape filter
+//! was slower within it even where its DFA was the smaller, as it must look at the won
+//! positions' moves too. Without draws the undecided positions run out, and keeping the
+//! positions not won made Breakthrough slower, so they are kept only for games with draws.
 
 use super::timed;
 use crate::dfa::Dfa;
@@ -57,9 +55,8 @@ impl Undecided {
 
     /// Remove side `i`'s new wins `dw` and new losses `dl` (each within the undecided set).
     pub(super) fn settle(&mut self, i: usize, dw: &Dfa, dl: &Dfa) {
-        // The smaller set first, and no copies for empty operands: by iteration 7 of Ostle
-        // 5x5's {5 v 4, 4 v 5} the undecided set had 133 M DFA states, and these steps went
-        // past a 22 GiB budget.
+        // The smaller set first, and no copies for empty operands: on the largest classes a
+        // copy of the undecided set took the solve past its budget.
         if let Some(not_won) = &mut self.not_won {
             timed!("not won", {
                 not_won[i].subtract(dw);
