@@ -10,7 +10,7 @@
 //! Rooms import only downwards, in this order:
 //! * [`cli`]: the `dfasolve` command line (the binary is a thin wrapper).
 //! * [`solver`]: forward ply sets, retrograde analysis, meet in the middle, checkpoints.
-//! * [`games`]: the [`games::Game`] trait and registry, Nim, Breakthrough, Ostle; solutions,
+//! * [`games`]: the [`games::Game`] trait and registry, Nim, Breakthrough, Ostle, Spread; solutions,
 //!   their files and their re-check by the explicit rules.
 //! * [`plot`]: SVG charts of run records.
 //! * [`record`]: a run's step records and their CSV form.
@@ -19,7 +19,8 @@
 //!   moves listed state by state where a graph cannot describe them.
 //! * [`dfa`]: the set engine (invariants in its docs), constructors, set algebra, change,
 //!   counting, sampling, files.
-//! * [`atomic`], [`counts`], [`error`]: atomic file writes; counts in JSON; the library's error type.
+//! * [`atomic`], [`counts`], [`error`], [`sys`]: atomic file writes; counts in JSON; the
+//!   library's error type; what the system reports of this process (memory, CPU).
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -33,6 +34,7 @@ pub mod move_graph;
 pub mod plot;
 pub mod record;
 pub mod solver;
+pub mod sys;
 pub mod vocabulary;
 
 pub use error::{Error, Result};

@@ -56,7 +56,7 @@ pub struct StepRecord {
 
 /// Peak resident set size of this process (VmHWM), if the platform reports it.
 pub fn peak_rss_bytes() -> Option<u64> {
-    crate::dfa::process_status_kib("VmHWM").map(|kib| kib * 1024)
+    crate::sys::peak_resident_bytes()
 }
 
 /// A callback that sees every step record as it is made.

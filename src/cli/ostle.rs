@@ -356,14 +356,6 @@ pub struct ExplicitOstleArgs {
     pub no_census: bool,
 }
 
-fn cpu_seconds() -> Option<f64> {
-    // utime and stime, fields 14 and 15 of /proc/self/stat, in clock ticks of 1/100 s.
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    Some((f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?) as f64 / 100.0)
-}
-
 /// `dfasolve explicit ostle`: the variant solved class by class by canonical rank.
 pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     use crate::games::ostle::ranked::{self, census::Census};
@@ -425,10 +417,10 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     }
     let mut reports = Vec::new();
     for c in &chosen {
-        let (t0, cpu0) = (Instant::now(), cpu_seconds());
+        let (t0, cpu0) = (Instant::now(), crate::sys::cpu_seconds());
         progress(format!("class {}", c.name));
         let r = ranked::solve_class(&v, &dir, c, &options)?;
-        let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
+        let cpu = crate::sys::cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
         let wall = t0.elapsed().as_secs_f64();
         progress(format!(
             "class {}: {} boards, {} states, {:.0} s wall, {} CPU-s, peak {} MiB{}",
@@ -485,7 +477,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
                 "longest_win_plies": longest_win.as_ref().map(|x| x.0), "census": census, "wall_s": wall_s,
                 "checked_states": checked, "check_seed": args.seed, "check_s": check_s,
                 "levels_from_start": levels, "levels_s": args.levels.then_some(levels_s),
-                "cpu_s": cpu_seconds(), "peak_rss_bytes": crate::record::peak_rss_bytes() })
+                "cpu_s": crate::sys::cpu_seconds(), "peak_rss_bytes": crate::record::peak_rss_bytes() })
         );
         return Ok(());
     }

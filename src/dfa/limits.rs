@@ -118,7 +118,7 @@ pub fn watch_memory(budget: u64) {
     WATCHER.get_or_init(|| {
         std::thread::spawn(|| {
             loop {
-                let resident = super::process_status_kib("VmRSS").map_or(0, |kib| kib * 1024);
+                let resident = crate::sys::resident_bytes().unwrap_or(0);
                 let budget = BUDGET.load(Ordering::Relaxed);
                 RESIDENT_NOW.store(resident, Ordering::Relaxed);
                 if budget > 0 && resident > budget {
@@ -163,11 +163,9 @@ pub fn clear_memory_stop() {
     OVER_BUDGET.store(false, Ordering::Relaxed);
 }
 
-/// Memory the system can give this process now (`MemAvailable`), in bytes, where reported.
+/// Memory the system can give this process now, in bytes, where reported.
 pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kib| kib * 1024)
+    crate::sys::available_memory()
 }
 
 /// Run `f`, turning an operation stopped for [`TooManyStates`] or [`OverMemoryBudget`] into

@@ -58,20 +58,6 @@ pub use product::product_states_explored;
 pub use relation::RelationImager;
 pub use validate::InvariantViolation;
 
-/// A memory field of this process's `/proc/self/status` (e.g. `VmRSS`, `VmHWM`), in KiB,
-/// where the platform reports it.
-pub(crate) fn process_status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.strip_prefix(field).is_some_and(|rest| rest.starts_with(':')))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// Resident memory of this process now (VmRSS), in MiB, for trace lines; 0 where
-/// the platform does not report it.
-pub(crate) fn resident_mib() -> u64 {
-    process_status_kib("VmRSS").map_or(0, |kib| kib >> 10)
-}
-
 use std::fmt;
 use std::sync::Arc;
 

@@ -240,7 +240,7 @@ impl Dfa {
                     "  layer {l}: {} keys, {:.1} u32 per key, {} MiB resident",
                     next.len(),
                     total as f64 / next.len().max(1) as f64,
-                    super::resident_mib()
+                    crate::sys::resident_mib()
                 );
             }
             children.push(PackedCodes::pack(alphabet, layer_codes));
@@ -261,7 +261,7 @@ impl Dfa {
                 explored,
                 packed >> 20,
                 started.elapsed().as_secs_f64(),
-                super::resident_mib()
+                crate::sys::resident_mib()
             );
         }
         // Backward: intern rows into tables preloaded with the states of S (or of its preimage
@@ -273,7 +273,7 @@ impl Dfa {
                 "image_union: result {} states at {:.1} s, {} MiB resident",
                 result.nontrivial_state_count(),
                 started.elapsed().as_secs_f64(),
-                super::resident_mib()
+                crate::sys::resident_mib()
             );
         }
         result

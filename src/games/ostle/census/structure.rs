@@ -207,7 +207,7 @@ impl<'a> Counter<'a> {
                 checkmate.checked_count().unwrap_or(0),
                 nontrivial.checked_count().unwrap_or(0),
                 nontrivial.nontrivial_state_count(),
-                crate::dfa::resident_mib()
+                crate::sys::resident_mib()
             );
         }
         Ok(Structure {
@@ -263,7 +263,7 @@ fn levels(
                 here.raw,
                 here.up_to_symmetry,
                 started.elapsed().as_secs_f64(),
-                crate::dfa::resident_mib()
+                crate::sys::resident_mib()
             );
             found.push(here);
             let mut next: Vec<Dfa> = vec![empty.clone(); parts.len()];
