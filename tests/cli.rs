@@ -1,5 +1,6 @@
 //! The binary end to end: bad input gives a one-line error and a non-zero exit (never a
 //! panic); solutions are saved, queried and checked; interrupted runs resume to the same result.
+use dfasolve::solver::StepKey;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -127,8 +128,11 @@ fn stopped_run_resumes(game_args: &[&str], stop_after: &str) -> (Vec<String>, St
     assert!(left.contains(&format!("{stop_after}.dfas")), "{stop_after} was saved: {left:?}");
     // A stale journal of a checkpointed iteration, as a stop between the checkpoint and the
     // removal of its journals leaves: the resumed run removes it unread.
-    if let Some(done) = left.iter().find(|n| n.starts_with("backward-") && n.len() == "backward-0001.dfas".len()) {
-        std::fs::copy(ck.join(done), ck.join(done.replace(".dfas", "-first-wins.dfas"))).unwrap();
+    let iteration = |n: &&String| matches!(n.trim_end_matches(".dfas").parse(), Ok(StepKey::Backward { .. }));
+    if let Some(done) = left.iter().find(iteration) {
+        let step: StepKey = done.trim_end_matches(".dfas").parse().unwrap();
+        let stale = step.journal(dfasolve::vocabulary::Side::First, dfasolve::solver::JournalPart::Wins);
+        std::fs::copy(ck.join(done), ck.join(format!("{stale}.dfas"))).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
         .args(args(&resumed, Some(&ck)))
@@ -142,19 +146,17 @@ fn stopped_run_resumes(game_args: &[&str], stop_after: &str) -> (Vec<String>, St
     (left, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
-/// Whether checkpoint file `name` is an image's or a filter's journal.
+/// Whether checkpoint file `name` is an image's or a filter's journal, or parked sets.
 fn is_journal(name: &str) -> bool {
-    name.ends_with("-wins.dfas")
-        || name.ends_with("-losses.dfas")
-        || name.contains("-losses-")
-        || name.ends_with("-parked.dfas")
+    let key: StepKey = name.strip_suffix(".dfas").unwrap().parse().unwrap();
+    key.is_journal()
 }
 
 /// [`stopped_run_resumes`], stopped inside an image, right after its first journal
 /// `journal` is saved: the resumed run reads it.
 fn stopped_inside_an_image_resumes(game_args: &[&str], journal: &str) {
     let (left, log) = stopped_run_resumes(game_args, journal);
-    let step = journal.splitn(3, '-').take(2).collect::<Vec<_>>().join("-");
+    let StepKey::Journal { step, .. } = journal.parse().unwrap() else { panic!("{journal} is not a journal") };
     assert!(!left.contains(&format!("{step}.dfas")), "the stop is inside {step}: {left:?}");
     assert!(log.contains("resuming after"), "the resumed run read the journal of {left:?}: {log}");
 }
@@ -179,7 +181,6 @@ fn stopped_ostle_run_resumes_to_the_same_result() {
 /// iteration's journals are gone.
 #[test]
 fn run_stopped_inside_an_image_resumes_from_its_journal() {
-    let journal = |n: &str| n.ends_with("-wins.dfas") || n.ends_with("-losses.dfas");
     let game = ["ostle", "--width", "4", "--height", "4", "--pieces", "2", "--lose-at", "1", "--journal-every", "0"];
     stopped_inside_an_image_resumes(&game, "backward-0003-first-wins");
     let dir = tempfile::tempdir().unwrap();
@@ -189,7 +190,7 @@ fn run_stopped_inside_an_image_resumes_from_its_journal() {
     let files: Vec<String> =
         std::fs::read_dir(&ck).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(files.iter().any(|n| n.starts_with("backward-")), "{files:?}");
-    assert!(!files.iter().any(|n| journal(n)), "journals of finished iterations are removed: {files:?}");
+    assert!(!files.iter().any(|n| is_journal(n)), "journals of finished iterations are removed: {files:?}");
 }
 
 /// An Ostle run whose escape filters all go by hole square (`--filter-parts-above 0`), stopped

@@ -7,6 +7,7 @@
 //! `--depth`, or a checkpoint copied under another step's name, is an error, never a silently
 //! different result.
 
+use super::StepKey;
 use crate::dfa::Dfa;
 use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
@@ -40,8 +41,8 @@ impl Checkpoints {
     }
 
     /// The metadata of step `name`'s file.
-    fn key(&self, name: &str) -> String {
-        serde_json::json!({ "checkpoint": name, "game": self.params, "solve": self.solve }).to_string()
+    fn key(&self, name: &StepKey) -> String {
+        serde_json::json!({ "checkpoint": name.to_string(), "game": self.params, "solve": self.solve }).to_string()
     }
 
     /// Whether steps are saved.
@@ -49,7 +50,7 @@ impl Checkpoints {
         self.dir.is_some()
     }
 
-    fn path(&self, name: &str) -> Option<PathBuf> {
+    fn path(&self, name: &StepKey) -> Option<PathBuf> {
         self.dir.as_ref().map(|d| d.join(format!("{name}.dfas")))
     }
 
@@ -57,7 +58,7 @@ impl Checkpoints {
     ///
     /// # Errors
     /// File errors, or [`Error::Mismatch`] for a checkpoint of another game.
-    pub(super) fn load(&self, name: &str) -> Result<Option<Bundle>> {
+    pub(super) fn load(&self, name: &StepKey) -> Result<Option<Bundle>> {
         let Some(path) = self.path(name) else {
             return Ok(None);
         };
@@ -78,7 +79,7 @@ impl Checkpoints {
 
     /// Remove step `name`'s file, if there is one (a journal whose iteration is done; a
     /// file left behind would only be read again and overwritten).
-    pub(super) fn remove(&self, name: &str) {
+    pub(super) fn remove(&self, name: &StepKey) {
         if let Some(path) = self.path(name) {
             let _ = std::fs::remove_file(path);
         }
@@ -88,7 +89,7 @@ impl Checkpoints {
     ///
     /// # Errors
     /// [`Error::Io`] if the file cannot be written.
-    pub(super) fn save(&self, name: &str, entries: &[(&str, &Dfa)]) -> Result<()> {
+    pub(super) fn save(&self, name: &StepKey, entries: &[(&str, &Dfa)]) -> Result<()> {
         match (self.path(name), &self.dir) {
             (Some(path), Some(dir)) => {
                 // The checkpoint directory given to the solver is its to make.
@@ -110,9 +111,9 @@ pub const STOPPED_EXIT_CODE: i32 = 86;
 /// a run at a chosen point instead of racing a kill against it.
 pub const STOP_AFTER: &str = "DFASOLVE_STOP_AFTER";
 
-fn stop_if_asked(name: &str) {
+fn stop_if_asked(name: &StepKey) {
     static STOP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    if STOP.get_or_init(|| std::env::var(STOP_AFTER).ok()).as_deref() == Some(name) {
+    if STOP.get_or_init(|| std::env::var(STOP_AFTER).ok()).as_deref() == Some(name.to_string().as_str()) {
         tracing::warn!("stopped after saving {name}, as {STOP_AFTER} asks");
         std::process::exit(STOPPED_EXIT_CODE);
     }

@@ -15,7 +15,7 @@
 //! what is left undecided in `K` is a draw.
 
 use super::undecided::Undecided;
-use super::{Solver, retrograde, timed};
+use super::{JournalPart, Solver, StepKey, retrograde, timed};
 use crate::dfa::{Dfa, Shape};
 use crate::error::{Error, Result};
 use crate::games::solution::ClassValues;
@@ -96,17 +96,17 @@ impl LowerValues {
     }
 }
 
-/// The checkpoint name of the lower values of distance `d` read by class `class`.
-fn lower_name(class: &str, d: usize) -> String {
-    format!("class-{class}-lower-{d:04}")
+/// The checkpoint of the lower values of distance `d` read by class `class`.
+fn lower_name(class: &str, d: usize) -> StepKey {
+    StepKey::Lower { class: class.to_string(), distance: d as u32 }
 }
 
 /// The names of a distance's sets in its checkpoint.
 const LOWER_ENTRIES: [&str; 4] = ["win/first", "win/second", "loss/first", "loss/second"];
 
-/// The checkpoint name of iteration `n` of class `class`'s retrograde pass.
-fn step_name(class: &str, n: usize) -> String {
-    format!("class-{class}-backward-{n:04}")
+/// The checkpoint of iteration `n` of class `class`'s retrograde pass.
+fn step_name(class: &str, n: usize) -> StepKey {
+    StepKey::Backward { class: Some(class.to_string()), iteration: n as u32 }
 }
 
 /// The running sets a loss step parks, each named as in its parked file.
@@ -222,14 +222,14 @@ impl Solver<'_> {
     /// copied.
     fn park_and_filter(
         &self,
-        step: &str,
+        step: &StepKey,
         s: Side,
         open: Option<Dfa>,
         escape: Dfa,
         win: &mut [Dfa; 2],
         undecided: &mut Undecided,
     ) -> Result<Dfa> {
-        let name = format!("{step}-{s}-parked");
+        let name = step.journal(s, JournalPart::Parked);
         let empty = Dfa::reject_all(self.game.shape());
         let parts = running_sets(win, undecided);
         let entries: Vec<(&str, &Dfa)> = parts.iter().map(|(k, d)| (k.as_str(), &**d)).collect();
@@ -255,7 +255,7 @@ impl Solver<'_> {
             .load(&name)?
             .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
         for (k, d) in running_sets(win, undecided) {
-            *d = bundle.take(&k, &name)?;
+            *d = bundle.take(&k, &name.to_string())?;
         }
         self.checkpoints.remove(&name);
         Ok(dl)
@@ -291,7 +291,7 @@ impl Solver<'_> {
             .checkpoints
             .load(&name)?
             .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
-        let mut get = |k: &str| b.take(k, &name);
+        let mut get = |k: &str| b.take(k, &name.to_string());
         let [w0, w1, l0, l1] = LOWER_ENTRIES;
         Ok(([get(w0)?, get(w1)?], [get(l0)?, get(l1)?]))
     }

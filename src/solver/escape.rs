@@ -8,9 +8,9 @@
 //! set, but what the filter explores and keeps is the part's. A finished part is also a unit
 //! of the journal, beside the move groups inside each part.
 
-use super::Solver;
 use super::journal::Journal;
 use super::timed;
+use super::{JournalPart, Solver, StepKey};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::move_graph::Partial;
@@ -24,7 +24,7 @@ impl Solver<'_> {
     ///
     /// # Errors
     /// A journal of another solve, or unreadable.
-    pub(super) fn escape_filter(&self, step: &str, s: Side, open: Cow<'_, Dfa>, escape: &Dfa) -> Result<Dfa> {
+    pub(super) fn escape_filter(&self, step: &StepKey, s: Side, open: Cow<'_, Dfa>, escape: &Dfa) -> Result<Dfa> {
         let moves = &self.moves[s.index()];
         let parts = &self.filter_parts[s.index()];
         if parts.is_empty() || open.nontrivial_state_count() <= self.part_above {
@@ -75,17 +75,14 @@ impl Solver<'_> {
     /// The journal of side `s`'s escape filter by parts in the iteration checkpointed as
     /// `step` (`None`), or of the filter of its part `k`. Their names differ from the whole
     /// filter's, so that a run resumed with another threshold never reads one as the other.
-    fn part_journal(&self, step: &str, s: Side, part: Option<usize>) -> Journal<'_> {
-        let name = match part {
-            None => format!("{step}-{s}-losses-by-part"),
-            Some(k) => format!("{step}-{s}-losses-part-{k:03}"),
-        };
+    fn part_journal(&self, step: &StepKey, s: Side, part: Option<usize>) -> Journal<'_> {
+        let name = step.journal(s, part.map_or(JournalPart::LossesByPart, JournalPart::LossesPart));
         Journal::new(&self.checkpoints, name, self.journal_every)
     }
 
     /// Remove the journals of side `s`'s escape filter by parts in the iteration checkpointed
     /// as `step`, now that it is.
-    pub(super) fn forget_part_journals(&self, step: &str, s: Side) {
+    pub(super) fn forget_part_journals(&self, step: &StepKey, s: Side) {
         self.part_journal(step, s, None).remove();
         for k in 0..self.filter_parts[s.index()].len() {
             self.part_journal(step, s, Some(k)).remove();
@@ -113,6 +110,7 @@ mod tests {
         solver.set_journal_interval(Duration::ZERO);
         solver.set_part_threshold(0);
         let s = Side::First;
+        let t = StepKey::Backward { class: None, iteration: 1 };
         let open = solver.ongoing(s).clone();
         let parts = game.filter_parts(s);
         assert_eq!(parts.len(), 9);
@@ -123,28 +121,29 @@ mod tests {
         let whole = solver.moves(s).without_move_into(&escape, &open);
         assert!(!whole.is_empty() && whole != open);
         assert!(parts.iter().filter(|p| !whole.intersection(p).is_empty()).count() >= 2);
-        let by_parts = solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap();
+        let by_parts = solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap();
         assert_eq!(by_parts, whole);
         // Everything journaled: the next run only reads the losses back.
-        assert_eq!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap(), whole);
+        assert_eq!(solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap(), whole);
         for done in [0, 1, 4, 9] {
             let losses = parts[..done].iter().fold(Dfa::reject_all(open.shape()), |acc, part| {
                 acc.union(&solver.moves(s).without_move_into(&escape, &open.intersection(part)))
             });
-            solver.part_journal("t", s, None).record(done, &[(0, &losses)]);
-            assert_eq!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap(), whole, "{done} parts");
+            solver.part_journal(&t, s, None).record(done, &[(0, &losses)]);
+            assert_eq!(solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap(), whole, "{done} parts");
         }
-        solver.part_journal("t", s, None).remove();
-        assert_eq!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape).unwrap(), whole, "part journals");
-        solver.part_journal("t", s, None).record(10, &[(0, &whole)]);
-        assert!(matches!(solver.escape_filter("t", s, Cow::Borrowed(&open), &escape), Err(Error::Mismatch(_))));
-        solver.forget_part_journals("t", s);
+        solver.part_journal(&t, s, None).remove();
+        assert_eq!(solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap(), whole, "part journals");
+        solver.part_journal(&t, s, None).record(10, &[(0, &whole)]);
+        assert!(matches!(solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape), Err(Error::Mismatch(_))));
+        solver.forget_part_journals(&t, s);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         // However long the interval, a filter's last part is journaled.
         solver.set_journal_interval(Duration::from_secs(3600));
-        assert_eq!(solver.escape_filter("u", s, Cow::Borrowed(&open), &escape).unwrap(), whole);
-        let journal = solver.part_journal("u", s, None).resume().unwrap().expect("the last part is journaled");
+        let u = StepKey::Backward { class: None, iteration: 2 };
+        assert_eq!(solver.escape_filter(&u, s, Cow::Borrowed(&open), &escape).unwrap(), whole);
+        let journal = solver.part_journal(&u, s, None).resume().unwrap().expect("the last part is journaled");
         assert_eq!(journal, Partial { groups_done: parts.len(), sets: vec![(0, whole.clone())] });
-        solver.forget_part_journals("u", s);
+        solver.forget_part_journals(&u, s);
     }
 }

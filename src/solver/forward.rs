@@ -1,6 +1,6 @@
 //! Forward ply sets: every position reachable from a start in exactly `k` plies.
 
-use super::Solver;
+use super::{Solver, StepKey};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::record::Phase;
@@ -27,7 +27,7 @@ impl Solver<'_> {
                 break;
             }
             let side = Side::after(start.side, Ply(k));
-            let name = format!("forward-{k:04}");
+            let name = StepKey::Forward(k);
             let next = match self.checkpoints.load(&name)? {
                 Some(b) => b
                     .entries

@@ -9,6 +9,7 @@
 //! most that much of the image, and removes it once the iteration's checkpoint is written.
 
 use super::checkpoint::Checkpoints;
+use super::{JournalPart, StepKey};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::move_graph::{Partial, Recorder, Resume};
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 /// The journal of one image, named after its iteration, side and kind.
 pub(super) struct Journal<'c> {
     checkpoints: &'c Checkpoints,
-    name: String,
+    name: StepKey,
     every: Duration,
     last_save: Mutex<Instant>,
 }
@@ -27,7 +28,7 @@ pub(super) struct Journal<'c> {
 impl<'c> Journal<'c> {
     /// The journal `name` under `checkpoints` (a no-op without a checkpoint directory),
     /// saving at most once per `every`.
-    pub(super) fn new(checkpoints: &'c Checkpoints, name: String, every: Duration) -> Journal<'c> {
+    pub(super) fn new(checkpoints: &'c Checkpoints, name: StepKey, every: Duration) -> Journal<'c> {
         Journal { checkpoints, name, every, last_save: Mutex::new(Instant::now()) }
     }
 
@@ -111,12 +112,12 @@ impl<'c> Journal<'c> {
 
     /// The journals of side `side`'s new wins and new losses in the iteration checkpointed
     /// as `step`.
-    pub(super) fn pair(checkpoints: &'c Checkpoints, step: &str, side: Side, every: Duration) -> [Journal<'c>; 2] {
-        ["wins", "losses"].map(|kind| Journal::new(checkpoints, format!("{step}-{side}-{kind}"), every))
+    pub(super) fn pair(checkpoints: &'c Checkpoints, step: &StepKey, side: Side, every: Duration) -> [Journal<'c>; 2] {
+        [JournalPart::Wins, JournalPart::Losses].map(|part| Journal::new(checkpoints, step.journal(side, part), every))
     }
 
     /// The journal's checkpoint name (for messages).
-    pub(super) fn name(&self) -> &str {
+    pub(super) fn name(&self) -> &StepKey {
         &self.name
     }
 
@@ -144,7 +145,7 @@ mod tests {
         let params = GameParams::Nim { heaps: 2, tokens: 2 };
         let checkpoints = Checkpoints::new(dir.path().to_path_buf(), params.clone());
         let shape = Shape::uniform(2, 3);
-        let journal = Journal::new(&checkpoints, "backward-0003-first-wins".into(), Duration::ZERO);
+        let journal = Journal::new(&checkpoints, "backward-0003-first-wins".parse().unwrap(), Duration::ZERO);
         assert_eq!(journal.resume().unwrap(), None, "nothing saved yet");
         let saved = sets(&shape);
         let refs: Vec<(u32, &Dfa)> = saved.iter().map(|(r, d)| (*r, d)).collect();
@@ -154,18 +155,18 @@ mod tests {
         journal.record(5, &refs[..1]);
         assert_eq!(journal.resume().unwrap(), Some(Partial { groups_done: 5, sets: saved[..1].to_vec() }));
         // Not yet due: nothing is written.
-        let slow = Journal::new(&checkpoints, "backward-0003-first-losses".into(), Duration::from_secs(3600));
+        let slow = Journal::new(&checkpoints, "backward-0003-first-losses".parse().unwrap(), Duration::from_secs(3600));
         slow.record(1, &refs);
         assert_eq!(slow.resume().unwrap(), None);
         // Another solve's journal under the same name is refused, not resumed from.
         let other = Checkpoints::new(dir.path().to_path_buf(), GameParams::Nim { heaps: 3, tokens: 2 });
         assert!(matches!(
-            Journal::new(&other, "backward-0003-first-wins".into(), Duration::ZERO).resume(),
+            Journal::new(&other, "backward-0003-first-wins".parse().unwrap(), Duration::ZERO).resume(),
             Err(Error::Mismatch(_))
         ));
         // A checkpoint that is not a journal is refused too.
-        checkpoints.save("backward-0004-first-wins", &[("new_win/first", &saved[0].1)]).unwrap();
-        let not_a_journal = Journal::new(&checkpoints, "backward-0004-first-wins".into(), Duration::ZERO);
+        checkpoints.save(&"backward-0004-first-wins".parse().unwrap(), &[("new_win/first", &saved[0].1)]).unwrap();
+        let not_a_journal = Journal::new(&checkpoints, "backward-0004-first-wins".parse().unwrap(), Duration::ZERO);
         assert!(matches!(not_a_journal.resume(), Err(Error::Mismatch(_))));
         journal.remove();
         assert_eq!(journal.resume().unwrap(), None);
@@ -175,7 +176,7 @@ mod tests {
     #[test]
     fn without_a_checkpoint_directory_nothing_is_kept() {
         let none = Checkpoints::none();
-        let journal = Journal::new(&none, "backward-0001-first-wins".into(), Duration::ZERO);
+        let journal = Journal::new(&none, "backward-0001-first-wins".parse().unwrap(), Duration::ZERO);
         let saved = sets(&Shape::uniform(2, 3));
         journal.record(1, &[(0, &saved[0].1)]);
         assert_eq!(journal.resume().unwrap(), None);

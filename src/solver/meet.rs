@@ -3,7 +3,7 @@
 //! docs of [`super`].
 
 use super::running::RunningSet;
-use super::{Solver, retrograde};
+use super::{Solver, StepKey, retrograde};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::games::ValueClass;
@@ -148,9 +148,9 @@ impl Solver<'_> {
     }
 }
 
-/// The checkpoint name of backup ply `k`: the positions it valued first and their values.
-fn backup_step(k: usize) -> String {
-    format!("backup-{k:04}")
+/// The checkpoint of backup ply `k`: the positions it valued first and their values.
+fn backup_step(k: usize) -> StepKey {
+    StepKey::Backup(k as u32)
 }
 
 /// The union of `sets`, the two smallest first: the parts of one ply's new wins, of which

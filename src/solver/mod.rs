@@ -39,10 +39,12 @@ mod meet;
 mod mirror;
 mod retrograde;
 mod running;
+mod step_key;
 mod undecided;
 
 pub use mirror::MirrorPolicy;
 pub use retrograde::Retrograde;
+pub use step_key::{JournalPart, NotAStepKey, StepKey};
 
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};

@@ -3,7 +3,7 @@
 
 use super::journal::Journal;
 use super::undecided::Undecided;
-use super::{Solver, timed};
+use super::{Solver, StepKey, timed};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::games::ValueClass;
@@ -65,9 +65,9 @@ pub(super) fn open_for_losses<'a>(
 /// narrow the open positions first ([`open_for_losses`]).
 const NARROW_RATIO: (usize, usize) = (2, 5);
 
-/// The checkpoint name of backward iteration `n`.
-fn step_name(n: u32) -> String {
-    format!("backward-{n:04}")
+/// The checkpoint of backward iteration `n`.
+fn step_name(n: u32) -> StepKey {
+    StepKey::Backward { class: None, iteration: n }
 }
 
 /// Value classes with exact distances, moved out of the increments of a retrograde pass (on
@@ -172,7 +172,7 @@ impl Solver<'_> {
 
     /// Iteration `n + 1` (checkpointed as `step`): the new wins and new losses of each
     /// side, from the sets after iteration `n` and the positions still `undecided`.
-    fn iteration(&self, n: u32, r: &Retrograde, undecided: &Undecided, step: &str) -> Result<Increments> {
+    fn iteration(&self, n: u32, r: &Retrograde, undecided: &Undecided, step: &StepKey) -> Result<Increments> {
         self.both_sides(undecided.sets(), true, |s: Side| self.side_step(n, r, undecided, s, step))
     }
 
@@ -212,12 +212,12 @@ impl Solver<'_> {
 
     /// The journals of side `s`'s new wins and new losses in the iteration checkpointed as
     /// `step` (see [`Journal`]).
-    pub(super) fn journals(&self, step: &str, s: Side) -> [Journal<'_>; 2] {
+    pub(super) fn journals(&self, step: &StepKey, s: Side) -> [Journal<'_>; 2] {
         Journal::pair(&self.checkpoints, step, s, self.journal_every)
     }
 
     /// Remove the journals of the iteration checkpointed as `step`, now that it is.
-    pub(super) fn forget_journals(&self, step: &str) {
+    pub(super) fn forget_journals(&self, step: &StepKey) {
         for s in Side::BOTH {
             self.journals(step, s).iter().for_each(Journal::remove);
             self.forget_part_journals(step, s);
@@ -225,7 +225,7 @@ impl Solver<'_> {
     }
 
     /// One side's new wins and new losses in iteration `n + 1`.
-    fn side_step(&self, n: u32, r: &Retrograde, undecided: &Undecided, s: Side, step: &str) -> Result<(Dfa, Dfa)> {
+    fn side_step(&self, n: u32, r: &Retrograde, undecided: &Undecided, s: Side, step: &StepKey) -> Result<(Dfa, Dfa)> {
         let i = s.index();
         let o = if self.game.mover_relative() { i } else { s.other().index() };
         let moves = &self.moves[i];
@@ -274,7 +274,7 @@ impl Solver<'_> {
     pub(super) fn restore_spilled(
         &self,
         spilled: Vec<usize>,
-        name: impl Fn(usize) -> String,
+        name: impl Fn(usize) -> StepKey,
         new_win: &mut [Vec<Dfa>; 2],
         new_loss: &mut [Vec<Dfa>; 2],
     ) -> Result<()> {
@@ -290,7 +290,7 @@ impl Solver<'_> {
 
     /// Checkpoint one finished iteration's increments under `name` (nothing without a
     /// checkpoint directory).
-    pub(super) fn save_increments(&self, name: &str, dw: &[Dfa; 2], dl: &[Dfa; 2]) -> Result<()> {
+    pub(super) fn save_increments(&self, name: &StepKey, dw: &[Dfa; 2], dl: &[Dfa; 2]) -> Result<()> {
         let sides = self.sides();
         let names: Vec<(String, String)> =
             sides.iter().map(|s| (format!("new_win/{s}"), format!("new_loss/{s}"))).collect();
@@ -304,12 +304,12 @@ impl Solver<'_> {
 
     /// The increments (new wins, new losses, by side) of one finished iteration, from its
     /// checkpoint, if there is one.
-    pub(super) fn load_increments(&self, name: &str) -> Result<Option<Increments>> {
+    pub(super) fn load_increments(&self, name: &StepKey) -> Result<Option<Increments>> {
         let Some(mut b) = self.checkpoints.load(name)? else {
             return Ok(None);
         };
         // Moved out of the bundle, not copied: late iterations' sets are large.
-        let mut get = |k: &str| b.take(k, name);
+        let mut get = |k: &str| b.take(k, &name.to_string());
         if self.game.mover_relative() {
             let empty = Dfa::reject_all(self.game.shape());
             Ok(Some(([get("new_win/first")?, empty.clone()], [get("new_loss/first")?, empty])))
