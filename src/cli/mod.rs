@@ -2,7 +2,9 @@
 //! the dispatch of each subcommand, and the printing of what it found. The work itself is
 //! done by the library ([`crate::solver`], [`crate::games`]).
 
+mod breakthrough;
 mod files;
+mod nim;
 mod options;
 mod ostle;
 mod ostle_cost;
@@ -15,25 +17,23 @@ mod puzzles;
 mod report;
 mod serve;
 mod solve;
+mod spread;
 
 use crate::atomic::write_atomically;
-use crate::games::Mode;
-use crate::games::breakthrough::{Breakthrough, SquareOrder};
-use crate::games::nim::Nim;
-use crate::games::spread::Spread;
-use crate::solver::{MirrorPolicy, Solver};
 use crate::vocabulary::Side;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
-use std::time::Instant;
 
+pub use breakthrough::BreakthroughArgs;
+pub use nim::NimArgs;
 pub use options::{RunOptions, VerifyOptions};
 pub use ostle::{ExplicitOstleArgs, OstleArgs, VerifyOstleArgs};
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
 pub use report::SolveReport;
 pub use solve::{Prepared, before_solving, solve, solve_with};
+pub use spread::SpreadArgs;
 
 /// Strongly solve board games with sets of positions stored as minimal layered DFAs.
 #[derive(Parser, Debug)]
@@ -50,69 +50,14 @@ pub enum Command {
     /// Solve Breakthrough of one board size: winner, per-ply table, compression.
     #[command(after_help = "Examples:\n  dfasolve breakthrough --width 4 --height 5\n  \
         dfasolve breakthrough --width 5 --height 5 --strong --by-classes classes/bt-5x5")]
-    Breakthrough {
-        /// Board width (columns), 1..=16.
-        #[arg(long, default_value_t = 4)]
-        width: usize,
-        /// Board height (rows), 4..=16.
-        #[arg(long, default_value_t = 4)]
-        height: usize,
-        /// Solve every position by retrograde analysis to the fixpoint (exact distances),
-        /// instead of meet in the middle over the positions reachable from the start.
-        #[arg(long)]
-        strong: bool,
-        /// Backward plies solved before going forward (meet in the middle).
-        #[arg(long, default_value_t = 2)]
-        depth: u32,
-        /// When the retrograde pass takes the second player's sets from the first player's by
-        /// rotating the board and swapping colours, instead of computing their images: never,
-        /// in the large iterations (less memory), or always.
-        #[arg(long, value_enum, default_value_t = MirrorPolicy::Large)]
-        side_mirror: MirrorPolicy,
-        /// The order squares are read into the DFA strings: row by row (the published
-        /// encoding) or column by column.
-        #[arg(long, value_enum, default_value_t = SquareOrder::Rows)]
-        order: SquareOrder,
-        /// Start even when the estimated memory is far more than the machine has.
-        #[arg(long)]
-        force: bool,
-        /// Output, progress and checkpoint options.
-        #[command(flatten)]
-        run: RunOptions,
-    },
+    Breakthrough(BreakthroughArgs),
     /// Solve Nim and check every position against Bouton's XOR rule.
     #[command(after_help = "Example:\n  dfasolve nim --heaps 4 --tokens 7 --json")]
-    Nim {
-        /// Number of heaps, 1..=64.
-        #[arg(long, default_value_t = 4)]
-        heaps: usize,
-        /// Tokens each heap starts with, 1..=255.
-        #[arg(long, default_value_t = 7)]
-        tokens: usize,
-        /// Retrograde over every position to the fixpoint, with exact distances (slow for big
-        /// heaps: the sets of "wins in exactly d plies" are far larger than the XOR set).
-        /// Default: forward ply sets from the start, then values backed up through them;
-        /// every position is reachable in Nim, so this still decides every position.
-        #[arg(long)]
-        strong: bool,
-        /// Output, progress and checkpoint options.
-        #[command(flatten)]
-        run: RunOptions,
-    },
+    Nim(NimArgs),
     /// Strongly solve Spread, the toy game with passes and drawn endings
     /// (`games/spread/README.md`).
     #[command(after_help = "Example:\n  dfasolve spread --width 3 --height 3")]
-    Spread {
-        /// Grid width (columns); width x height is 2..=16 cells.
-        #[arg(long, default_value_t = 3)]
-        width: usize,
-        /// Grid height (rows).
-        #[arg(long, default_value_t = 3)]
-        height: usize,
-        /// Output, progress and checkpoint options.
-        #[command(flatten)]
-        run: RunOptions,
-    },
+    Spread(SpreadArgs),
     /// Strongly solve Ostle(WxH, K, T) (default: the standard 5x5 game) and report the
     /// published counts: values, positions by hole class and pieces, checkmates, non-trivial
     /// states, distances from the start, raw and up to the board's symmetries.
@@ -396,22 +341,9 @@ pub fn run(cli: Cli) -> Result<()> {
         return outcome;
     }
     match cli.command {
-        Command::Breakthrough { width, height, strong, depth, side_mirror, order, force, run } => {
-            let game = Breakthrough::with_order(width, height, order)?;
-            let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth } };
-            refuse_hopeless(game.estimated_peak_bytes(strong || run.by_classes.is_some()), force)?;
-            let started = Instant::now();
-            let prepared = solve::before_solving(&game, mode, &run)?;
-            let mut solver = Solver::new(&game);
-            solver.set_mirror_policy(side_mirror);
-            let report = solve_with(&mut solver, &game, prepared, &run, started)?;
-            report::finish(&report, &run, &[], |_| {})
-        }
-        Command::Nim { heaps, tokens, strong, run } => solve::run_nim(&Nim::new(heaps, tokens)?, strong, &run),
-        Command::Spread { width, height, run } => {
-            let report = solve(&Spread::new(width, height)?, Mode::Strong, &run)?;
-            report::finish(&report, &run, &[], |_| {})
-        }
+        Command::Breakthrough(args) => args.run(),
+        Command::Nim(args) => args.run(),
+        Command::Spread(args) => args.run(),
         Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
             ostle::run_class_from_subgame(&variant, &file, &run)
         }
@@ -506,16 +438,10 @@ fn refuse_hopeless(estimated_bytes: f64, force: bool) -> Result<()> {
 /// solve commands; `None` for everything else.
 fn class_jobs(command: &Command) -> Option<Result<()>> {
     let (game, run): (Result<Box<dyn crate::games::Game>>, &RunOptions) = match command {
-        Command::Breakthrough { width, height, order, run, .. } => {
-            (Breakthrough::with_order(*width, *height, *order).map(|g| Box::new(g) as _).map_err(Into::into), run)
-        }
-        Command::Nim { heaps, tokens, run, .. } => {
-            (Nim::new(*heaps, *tokens).map(|g| Box::new(g) as _).map_err(Into::into), run)
-        }
+        Command::Breakthrough(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
+        Command::Nim(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
         Command::Ostle { variant, run, .. } => (variant.game().map(|g| Box::new(g) as _), run),
-        Command::Spread { width, height, run } => {
-            (Spread::new(*width, *height).map(|g| Box::new(g) as _).map_err(Into::into), run)
-        }
+        Command::Spread(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
         _ => return None,
     };
     if !run.list_classes && run.class.is_none() {

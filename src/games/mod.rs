@@ -35,9 +35,12 @@
 //!    conformance suite (`tests/conformance.rs`) picks the cases up by themselves and runs them
 //!    through every strategy that applies, against an explicit retrograde over the game's own
 //!    explicit rules, with the images and text forms checked on samples.
-//! 4. A subcommand in `src/cli/mod.rs` if it should be solved from the command line; files
-//!    written by any solve are read back by `query`, `check`, `stats`, `play` and `serve`
-//!    through [`GameParams`] with no change.
+//! 4. If it should be solved from the command line: `src/cli/<game>.rs` with its clap
+//!    arguments (`<Game>Args`, whose `game()` builds the game once and `run()` solves it), and
+//!    one variant `<Game>(<Game>Args)` of `cli::Command` with its arm in the dispatch and in
+//!    the class jobs (`src/cli/spread.rs` is the smallest). Files written by any solve are read
+//!    back by `query`, `check`, `stats`, `play` and `serve` through [`GameParams`] with no
+//!    change.
 
 pub mod breakthrough;
 pub mod check;

@@ -1,0 +1,70 @@
+//! `dfasolve breakthrough`: its arguments, the game they build, and the solve.
+
+use super::options::RunOptions;
+use super::{refuse_hopeless, report, solve};
+use crate::games::Mode;
+use crate::games::breakthrough::{Breakthrough, SquareOrder};
+use crate::solver::{MirrorPolicy, Solver};
+use anyhow::Result;
+use clap::Args;
+use std::time::Instant;
+
+/// The arguments of `dfasolve breakthrough`.
+#[derive(Args, Debug)]
+pub struct BreakthroughArgs {
+    /// Board width (columns), 1..=16.
+    #[arg(long, default_value_t = 4)]
+    pub width: usize,
+    /// Board height (rows), 4..=16.
+    #[arg(long, default_value_t = 4)]
+    pub height: usize,
+    /// Solve every position by retrograde analysis to the fixpoint (exact distances),
+    /// instead of meet in the middle over the positions reachable from the start.
+    #[arg(long)]
+    pub strong: bool,
+    /// Backward plies solved before going forward (meet in the middle).
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// When the retrograde pass takes the second player's sets from the first player's by
+    /// rotating the board and swapping colours, instead of computing their images: never,
+    /// in the large iterations (less memory), or always.
+    #[arg(long, value_enum, default_value_t = MirrorPolicy::Large)]
+    pub side_mirror: MirrorPolicy,
+    /// The order squares are read into the DFA strings: row by row (the published
+    /// encoding) or column by column.
+    #[arg(long, value_enum, default_value_t = SquareOrder::Rows)]
+    pub order: SquareOrder,
+    /// Start even when the estimated memory is far more than the machine has.
+    #[arg(long)]
+    pub force: bool,
+    /// Output, progress and checkpoint options.
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+impl BreakthroughArgs {
+    /// The game these arguments name.
+    ///
+    /// # Errors
+    /// Sizes the game refuses.
+    pub fn game(&self) -> Result<Breakthrough> {
+        Ok(Breakthrough::with_order(self.width, self.height, self.order)?)
+    }
+
+    /// Solve it and print the report.
+    ///
+    /// # Errors
+    /// A refused size, the solver's and the outputs' errors.
+    pub fn run(&self) -> Result<()> {
+        let game = self.game()?;
+        let run = &self.run;
+        let mode = if self.strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: self.depth } };
+        refuse_hopeless(game.estimated_peak_bytes(self.strong || run.by_classes.is_some()), self.force)?;
+        let started = Instant::now();
+        let prepared = solve::before_solving(&game, mode, run)?;
+        let mut solver = Solver::new(&game);
+        solver.set_mirror_policy(self.side_mirror);
+        let report = solve::solve_with(&mut solver, &game, prepared, run, started)?;
+        report::finish(&report, run, &[], |_| {})
+    }
+}

@@ -1,0 +1,41 @@
+//! `dfasolve spread`: its arguments, the game they build, and the strong solve.
+
+use super::options::RunOptions;
+use super::{report, solve};
+use crate::games::Mode;
+use crate::games::spread::Spread;
+use anyhow::Result;
+use clap::Args;
+
+/// The arguments of `dfasolve spread`.
+#[derive(Args, Debug)]
+pub struct SpreadArgs {
+    /// Grid width (columns); width x height is 2..=16 cells.
+    #[arg(long, default_value_t = 3)]
+    pub width: usize,
+    /// Grid height (rows).
+    #[arg(long, default_value_t = 3)]
+    pub height: usize,
+    /// Output, progress and checkpoint options.
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+impl SpreadArgs {
+    /// The game these arguments name.
+    ///
+    /// # Errors
+    /// Sizes the game refuses.
+    pub fn game(&self) -> Result<Spread> {
+        Ok(Spread::new(self.width, self.height)?)
+    }
+
+    /// Solve it strongly (draws rule out a meet in the middle) and print the report.
+    ///
+    /// # Errors
+    /// A refused size, the solver's and the outputs' errors.
+    pub fn run(&self) -> Result<()> {
+        let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
+        report::finish(&report, &self.run, &[], |_| {})
+    }
+}
