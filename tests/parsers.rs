@@ -7,11 +7,21 @@ use dfasolve::games::ostle::{Ostle, Variant};
 use proptest::prelude::*;
 
 /// Every game of the conformance suite, and the largest boards, whose text is longest.
-fn games() -> Vec<Box<dyn Game>> {
+fn all_games() -> Vec<Box<dyn Game>> {
     let mut games = crate::conformance::games();
     games.push(Box::new(Breakthrough::new(5, 6).unwrap()));
     games.push(Box::new(Ostle::new(Variant::standard()).unwrap()));
     games
+}
+
+thread_local! {
+    /// [`all_games`], built once per test thread rather than once per generated case.
+    static GAMES: Vec<Box<dyn Game>> = all_games();
+}
+
+/// Run `f` on every game.
+fn games<T>(f: impl FnOnce(&[Box<dyn Game>]) -> T) -> T {
+    GAMES.with(|games| f(games))
 }
 
 proptest! {
@@ -19,24 +29,30 @@ proptest! {
 
     #[test]
     fn random_text_never_panics(text in ".{0,60}") {
-        for g in games() {
-            if let Ok(pos) = g.parse(&text) {
-                prop_assert_eq!(g.parse(&g.render(&pos)).unwrap(), pos);
+        games(|games| {
+            for g in games {
+                if let Ok(pos) = g.parse(&text) {
+                    prop_assert_eq!(g.parse(&g.render(&pos)).unwrap(), pos);
+                }
             }
-        }
+            Ok(())
+        })?;
     }
 
     #[test]
     fn mutated_positions_never_panic(i in 0usize..64, ch in prop::sample::select(vec!['x', 'o', '.', '/', ' ', '9', ',', 'q', '\u{e9}', 'b', 'w', 'U', 'D', '-'])) {
-        for g in games() {
-            let mut text: Vec<char> = g.render(&g.initial()).chars().collect();
-            let k = i % text.len();
-            text[k] = ch;
-            let mutated: String = text.into_iter().collect();
-            if let Ok(pos) = g.parse(&mutated) {
-                prop_assert_eq!(g.parse(&g.render(&pos)).unwrap(), pos);
+        games(|games| {
+            for g in games {
+                let mut text: Vec<char> = g.render(&g.initial()).chars().collect();
+                let k = i % text.len();
+                text[k] = ch;
+                let mutated: String = text.into_iter().collect();
+                if let Ok(pos) = g.parse(&mutated) {
+                    prop_assert_eq!(g.parse(&g.render(&pos)).unwrap(), pos);
+                }
             }
-        }
+            Ok(())
+        })?;
     }
 }
 

@@ -200,16 +200,9 @@ pub enum NoMove {
     /// The player loses (Breakthrough, Nim, Ostle).
     Loses,
     /// The player passes: the same string with the other side to move (Othello, written
-    /// with the side to move beside the board).
+    /// with the side to move beside the board; a mover-relative game's pass would also swap
+    /// the players' symbols, which no game needs yet).
     Passes,
-    /// The player passes, in a game whose strings are written from the mover's view: the
-    /// same board seen from the other side, the two players' symbols swapped.
-    PassesSwapping {
-        /// One player's symbol.
-        a: Symbol,
-        /// The other player's symbol.
-        b: Symbol,
-    },
 }
 
 /// A symmetry between the two sides to move (see [`Game::side_mirror`]).

@@ -61,33 +61,23 @@ pub struct Moves {
     pass: Option<Pass>,
 }
 
-/// The pass of a player without a legal move: from each string of `from` to itself, or to
-/// itself with two symbols swapped (the same board seen from the other side). The swap is
-/// its own inverse, so the pass's backward image is the same map restricted to `from`.
+/// The pass of a player without a legal move: from each string of `from` to the same string
+/// with the other side to move, so both of its images are an intersection with `from`.
 #[derive(Clone, Debug)]
 pub struct Pass {
     /// The strings whose only move is the pass.
     pub from: Dfa,
-    /// The symbols the pass swaps, if any.
-    pub swap: Option<(Symbol, Symbol)>,
 }
 
 impl Pass {
-    fn map(&self, set: &Dfa) -> Dfa {
-        match self.swap {
-            Some((a, b)) => set.swap_symbols(a, b),
-            None => set.clone(),
-        }
-    }
-
     /// The strings the members of `set` that pass lead to.
     fn forward(&self, set: &Dfa) -> Dfa {
-        self.map(&set.intersection(&self.from))
+        set.intersection(&self.from)
     }
 
     /// The members of `from` that pass into `set`.
     fn backward(&self, set: &Dfa) -> Dfa {
-        self.map(set).intersection(&self.from)
+        set.intersection(&self.from)
     }
 }
 

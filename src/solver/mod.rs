@@ -117,10 +117,11 @@ impl<'g> Solver<'g> {
         };
         // Terminal by rule, whatever the moves would be; then the positions the rules do not
         // end but that have no legal move, which lose or pass.
-        let by_rule = per_side(&|s| {
-            let u = &universe[s.index()];
-            game.lost_terminal(s).union(&game.won_terminal(s)).union(&game.drawn_terminal(s)).intersection(u)
-        });
+        let within = |s: Side, set: Dfa| set.intersection(&universe[s.index()]);
+        let lost_by_rule = per_side(&|s| within(s, game.lost_terminal(s)));
+        let won_by_rule = per_side(&|s| within(s, game.won_terminal(s)));
+        let drawn_by_rule = per_side(&|s| within(s, game.drawn_terminal(s)));
+        let by_rule = [0, 1].map(|i| lost_by_rule[i].union(&won_by_rule[i]).union(&drawn_by_rule[i]));
         let stuck = per_side(&|s| {
             let u = &universe[s.index()];
             let stuck = match game.stuck(s) {
@@ -133,22 +134,14 @@ impl<'g> Solver<'g> {
             };
             stuck.difference(&by_rule[s.index()])
         });
-        let pass = match game.without_a_move() {
-            NoMove::Loses => None,
-            NoMove::Passes => Some(None),
-            NoMove::PassesSwapping { a, b } => Some(Some((a, b))),
-        };
-        let lost = per_side(&|s| {
-            let by_rule = game.lost_terminal(s).intersection(&universe[s.index()]);
-            if pass.is_some() { by_rule } else { by_rule.union(&stuck[s.index()]) }
-        });
-        let won = per_side(&|s| game.won_terminal(s).intersection(&universe[s.index()]).difference(&lost[s.index()]));
-        let ongoing = per_side(&|s| universe[s.index()].difference(&by_rule[s.index()]).difference(&lost[s.index()]));
+        let passes = game.without_a_move() == NoMove::Passes;
+        let lost = if passes { lost_by_rule } else { [0, 1].map(|i| lost_by_rule[i].union(&stuck[i])) };
+        let won = [0, 1].map(|i| won_by_rule[i].difference(&lost[i]));
+        let ongoing = [0, 1].map(|i| universe[i].difference(&by_rule[i]).difference(&lost[i]));
         let mut moves = moves;
-        if let Some(swap) = pass {
-            let [first, second] = stuck;
-            for (m, from) in moves.iter_mut().zip([first, second]) {
-                m.set_pass(Pass { from, swap });
+        if passes {
+            for (m, from) in moves.iter_mut().zip(stuck) {
+                m.set_pass(Pass { from });
             }
         }
         Solver {
