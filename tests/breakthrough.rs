@@ -178,7 +178,7 @@ fn checkpointed_retrograde_reads_back_the_same_increments() {
     let mut solver = Solver::new(&game);
     solver.checkpoint_into(dir.path().to_path_buf());
     let spilled = solver.retrograde(None).unwrap();
-    assert!(plain.new_win[0].len() > 4, "enough iterations to spill some");
+    assert!(plain.new_win[Side::First].len() > 4, "enough iterations to spill some");
     assert_eq!(spilled.new_win, plain.new_win);
     assert_eq!(spilled.new_loss, plain.new_loss);
     assert_eq!((spilled.win, spilled.loss), (plain.win, plain.loss));

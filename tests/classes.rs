@@ -126,14 +126,14 @@ fn ostle_subgame_refuses_what_is_not_one() {
     assert!(err.contains("is not a subgame of"), "{err}");
 }
 
-/// With checkpoints, the class solve's loss steps park the running sets on disk past a
+/// With checkpoints, a pass's loss steps park the running sets on disk past a
 /// threshold (here always), take their escape filters by parts where the game has them
 /// (Ostle: by hole square, here always) and journal their images (here after every move group
 /// and part): the values are those of the solve without any of it, the finished run leaves
 /// none of their files, and Breakthrough (two sides, in turn, no parts) and Ostle (one side,
 /// with draws) both take that path.
 #[test]
-fn parked_and_journaled_class_solve_equals_the_plain_one() {
+fn parked_and_journaled_solves_equal_the_plain_ones() {
     let games: Vec<Box<dyn Game>> = vec![
         Box::new(Ostle::new(Variant { width: 3, height: 4, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap()),
         Box::new(Breakthrough::new(3, 4).unwrap()),
@@ -156,5 +156,13 @@ fn parked_and_journaled_class_solve_equals_the_plain_one() {
             .filter(|n| n.contains("parked") || n.ends_with("-wins.dfas") || n.contains("-losses"))
             .collect();
         assert!(left.is_empty(), "{}: {left:?}", game.name());
+        // The whole solve is the same pass: it parks too (Breakthrough's takes its side
+        // mirror instead).
+        let plain = Solver::new(game.as_ref()).solve(Mode::Strong).unwrap();
+        let mut solver = Solver::new(game.as_ref());
+        solver.checkpoint_into(dir.path().join("ck-whole"));
+        solver.set_park_threshold(0);
+        let parked = solver.solve(Mode::Strong).unwrap();
+        assert_eq!(by_value(&plain), by_value(&parked), "{}: the same values, whole", game.name());
     }
 }

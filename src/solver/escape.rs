@@ -25,8 +25,8 @@ impl Solver<'_> {
     /// # Errors
     /// A journal of another solve, or unreadable.
     pub(super) fn escape_filter(&self, step: &StepKey, s: Side, open: Cow<'_, Dfa>, escape: &Dfa) -> Result<Dfa> {
-        let moves = &self.moves[s.index()];
-        let parts = &self.filter_parts[s.index()];
+        let moves = &self.moves[s];
+        let parts = &self.filter_parts[s];
         if parts.is_empty() || open.nontrivial_state_count() <= self.part_above {
             let [_, journal] = self.journals(step, s);
             let record = |groups: usize, sets: &[(u32, &Dfa)]| journal.record(groups, sets);
@@ -84,7 +84,7 @@ impl Solver<'_> {
     /// as `step`, now that it is.
     pub(super) fn forget_part_journals(&self, step: &StepKey, s: Side) {
         self.part_journal(step, s, None).remove();
-        for k in 0..self.filter_parts[s.index()].len() {
+        for k in 0..self.filter_parts[s].len() {
             self.part_journal(step, s, Some(k)).remove();
         }
     }

@@ -1,6 +1,6 @@
 //! Forward ply sets: every position reachable from a start in exactly `k` plies.
 
-use super::{Solver, StepKey};
+use super::{PerSide, Solver, StepKey};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::record::Phase;
@@ -15,7 +15,7 @@ impl Solver<'_> {
     pub fn forward_plies(
         &mut self,
         start: &Position,
-        decided: Option<&[Dfa; 2]>,
+        decided: Option<&PerSide<Dfa>>,
         max_plies: Option<u32>,
     ) -> Result<Vec<Dfa>> {
         let shape = self.game.shape().clone();
@@ -36,9 +36,9 @@ impl Solver<'_> {
                     .map(|(_, d)| d)
                     .ok_or_else(|| Error::Mismatch(format!("{name}: empty checkpoint")))?,
                 None => {
-                    let mut expand = plies[k as usize].intersection(&self.ongoing[side.index()]);
+                    let mut expand = plies[k as usize].intersection(&self.ongoing[side]);
                     if let Some(d) = decided {
-                        expand = expand.difference(&d[side.index()]);
+                        expand = expand.difference(&d[side]);
                     }
                     let next = self.forward(side, &expand);
                     self.checkpoints.save(&name, &[("reachable", &next)])?;

@@ -3,7 +3,7 @@
 //! docs of [`super`].
 
 use super::running::RunningSet;
-use super::{Solver, StepKey, retrograde};
+use super::{PerSide, Solver, StepKey, retrograde};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::games::ValueClass;
@@ -24,10 +24,8 @@ impl Solver<'_> {
             return Err(Error::BadParameters(format!("{} can be drawn: use the strong mode", self.game.name())));
         }
         let r = self.retrograde(Some(depth))?;
-        // With mover-relative strings the first side's sets stand for whoever moves.
-        let shared = self.game.mover_relative();
-        let slot = |side: Side| if shared { 0 } else { side.index() };
-        let decided = [r.win[0].union(&r.loss[0]), r.win[slot(Side::Second)].union(&r.loss[slot(Side::Second)])];
+        let (sides, shared) = (r.win.sharing(), r.win.is_shared());
+        let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
         // Every position of ply k + 1 is valued before ply k: each ply's successors lie
         // in the next ply. So ply k only values the positions no later ply has seen,
@@ -39,21 +37,24 @@ impl Solver<'_> {
         // meant a difference of each running set at the end, whose spikes were the solve's
         // peak: `docs/engine-notes.md`, the final classes.)
         let empty = Dfa::reject_all(self.game.shape());
-        let mut win_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
-        let mut loss_all = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
+        let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone()));
+        let (mut win_all, mut loss_all) = (running(), running());
         // The reachable positions the retrograde pass decided, for the count of reachable
         // positions valued (the backup values the others).
-        let mut reached_decided = [RunningSet::new(empty.clone()), RunningSet::new(empty.clone())];
+        let mut reached_decided = running();
         // Ply k's positions that the later plies have not valued. Each ply's set is taken
         // out of `plies` for this, its only use, and dropped after it.
-        let unvalued =
-            |k: usize, ply: Dfa, ongoing: &[Dfa; 2], win_all: &[RunningSet; 2], loss_all: &[RunningSet; 2]| {
-                let i = slot(Side::after(initial.side, Ply(k as u32)));
-                let fresh = ply.intersection(&ongoing[i]).difference(&decided[i]);
-                let reached = ply.intersection(&decided[i]);
-                drop(ply);
-                (loss_all[i].removed_from(&win_all[i].removed_from(&fresh)), reached)
-            };
+        let unvalued = |k: usize,
+                        ply: Dfa,
+                        ongoing: &PerSide<Dfa>,
+                        win_all: &PerSide<RunningSet>,
+                        loss_all: &PerSide<RunningSet>| {
+            let s = Side::after(initial.side, Ply(k as u32));
+            let fresh = ply.intersection(&ongoing[s]).difference(&decided[s]);
+            let reached = ply.intersection(&decided[s]);
+            drop(ply);
+            (loss_all[s].removed_from(&win_all[s].removed_from(&fresh)), reached)
+        };
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
         // ply's positions from the values known so far. What is recorded per ply is
@@ -65,7 +66,7 @@ impl Solver<'_> {
         // Plies an earlier run of this solve backed up (their checkpoints, from the last ply
         // down without a gap) are read back instead of computed: losing a run costs at most
         // the ply it was on.
-        let mut previous_new: Option<(usize, Dfa)> = None;
+        let mut previous_new: Option<(Side, Dfa)> = None;
         let mut undone = last.map_or(0, |l| l + 1);
         while let Some(k) = undone.checked_sub(1) {
             let Some(saved) = self.checkpoints.load(&backup_step(k))? else { break };
@@ -78,26 +79,27 @@ impl Solver<'_> {
             let side = Side::after(initial.side, Ply(k as u32));
             self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
-            win_all[slot(side)].add(&win_new);
-            loss_all[slot(side)].add(&lose_new);
-            previous_new = Some((slot(side), new));
-            reached_decided[slot(side)].add(&take_ply(k).intersection(&decided[slot(side)]));
+            win_all[side].add(&win_new);
+            loss_all[side].add(&lose_new);
+            previous_new = Some((side, new));
+            reached_decided[side].add(&take_ply(k).intersection(&decided[side]));
             undone = k;
         }
         let mut prepared = undone.checked_sub(1).map(|k| unvalued(k, take_ply(k), &self.ongoing, &win_all, &loss_all));
         for k in (0..undone).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
-            let (i, o) = (slot(side), slot(side.other()));
+            let o = side.other();
             let (prepared_k, reached) = prepared.take().expect("prepared during the previous ply");
-            reached_decided[i].add(&reached);
+            reached_decided[side].add(&reached);
             drop(reached);
-            let (moves, ongoing, win_ref, loss_ref) = (&self.moves[i], &self.ongoing, &win_all, &loss_all);
+            let (moves, ongoing, win_ref, loss_ref) = (&self.moves[side], &self.ongoing, &win_all, &loss_all);
             let decided_loss = &r.loss[o];
             let previous = &previous_new;
             let chain = || {
-                // The previous ply's positions were valued after this one was prepared.
+                // The previous ply's positions were valued after this one was prepared (they
+                // are in this ply's set when the sides share their sets).
                 let new = match previous {
-                    Some((j, n)) if *j == i => prepared_k.difference(n),
+                    Some((t, n)) if shared || *t == side => prepared_k.difference(n),
                     _ => prepared_k,
                 };
                 let [settled, recent] = loss_ref[o].parts();
@@ -118,9 +120,9 @@ impl Solver<'_> {
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
-            win_all[i].add(&win_new);
-            loss_all[i].add(&lose_new);
-            previous_new = Some((i, new));
+            win_all[side].add(&win_new);
+            loss_all[side].add(&lose_new);
+            previous_new = Some((side, new));
             prepared = next;
         }
         // Positions decided by the retrograde pass keep their exact distance; the
@@ -129,15 +131,13 @@ impl Solver<'_> {
         // solve's largest sets, and making every class while all four were held went over a
         // budget the backup had kept.
         let mut reachable_valued = 0u128;
-        for (i, reached) in reached_decided.into_iter().enumerate() {
-            let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };
+        for (s, reached) in reached_decided.into_iter_sides() {
             let reached = reached.into_dfa();
             self.recorder.record(Phase::Backup, 0, s, "reached_decided", &reached);
             reachable_valued = reachable_valued.saturating_add(reached.checked_count().unwrap_or(u128::MAX));
         }
-        let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
-        for (i, (win, loss)) in win_all.into_iter().zip(loss_all).enumerate() {
-            let Some(&s) = self.sides().iter().find(|s| s.index() == i) else { continue };
+        let mut classes = retrograde::exact_classes(r.new_win, r.new_loss);
+        for ((s, win), (_, loss)) in win_all.into_iter_sides().zip(loss_all.into_iter_sides()) {
             for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
                 let set = set.into_dfa();
                 reachable_valued = reachable_valued.saturating_add(set.checked_count().unwrap_or(u128::MAX));

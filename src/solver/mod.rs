@@ -25,6 +25,11 @@
 //!   `F_{k+1}`, all of whose positions are valued by then, so a move into `KL_opp` is a move
 //!   into a loss, and this is exact; a position met in many plies is valued once.
 //!
+//! The whole solve and every class of a solve by classes run the same retrograde pass
+//! (`pass.rs`, one iteration in `iteration.rs`); a class adds the lower classes' values
+//! (`lower.rs`). Sets are held per side to move in a [`PerSide`], one set for both sides when
+//! strings are mover-relative.
+//!
 //! Finished plies and iterations can be kept on disk ([`Solver::checkpoint_into`]) so that a run resumes
 //! where it stopped; the second side's sets can be mirror images of the first side's
 //! ([`MirrorPolicy`]).
@@ -34,15 +39,21 @@ pub use checkpoint::{STOP_AFTER, STOPPED_EXIT_CODE};
 mod classes;
 mod escape;
 mod forward;
+mod increments;
+mod iteration;
 mod journal;
+mod lower;
 mod meet;
 mod mirror;
+mod pass;
+mod per_side;
 mod retrograde;
 mod running;
 mod step_key;
 mod undecided;
 
 pub use mirror::MirrorPolicy;
+pub use per_side::{PerSide, Sides};
 pub use retrograde::Retrograde;
 pub use step_key::{JournalPart, NotAStepKey, StepKey};
 
@@ -71,11 +82,11 @@ pub(crate) use timed;
 /// Solves one game; holds its move graphs and terminal sets.
 pub struct Solver<'g> {
     game: &'g dyn Game,
-    moves: [Moves; 2],
-    universe: [Dfa; 2],
-    lost: [Dfa; 2],
-    won: [Dfa; 2],
-    ongoing: [Dfa; 2],
+    moves: PerSide<Moves>,
+    universe: PerSide<Dfa>,
+    lost: PerSide<Dfa>,
+    won: PerSide<Dfa>,
+    ongoing: PerSide<Dfa>,
     recorder: Recorder<'g>,
     checkpoints: Checkpoints,
     /// How often a long image's progress is saved with the checkpoints.
@@ -83,7 +94,7 @@ pub struct Solver<'g> {
     /// Above this many undecided DFA states a class's loss step parks its running sets.
     park_above: usize,
     /// The game's [`Game::filter_parts`] by side to move.
-    filter_parts: [Vec<Dfa>; 2],
+    filter_parts: PerSide<Vec<Dfa>>,
     /// Above this many open DFA states an escape filter goes by parts.
     part_above: usize,
     mirror: Mirror,
@@ -103,45 +114,33 @@ impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game`.
     pub fn new(game: &'g dyn Game) -> Solver<'g> {
         let started = Instant::now();
-        let shared = game.mover_relative();
-        let moves =
-            [game.solver_moves(Side::First), game.solver_moves(if shared { Side::First } else { Side::Second })];
-        let first_universe = timed!("universe", game.universe(Side::First));
-        let universe = [first_universe.clone(), if shared { first_universe } else { game.universe(Side::Second) }];
-        // With mover-relative strings both sides are the same computation: do it once. (The
-        // side mirror is left to the retrograde pass and its policy: these sets are cheap.)
-        let per_side = |f: &dyn Fn(Side) -> Dfa| {
-            let first = f(Side::First);
-            let second = if shared { first.clone() } else { f(Side::Second) };
-            [first, second]
-        };
+        // With mover-relative strings both sides are the same computation: done once.
+        let sides = Sides::of_game(game.mover_relative());
+        let mut moves = PerSide::new(sides, |s| game.solver_moves(s));
+        let universe = PerSide::new(sides, |s| timed!("universe", game.universe(s)));
         // Terminal by rule, whatever the moves would be; then the positions the rules do not
         // end but that have no legal move, which lose or pass.
-        let within = |s: Side, set: Dfa| set.intersection(&universe[s.index()]);
-        let lost_by_rule = per_side(&|s| within(s, game.lost_terminal(s)));
-        let won_by_rule = per_side(&|s| within(s, game.won_terminal(s)));
-        let drawn_by_rule = per_side(&|s| within(s, game.drawn_terminal(s)));
-        let by_rule = [0, 1].map(|i| lost_by_rule[i].union(&won_by_rule[i]).union(&drawn_by_rule[i]));
-        let stuck = per_side(&|s| {
-            let u = &universe[s.index()];
+        let lost_by_rule = universe.map(|s, u| game.lost_terminal(s).intersection(u));
+        let won_by_rule = universe.map(|s, u| game.won_terminal(s).intersection(u));
+        let drawn_by_rule = universe.map(|s, u| game.drawn_terminal(s).intersection(u));
+        let by_rule = lost_by_rule.map(|s, lost| lost.union(&won_by_rule[s]).union(&drawn_by_rule[s]));
+        let stuck = universe.map(|s, u| {
             let stuck = match game.stuck(s) {
                 Some(stuck) => stuck.intersection(u),
                 None => {
-                    let has_move =
-                        timed!("has move", moves[s.index()].backward_within(&universe[s.other().index()], u));
+                    let has_move = timed!("has move", moves[s].backward_within(&universe[s.other()], u));
                     u.difference(&has_move)
                 }
             };
-            stuck.difference(&by_rule[s.index()])
+            stuck.difference(&by_rule[s])
         });
         let passes = game.without_a_move() == NoMove::Passes;
-        let lost = if passes { lost_by_rule } else { [0, 1].map(|i| lost_by_rule[i].union(&stuck[i])) };
-        let won = [0, 1].map(|i| won_by_rule[i].difference(&lost[i]));
-        let ongoing = [0, 1].map(|i| universe[i].difference(&by_rule[i]).difference(&lost[i]));
-        let mut moves = moves;
+        let lost = if passes { lost_by_rule } else { lost_by_rule.zip_map(&stuck, |_, l, st| l.union(st)) };
+        let won = won_by_rule.zip_map(&lost, |_, w, l| w.difference(l));
+        let ongoing = universe.map(|s, u| u.difference(&by_rule[s]).difference(&lost[s]));
         if passes {
-            for (m, from) in moves.iter_mut().zip(stuck) {
-                m.set_pass(Pass { from });
+            for (s, from) in stuck.into_iter_sides() {
+                moves[s].set_pass(Pass { from });
             }
         }
         Solver {
@@ -155,13 +154,9 @@ impl<'g> Solver<'g> {
             checkpoints: Checkpoints::none(),
             journal_every: JOURNAL_EVERY,
             park_above: PARK_ABOVE,
-            filter_parts: {
-                let first = game.filter_parts(Side::First);
-                let second = if shared { first.clone() } else { game.filter_parts(Side::Second) };
-                [first, second]
-            },
+            filter_parts: PerSide::new(sides, |s| game.filter_parts(s)),
             part_above: FILTER_PARTS_ABOVE,
-            mirror: Mirror::new(if shared { None } else { game.side_mirror() }),
+            mirror: Mirror::new(if sides == Sides::Shared { None } else { game.side_mirror() }),
         }
     }
 
@@ -214,43 +209,38 @@ impl<'g> Solver<'g> {
 
     /// Positions where `side` is to move and play goes on.
     pub fn ongoing(&self, side: Side) -> &Dfa {
-        &self.ongoing[side.index()]
+        &self.ongoing[side]
     }
 
     /// Terminal positions lost for the side to move (by rule or without a legal move).
     pub fn lost_terminal(&self, side: Side) -> &Dfa {
-        &self.lost[side.index()]
+        &self.lost[side]
     }
 
     /// The universe with `side` to move.
     pub fn universe(&self, side: Side) -> &Dfa {
-        &self.universe[side.index()]
+        &self.universe[side]
     }
 
     /// The moves of `side` as the solver applies them.
     pub fn moves(&self, side: Side) -> &Moves {
-        &self.moves[side.index()]
+        &self.moves[side]
     }
 
     /// Positions reachable in one move of `side` from `set` (`set` should be ongoing).
     pub fn forward(&self, side: Side, set: &Dfa) -> Dfa {
-        self.moves[side.index()].forward(set)
+        self.moves[side].forward(set)
     }
 
     /// Positions with `side` to move with some move into `set`.
     pub fn backward(&self, side: Side, set: &Dfa) -> Dfa {
-        self.moves[side.index()].backward(set)
+        self.moves[side].backward(set)
     }
 
     /// Positions of `within` with `side` to move and some move into `set` (cheaper than
     /// [`Solver::backward`] and an intersection: work outside `within` is never done).
     pub fn backward_within(&self, side: Side, set: &Dfa, within: &Dfa) -> Dfa {
-        self.moves[side.index()].backward_within(set, within)
-    }
-
-    /// The sides whose sets the solver computes (one when strings are mover-relative).
-    fn sides(&self) -> &'static [Side] {
-        if self.game.mover_relative() { &[Side::First] } else { &Side::BOTH }
+        self.moves[side].backward_within(set, within)
     }
 
     /// Solve by `mode`.
@@ -276,22 +266,6 @@ impl<'g> Solver<'g> {
         let mut solution = self.finish(mode, initial, classes)?;
         solution.reachable_valued = reachable_valued;
         Ok(solution)
-    }
-
-    /// Retrograde to the fixpoint: exact distances, and draws where nothing was decided.
-    fn solve_strong(&mut self) -> Result<Vec<ValueClass>> {
-        let r = self.retrograde(None)?;
-        let mut draw_classes = Vec::new();
-        for &s in self.sides() {
-            let i = s.index();
-            let draws = self.universe[i].difference(&r.win[i]).difference(&r.loss[i]);
-            if !draws.is_empty() {
-                draw_classes.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
-            }
-        }
-        let mut classes = retrograde::exact_classes(r.new_win, r.new_loss, self.sides());
-        classes.extend(draw_classes);
-        Ok(classes)
     }
 
     fn finish(&mut self, mode: Mode, initial: Position, classes: Vec<ValueClass>) -> Result<Solution> {

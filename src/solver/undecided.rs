@@ -15,79 +15,101 @@
 //! positions' moves too. Without draws the undecided positions run out, and keeping the
 //! positions not won made Breakthrough slower, so they are kept only for games with draws.
 
-use super::timed;
+use super::{PerSide, timed};
 use crate::dfa::Dfa;
+use crate::vocabulary::Side;
 
-/// The undecided positions of both sides, and the positions not won that the new wins may
+/// Whether a game can end in a draw, which decides what [`Undecided`] keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Draws {
+    /// Every position is won or lost: the undecided positions run out.
+    Never,
+    /// Some positions may stay undecided to the end.
+    Possible,
+}
+
+impl Draws {
+    /// The game's answer to [`crate::games::Game::has_draws`].
+    pub(super) fn of(has_draws: bool) -> Draws {
+        if has_draws { Draws::Possible } else { Draws::Never }
+    }
+}
+
+/// The undecided positions of each side, and the positions not won that the new wins may
 /// be imaged within.
 ///
-/// Invariants: `undecided[i] ⊆ not_won[i]`, both within the ongoing positions, and
-/// `not_won[i] \ undecided[i]` holds only lost positions.
+/// Invariants: `undecided[s] ⊆ not_won[s]`, both within the ongoing positions, and
+/// `not_won[s] \ undecided[s]` holds only lost positions.
 pub(super) struct Undecided {
-    undecided: [Dfa; 2],
+    undecided: PerSide<Dfa>,
     /// Kept only for games with draws.
-    not_won: Option<[Dfa; 2]>,
+    not_won: Option<PerSide<Dfa>>,
 }
 
 impl Undecided {
     /// The ongoing positions that are neither `won` nor `lost`, keeping those not won as
-    /// well when the game has `draws`.
-    pub(super) fn new(ongoing: &[Dfa; 2], won: &[Dfa; 2], lost: &[Dfa; 2], draws: bool) -> Undecided {
-        let not_won = [0, 1].map(|i| ongoing[i].difference(&won[i]));
-        let undecided = [0, 1].map(|i| not_won[i].difference(&lost[i]));
-        Undecided { undecided, not_won: draws.then_some(not_won) }
+    /// well when the game may end in `draws`.
+    pub(super) fn new(ongoing: &PerSide<Dfa>, won: &PerSide<Dfa>, lost: &PerSide<Dfa>, draws: Draws) -> Undecided {
+        let not_won = ongoing.zip_map(won, |_, o, w| o.difference(w));
+        let undecided = not_won.zip_map(lost, |_, n, l| n.difference(l));
+        Undecided { undecided, not_won: (draws == Draws::Possible).then_some(not_won) }
     }
 
     /// The undecided positions, by side to move.
-    pub(super) fn sets(&self) -> &[Dfa; 2] {
+    pub(super) fn sets(&self) -> &PerSide<Dfa> {
         &self.undecided
     }
 
-    /// The set the new wins of side `i` are imaged within: the positions not won or the
-    /// undecided ones, whichever has the smaller DFA.
-    pub(super) fn for_wins(&self, i: usize) -> &Dfa {
-        let undecided = &self.undecided[i];
-        let Some(not_won) = &self.not_won else { return undecided };
-        let (u, w) = (undecided.nontrivial_state_count(), not_won[i].nontrivial_state_count());
-        tracing::debug!(target: "dfasolve::solver", "      within: undecided {u} states, not won {w}");
-        if w < u { &not_won[i] } else { undecided }
+    /// DFA states of the undecided sets together (each shared set once).
+    pub(super) fn state_count(&self) -> usize {
+        self.undecided.iter().map(|(_, d)| d.nontrivial_state_count()).sum()
     }
 
-    /// Remove side `i`'s new wins `dw` and new losses `dl` (each within the undecided set).
-    pub(super) fn settle(&mut self, i: usize, dw: &Dfa, dl: &Dfa) {
+    /// The set the new wins of side `s` are imaged within: the positions not won or the
+    /// undecided ones, whichever has the smaller DFA.
+    pub(super) fn for_wins(&self, s: Side) -> &Dfa {
+        let undecided = &self.undecided[s];
+        let Some(not_won) = &self.not_won else { return undecided };
+        let (u, w) = (undecided.nontrivial_state_count(), not_won[s].nontrivial_state_count());
+        tracing::debug!(target: "dfasolve::solver", "      within: undecided {u} states, not won {w}");
+        if w < u { &not_won[s] } else { undecided }
+    }
+
+    /// Remove side `s`'s new wins `dw` and new losses `dl` (each within the undecided set).
+    pub(super) fn settle(&mut self, s: Side, dw: &Dfa, dl: &Dfa) {
         // The smaller set first, and no copies for empty operands: on the largest classes a
         // copy of the undecided set took the solve past its budget.
         if let Some(not_won) = &mut self.not_won {
             timed!("not won", {
-                not_won[i].subtract(dw);
-                &not_won[i]
+                not_won[s].subtract(dw);
+                &not_won[s]
             });
         }
         timed!("undecided", {
-            self.undecided[i].subtract(dw);
-            self.undecided[i].subtract(dl);
-            &self.undecided[i]
+            self.undecided[s].subtract(dw);
+            self.undecided[s].subtract(dl);
+            &self.undecided[s]
         });
     }
 
     /// Every set held, named, so that a step that does not read them can park them on disk.
     pub(super) fn parts_mut(&mut self) -> Vec<(String, &mut Dfa)> {
         let mut parts: Vec<(String, &mut Dfa)> =
-            self.undecided.iter_mut().enumerate().map(|(i, d)| (format!("undecided/{i}"), d)).collect();
+            self.undecided.iter_mut().map(|(s, d)| (format!("undecided/{s}"), d)).collect();
         if let Some(not_won) = &mut self.not_won {
-            parts.extend(not_won.iter_mut().enumerate().map(|(i, d)| (format!("not_won/{i}"), d)));
+            parts.extend(not_won.iter_mut().map(|(s, d)| (format!("not_won/{s}"), d)));
         }
         parts
     }
 
-    /// Take side `i`'s undecided set out (leaving an empty one): the caller has parked it.
-    pub(super) fn take(&mut self, i: usize) -> Dfa {
-        let empty = Dfa::reject_all(self.undecided[i].shape());
-        std::mem::replace(&mut self.undecided[i], empty)
+    /// Take side `s`'s undecided set out (leaving an empty one): the caller has parked it.
+    pub(super) fn take(&mut self, s: Side) -> Dfa {
+        let empty = Dfa::reject_all(self.undecided[s].shape());
+        std::mem::replace(&mut self.undecided[s], empty)
     }
 
     /// The undecided positions, by side to move, once the pass is over.
-    pub(super) fn into_sets(self) -> [Dfa; 2] {
+    pub(super) fn into_sets(self) -> PerSide<Dfa> {
         self.undecided
     }
 }
@@ -108,23 +130,34 @@ mod tests {
         let ongoing = Dfa::from_strings(&shape, &all);
         let won = set(&shape, &[[0, 0], [0, 1], [0, 2]]);
         let lost = set(&shape, &[[1, 1]]);
-        let both = |d: &Dfa| [d.clone(), d.clone()];
-        let mut u = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), true);
-        for i in 0..2 {
-            assert_eq!(u.sets()[i], ongoing.difference(&won).difference(&lost));
+        let both = |d: &Dfa| PerSide::splat(super::super::Sides::Apart, d);
+        let mut u = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), Draws::Possible);
+        for s in Side::BOTH {
+            assert_eq!(u.sets()[s], ongoing.difference(&won).difference(&lost));
             // "Not won" (first symbol 1 or 2) has fewer DFA states than the undecided set.
-            assert_eq!(*u.for_wins(i), ongoing.difference(&won));
-            assert!(u.for_wins(i).nontrivial_state_count() < u.sets()[i].nontrivial_state_count());
+            assert_eq!(*u.for_wins(s), ongoing.difference(&won));
+            assert!(u.for_wins(s).nontrivial_state_count() < u.sets()[s].nontrivial_state_count());
         }
         let dw = set(&shape, &[[2, 0]]);
         let dl = set(&shape, &[[1, 2]]);
-        u.settle(0, &dw, &dl);
+        u.settle(Side::First, &dw, &dl);
         let undecided = ongoing.difference(&won).difference(&lost).difference(&dw).difference(&dl);
-        assert_eq!(u.sets()[0], undecided);
-        assert!(undecided.difference(u.for_wins(0)).is_empty(), "every undecided position stays within");
-        assert!(u.for_wins(0).intersection(&won.union(&dw)).is_empty());
-        assert_eq!(u.sets()[1], ongoing.difference(&won).difference(&lost), "the other side is untouched");
-        let without = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), false);
-        assert_eq!(without.for_wins(1), &without.sets()[1]);
+        assert_eq!(u.sets()[Side::First], undecided);
+        assert!(undecided.difference(u.for_wins(Side::First)).is_empty(), "every undecided position stays within");
+        assert!(u.for_wins(Side::First).intersection(&won.union(&dw)).is_empty());
+        let before = ongoing.difference(&won).difference(&lost);
+        assert_eq!(u.sets()[Side::Second], before, "the other side is untouched");
+        let without = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), Draws::Never);
+        assert_eq!(without.for_wins(Side::Second), &without.sets()[Side::Second]);
+        // Shared sides: settling either side settles the one set.
+        let mut shared = Undecided::new(
+            &PerSide::Shared(ongoing.clone()),
+            &PerSide::Shared(won),
+            &PerSide::Shared(lost),
+            Draws::Possible,
+        );
+        shared.settle(Side::Second, &dw, &dl);
+        assert_eq!(shared.sets()[Side::First], undecided);
+        assert_eq!(shared.parts_mut().len(), 2, "one undecided and one not-won set");
     }
 }
