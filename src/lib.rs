@@ -25,6 +25,7 @@
 #![deny(unsafe_code)]
 
 pub mod atomic;
+pub mod choice;
 pub mod cli;
 pub mod counts;
 pub mod dfa;

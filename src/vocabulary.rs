@@ -6,9 +6,7 @@ use crate::dfa::Symbol;
 use std::fmt;
 
 /// A player. `First` moves first from the initial position.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     /// The player who moves first.
     First,
@@ -39,12 +37,27 @@ impl Side {
     }
 }
 
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl crate::choice::Choice for Side {
+    const ALL: &'static [Side] = &Side::BOTH;
+
+    fn name(self) -> &'static str {
+        match self {
             Side::First => "first",
             Side::Second => "second",
-        })
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Side::First => "The player who moves first",
+            Side::Second => "The other player",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(crate::choice::Choice::name(*self))
     }
 }
 

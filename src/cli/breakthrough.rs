@@ -1,5 +1,6 @@
 //! `dfasolve breakthrough`: its arguments, the game they build, and the solve.
 
+use super::choice::choice;
 use super::options::RunOptions;
 use super::{refuse_hopeless, report, solve};
 use crate::games::Mode;
@@ -28,11 +29,11 @@ pub struct BreakthroughArgs {
     /// When the retrograde pass takes the second player's sets from the first player's by
     /// rotating the board and swapping colours, instead of computing their images: never,
     /// in the large iterations (less memory), or always.
-    #[arg(long, value_enum, default_value_t = MirrorPolicy::Large)]
+    #[arg(long, value_parser = choice::<MirrorPolicy>(), default_value = "large")]
     pub side_mirror: MirrorPolicy,
     /// The order squares are read into the DFA strings: row by row (the published
     /// encoding) or column by column.
-    #[arg(long, value_enum, default_value_t = SquareOrder::Rows)]
+    #[arg(long, value_parser = choice::<SquareOrder>(), default_value = "rows")]
     pub order: SquareOrder,
     /// Start even when the estimated memory is far more than the machine has.
     #[arg(long)]

@@ -3,6 +3,7 @@
 //! done by the library ([`crate::solver`], [`crate::games`]).
 
 mod breakthrough;
+mod choice;
 mod files;
 mod nim;
 mod options;
@@ -154,7 +155,7 @@ pub enum Command {
         #[arg(value_name = "SOLUTION")]
         solution: PathBuf,
         /// Which value, for the player to move.
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = choice::choice::<crate::games::explore::positions::ValueKind>())]
         value: crate::games::explore::positions::ValueKind,
         /// Only those this many plies from the end (the counts cover every distance).
         #[arg(long, value_name = "N", conflicts_with = "longest")]
@@ -163,7 +164,7 @@ pub enum Command {
         #[arg(long)]
         longest: bool,
         /// Only those with this side to move (games whose positions name it).
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = choice::choice::<Side>())]
         side: Option<Side>,
         /// List at most this many, the first in order.
         #[arg(long, value_name = "N", default_value_t = 10)]
@@ -209,7 +210,7 @@ pub enum Command {
         #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// Which side you play.
-        #[arg(long, value_enum, default_value_t = Side::First)]
+        #[arg(long, value_parser = choice::choice::<Side>(), default_value = "first")]
         side: Side,
         /// Start from this position instead of the game's start (text form, as for query).
         #[arg(long, value_name = "POSITION")]

@@ -2,6 +2,7 @@
 //! (every entry of the explicit tables checked by membership in the DFA solution).
 
 use super::RunOptions;
+use super::choice::choice;
 use super::output::{AboutFile, say, say_raw};
 use super::report::{SolveReport, finish, human};
 use super::solve::{solve, solve_with};
@@ -39,7 +40,7 @@ pub struct OstleArgs {
     /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
     /// explicit solutions' symmetry-class reading, for variants with up to 4 million boards
     /// where the readings differ; 5x5 has 3.1 million).
-    #[arg(long, value_enum, default_value_t = Rule::Exact)]
+    #[arg(long, value_parser = choice::<Rule>(), default_value = "exact")]
     pub rule: Rule,
     /// Start a solve estimated to take more than half an hour (the standard 5x5 game takes
     /// hours); without it such a solve is refused with its estimate.

@@ -38,7 +38,9 @@
 //! 4. If it should be solved from the command line: `src/cli/<game>.rs` with its clap
 //!    arguments (`<Game>Args`, whose `game()` builds the game once and `run()` solves it), and
 //!    one variant `<Game>(<Game>Args)` of `cli::Command` with its arm in the dispatch and in
-//!    the class jobs (`src/cli/spread.rs` is the smallest). Files written by any solve are read
+//!    the class jobs (`src/cli/spread.rs` is the smallest). A parameter that is one of a few
+//!    named values is an enum implementing [`crate::choice::Choice`], read with
+//!    `value_parser = choice::<T>()`: the game's own types stay free of the CLI's parser. Files written by any solve are read
 //!    back by `query`, `check`, `stats`, `play` and `serve` through [`GameParams`] with no
 //!    change.
 

@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Mirroring replaces the second side's images by one reversal of each new set. The reversal
 /// is a subset construction, so it costs CPU of the same order as the images it replaces but
 /// far less memory (figures in `docs/engine-notes.md`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MirrorPolicy {
     /// Compute both sides' images.
     Never,
@@ -22,6 +22,29 @@ pub enum MirrorPolicy {
     Large,
     /// Mirror in every iteration.
     Always,
+}
+
+impl crate::choice::Choice for MirrorPolicy {
+    const ALL: &'static [MirrorPolicy] = &[MirrorPolicy::Never, MirrorPolicy::Large, MirrorPolicy::Always];
+
+    fn name(self) -> &'static str {
+        match self {
+            MirrorPolicy::Never => "never",
+            MirrorPolicy::Large => "large",
+            MirrorPolicy::Always => "always",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            MirrorPolicy::Never => "Compute both sides' images",
+            MirrorPolicy::Large => {
+                "Mirror in the iterations that compute the sides in turn to save memory (undecided sets above a few \
+                 million states), where the second side's images are the largest step"
+            }
+            MirrorPolicy::Always => "Mirror in every iteration",
+        }
+    }
 }
 
 /// The default side-mirror budget (ids per state of the set, plus a base): rotating a

@@ -6,7 +6,7 @@ use crate::dfa::SplitMix64;
 use crate::vocabulary::{Outcome, Side};
 
 /// Wins, losses or draws (for the player to move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ValueKind {
     /// The player to move wins.
@@ -15,6 +15,26 @@ pub enum ValueKind {
     Loss,
     /// Neither side can force a win.
     Draw,
+}
+
+impl crate::choice::Choice for ValueKind {
+    const ALL: &'static [ValueKind] = &[ValueKind::Win, ValueKind::Loss, ValueKind::Draw];
+
+    fn name(self) -> &'static str {
+        match self {
+            ValueKind::Win => "win",
+            ValueKind::Loss => "loss",
+            ValueKind::Draw => "draw",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            ValueKind::Win => "The player to move wins",
+            ValueKind::Loss => "The player to move loses",
+            ValueKind::Draw => "Neither side can force a win",
+        }
+    }
 }
 
 impl ValueKind {

@@ -49,9 +49,7 @@ impl Dir {
 }
 
 /// Which reading of the no-undo rule (`games/ostle/README.md`).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Rule {
     /// Forbid the exact reverse of the opponent's last move.
@@ -63,7 +61,25 @@ pub enum Rule {
 impl Rule {
     /// `exact` or `class`, as on the command line and in solution files.
     pub fn name(self) -> String {
-        clap::ValueEnum::to_possible_value(&self).expect("no value is skipped").get_name().to_string()
+        crate::choice::Choice::name(self).to_string()
+    }
+}
+
+impl crate::choice::Choice for Rule {
+    const ALL: &'static [Rule] = &[Rule::Exact, Rule::Class];
+
+    fn name(self) -> &'static str {
+        match self {
+            Rule::Exact => "exact",
+            Rule::Class => "class",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Rule::Exact => "Forbid the exact reverse of the opponent's last move",
+            Rule::Class => "Forbid one move leading back into the symmetry class of the previous position",
+        }
     }
 }
 
