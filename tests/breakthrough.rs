@@ -4,7 +4,7 @@ use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
 use dfasolve::dfa::Dfa;
 use dfasolve::games::breakthrough::{Breakthrough, SquareOrder};
 use dfasolve::games::{Game, GameParams, Mode, Outcome, Ply, Position, Side};
-use dfasolve::solver::{MirrorPolicy, Solver};
+use dfasolve::solver::{MirrorPolicy, SolveOptions, Solver};
 use std::collections::BTreeSet;
 
 fn check_vectors(width: usize, height: usize, file: &str) {
@@ -83,20 +83,18 @@ fn side_mirror_gives_the_sets_images_give() {
         let mirror = game.side_mirror().expect("breakthrough has a side mirror");
         assert_eq!(mirror.apply(&game.universe(Side::First)), game.universe(Side::Second));
         assert_eq!(mirror.apply(&game.lost_terminal(Side::First)), game.lost_terminal(Side::Second));
-        let mut mirrored_solver = Solver::new(&game);
-        mirrored_solver.set_mirror_policy(MirrorPolicy::Always);
-        let mirrored = mirrored_solver.retrograde(None).unwrap();
-        let mut plain_solver = Solver::new(&game);
-        plain_solver.set_mirror_policy(MirrorPolicy::Never);
-        let plain = plain_solver.retrograde(None).unwrap();
+        let with = |mirror, mirror_budget| {
+            let options = SolveOptions { mirror, mirror_budget, ..SolveOptions::default() };
+            Solver::with_options(&game, options).retrograde(None).unwrap()
+        };
+        let budget = SolveOptions::default().mirror_budget;
+        let mirrored = with(MirrorPolicy::Always, budget);
+        let plain = with(MirrorPolicy::Never, budget);
         assert!(mirrored.complete && plain.complete);
         assert_eq!(mirrored.new_win, plain.new_win, "{w}x{h}");
         assert_eq!(mirrored.new_loss, plain.new_loss, "{w}x{h}");
         // A mirror over its budget falls back to the second side's own images.
-        let mut starved_solver = Solver::new(&game);
-        starved_solver.set_mirror_policy(MirrorPolicy::Always);
-        starved_solver.set_mirror_budget(0, 0);
-        let starved = starved_solver.retrograde(None).unwrap();
+        let starved = with(MirrorPolicy::Always, (0, 0));
         assert_eq!(starved.new_win, plain.new_win, "{w}x{h}");
         assert_eq!(starved.new_loss, plain.new_loss, "{w}x{h}");
     }
@@ -175,9 +173,8 @@ fn checkpointed_retrograde_reads_back_the_same_increments() {
     let game = Breakthrough::new(4, 4).unwrap();
     let plain = Solver::new(&game).retrograde(None).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut solver = Solver::new(&game);
-    solver.checkpoint_into(dir.path().to_path_buf());
-    let spilled = solver.retrograde(None).unwrap();
+    let options = SolveOptions { checkpoints: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
+    let spilled = Solver::with_options(&game, options).retrograde(None).unwrap();
     assert!(plain.new_win[Side::First].len() > 4, "enough iterations to spill some");
     assert_eq!(spilled.new_win, plain.new_win);
     assert_eq!(spilled.new_loss, plain.new_loss);

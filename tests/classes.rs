@@ -6,7 +6,7 @@ use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use dfasolve::games::{Game, Mode, Outcome, Side, Solution};
-use dfasolve::solver::Solver;
+use dfasolve::solver::{SolveOptions, Solver};
 
 fn check(game: &dyn Game) {
     let classes = game.classes();
@@ -141,11 +141,14 @@ fn parked_and_journaled_solves_equal_the_plain_ones() {
     for game in &games {
         let plain = Solver::new(game.as_ref()).solve_by_classes(None).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let mut solver = Solver::new(game.as_ref());
-        solver.checkpoint_into(dir.path().join("ck"));
-        solver.set_park_threshold(0);
-        solver.set_part_threshold(0);
-        solver.set_journal_interval(std::time::Duration::ZERO);
+        let options = SolveOptions {
+            checkpoints: Some(dir.path().join("ck")),
+            park_above: 0,
+            part_above: 0,
+            journal_every: std::time::Duration::ZERO,
+            ..SolveOptions::default()
+        };
+        let mut solver = Solver::with_options(game.as_ref(), options);
         let parked = solver.solve_by_classes(Some(&dir.path().join("classes"))).unwrap();
         assert_eq!(parked.initial_value, plain.initial_value, "{}", game.name());
         let (a, b) = (by_value(&plain), by_value(&parked));
@@ -159,9 +162,9 @@ fn parked_and_journaled_solves_equal_the_plain_ones() {
         // The whole solve is the same pass: it parks too (Breakthrough's takes its side
         // mirror instead).
         let plain = Solver::new(game.as_ref()).solve(Mode::Strong).unwrap();
-        let mut solver = Solver::new(game.as_ref());
-        solver.checkpoint_into(dir.path().join("ck-whole"));
-        solver.set_park_threshold(0);
+        let options =
+            SolveOptions { checkpoints: Some(dir.path().join("ck-whole")), park_above: 0, ..SolveOptions::default() };
+        let mut solver = Solver::with_options(game.as_ref(), options);
         let parked = solver.solve(Mode::Strong).unwrap();
         assert_eq!(by_value(&plain), by_value(&parked), "{}: the same values, whole", game.name());
     }

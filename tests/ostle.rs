@@ -8,7 +8,7 @@ use dfasolve::games::ostle::explicit::verify::check_tables;
 use dfasolve::games::ostle::explicit::{self, Cell, Move};
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
 use dfasolve::games::{Game, Position, Side};
-use dfasolve::solver::Solver;
+use dfasolve::solver::{SolveOptions, Solver};
 use std::collections::BTreeSet;
 
 fn variant(width: usize, height: usize, pieces: usize, lose_at: usize, rule: Rule) -> Variant {
@@ -191,11 +191,13 @@ fn dfa_solution_by_hole_parts_matches_explicit_tables() {
     let tables = explicit::solve(&v);
     let game = Ostle::new(v).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut solver = Solver::new(&game);
-    solver.checkpoint_into(dir.path().to_path_buf());
-    solver.set_part_threshold(0);
-    solver.set_journal_interval(std::time::Duration::ZERO);
-    let solution = solver.solve(Mode::Strong).unwrap();
+    let options = SolveOptions {
+        checkpoints: Some(dir.path().to_path_buf()),
+        part_above: 0,
+        journal_every: std::time::Duration::ZERO,
+        ..SolveOptions::default()
+    };
+    let solution = Solver::with_options(&game, options).solve(Mode::Strong).unwrap();
     assert_eq!(check_tables(&tables, &solution).unwrap() as usize, tables.states.len());
 }
 

@@ -5,7 +5,7 @@ use super::options::RunOptions;
 use super::{refuse_hopeless, report, solve};
 use crate::games::Mode;
 use crate::games::breakthrough::{Breakthrough, SquareOrder};
-use crate::solver::{MirrorPolicy, Solver};
+use crate::solver::{MirrorPolicy, SolveOptions, Solver};
 use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
@@ -63,8 +63,8 @@ impl BreakthroughArgs {
         refuse_hopeless(game.estimated_peak_bytes(self.strong || run.by_classes.is_some()), self.force)?;
         let started = Instant::now();
         let prepared = solve::before_solving(&game, mode, run)?;
-        let mut solver = Solver::new(&game);
-        solver.set_mirror_policy(self.side_mirror);
+        let options = SolveOptions { mirror: self.side_mirror, ..prepared.options() };
+        let mut solver = Solver::with_options(&game, options);
         let report = solve::solve_with(&mut solver, &game, prepared, run, started)?;
         report::finish(&report, run, &[], |_| {})
     }

@@ -92,7 +92,7 @@ pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Resu
     super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name())?;
     let started = Instant::now();
     let prepared = super::solve::before_solving(&game, Mode::Strong, run)?;
-    let mut solver = Solver::new(&game);
+    let mut solver = Solver::with_options(&game, prepared.options());
     let report: SolveReport = solve_with(&mut solver, &game, prepared, run, started)?;
     let t = Instant::now();
     let sets = SolvedSets {

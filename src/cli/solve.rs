@@ -6,11 +6,12 @@ use super::output::{AboutFile, say};
 use super::progress::Progress;
 use super::report::{SolveReport, finish, human};
 use crate::dfa::Dfa;
+use crate::dfa::limits::EngineLimits;
 use crate::error::Error;
 use crate::games::nim::Nim;
 use crate::games::{Game, Mode};
 use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
-use crate::solver::Solver;
+use crate::solver::{SolveOptions, Solver};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -45,10 +46,9 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     let checkpoint = checkpoint_dir(game, Mode::Strong, run);
     make_default_parents([(run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref()])?;
-    watch_memory(run);
     let started = Instant::now();
-    let mut solver = Solver::new(game);
-    let progress = follow_steps(&mut solver, game, run, checkpoint.as_deref());
+    let mut solver = Solver::with_options(game, solve_options(run, checkpoint.clone()));
+    let progress = follow_steps(&mut solver, game, run);
     let class = solver
         .solve_one_class(dir, name)
         .map_err(|e| resumable(e, checkpoint.as_deref()))
@@ -97,7 +97,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
 pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
     let started = Instant::now();
     let prepared = before_solving(game, mode, run)?;
-    solve_with(&mut Solver::new(game), game, prepared, run, started)
+    solve_with(&mut Solver::with_options(game, prepared.options()), game, prepared, run, started)
 }
 
 /// A solve's outputs, checked by [`before_solving`]: what [`solve_with`] needs to start.
@@ -108,12 +108,22 @@ pub struct Prepared {
     checkpoint: Option<PathBuf>,
     /// The solution file, unless not saved.
     out: Option<PathBuf>,
+    /// The solver's options from the run's.
+    options: SolveOptions,
 }
 
-/// What every solve does before its first set is built, [`Solver::new`] included (whose
-/// terminal sets can take minutes and gigabytes): the outputs are checked, so that a bad path
-/// costs nothing, and the memory budget is watched. Returns the mode (a solve by classes is
-/// strong), the checkpoint directory and the solution file, for [`solve_with`].
+impl Prepared {
+    /// The options to make the solver with.
+    pub fn options(&self) -> SolveOptions {
+        self.options.clone()
+    }
+}
+
+/// What every solve does before its first set is built, [`Solver::with_options`] included
+/// (whose terminal sets can take minutes and gigabytes): the outputs are checked, so that a
+/// bad path costs nothing. Returns the mode (a solve by classes is strong), the checkpoint
+/// directory, the solution file and the solver's options (with the memory budget, in force
+/// from the solver's making), for [`solve_with`].
 ///
 /// # Errors
 /// The first output that cannot be written.
@@ -128,8 +138,8 @@ pub fn before_solving(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<P
     // The default places are ours to make; a path the user gives is taken as it is.
     make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
-    watch_memory(run);
-    Ok(Prepared { mode, checkpoint, out })
+    let options = solve_options(run, checkpoint.clone());
+    Ok(Prepared { mode, checkpoint, out, options })
 }
 
 /// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards), made
@@ -144,8 +154,8 @@ pub fn solve_with<'g>(
     run: &RunOptions,
     started: Instant,
 ) -> Result<SolveReport> {
-    let Prepared { mode, checkpoint, out } = prepared;
-    let progress = follow_steps(solver, game, run, checkpoint.as_deref());
+    let Prepared { mode, checkpoint, out, .. } = prepared;
+    let progress = follow_steps(solver, game, run);
     let solution = match &run.by_classes {
         Some(dir) => solver.solve_by_classes(Some(dir)),
         None => solver.solve(mode),
@@ -172,10 +182,23 @@ fn checkpoint_dir(game: &dyn Game, mode: Mode, run: &RunOptions) -> Option<PathB
     }
 }
 
+/// The solver's options from the run's: checkpoints in `checkpoint`, the journal interval and
+/// the filter threshold, the memory budget, and the state-id limit (lowered by
+/// `DFASOLVE_MAX_LAYER_STATES`, which tests use to reach it on small boards).
+fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions {
+    let layer_states = std::env::var("DFASOLVE_MAX_LAYER_STATES").ok().and_then(|v| v.parse::<usize>().ok());
+    SolveOptions {
+        checkpoints: checkpoint,
+        journal_every: Duration::from_secs_f64(run.journal_every * 60.0),
+        part_above: run.filter_parts_above,
+        limits: EngineLimits { memory_budget: budget_bytes(run.max_memory), layer_states },
+        ..SolveOptions::default()
+    }
+}
+
 /// Show the solve's steps and, for long runs, grow the CSV record step by step (a `.partial`
-/// file next to the final one, so an interrupted run still shows how far it got); checkpoint
-/// into `checkpoint`.
-fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions, checkpoint: Option<&Path>) -> Progress {
+/// file next to the final one, so an interrupted run still shows how far it got).
+fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions) -> Progress {
     let progress = Progress::new(run);
     let shown = progress.clone();
     let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
@@ -193,11 +216,6 @@ fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions, chec
             }
         }
     });
-    if let Some(dir) = checkpoint {
-        solver.checkpoint_into(dir.to_path_buf());
-        solver.set_journal_interval(Duration::from_secs_f64(run.journal_every * 60.0));
-    }
-    solver.set_part_threshold(run.filter_parts_above);
     progress
 }
 

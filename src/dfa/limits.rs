@@ -10,8 +10,9 @@
 //! it back into [`Error::TooManyStates`] at the library's entry points (the solver's solves)
 //! and in the binary.
 //!
-//! `DFASOLVE_MAX_LAYER_STATES` lowers the limit for a process (tests use it to reach it on
-//! small boards).
+//! Both the limit and the budget below are the process's, as the checks run deep in every
+//! set operation on every thread. A solver installs the [`EngineLimits`] of its options for
+//! its lifetime ([`EngineLimits::install`]); what it does not set stays as it was.
 //!
 //! The same stop serves a **memory budget** ([`watch_memory`]): a thread samples the
 //! process's resident memory, and once it is over the budget the engine stops at its next
@@ -21,7 +22,7 @@
 
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// The most states (reserved ones included) one layer of any DFA the engine builds may hold.
 pub const MAX_LAYER_STATES: usize = (1 << 31) - 4096;
@@ -34,15 +35,53 @@ pub struct TooManyStates {
     pub limit: usize,
 }
 
-/// The limit in force: [`MAX_LAYER_STATES`], or `DFASOLVE_MAX_LAYER_STATES` if lower.
+/// The limit in force: [`MAX_LAYER_STATES`] unless a solver lowered it.
 pub(crate) fn layer_state_limit() -> usize {
-    static LIMIT: OnceLock<usize> = OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("DFASOLVE_MAX_LAYER_STATES")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .map_or(MAX_LAYER_STATES, |v| v.min(MAX_LAYER_STATES))
-    })
+    LAYER_LIMIT.load(Ordering::Relaxed)
+}
+
+static LAYER_LIMIT: AtomicUsize = AtomicUsize::new(MAX_LAYER_STATES);
+
+/// The engine's limits for the work of one solver; `None` leaves the one in force.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineLimits {
+    /// Stop once the process's resident memory passes this many bytes ([`watch_memory`]).
+    pub memory_budget: Option<u64>,
+    /// The most states one layer may hold, at most [`MAX_LAYER_STATES`] (lower it to reach
+    /// the limit on small boards).
+    pub layer_states: Option<usize>,
+}
+
+/// The limits in force before an [`EngineLimits::install`], put back when it is dropped.
+#[derive(Debug)]
+pub struct InstalledLimits {
+    budget: Option<u64>,
+    layer_states: Option<usize>,
+}
+
+impl EngineLimits {
+    /// Put these limits in force until the returned value is dropped.
+    pub fn install(self) -> InstalledLimits {
+        InstalledLimits {
+            budget: self.memory_budget.map(|b| {
+                let was = BUDGET.load(Ordering::Relaxed);
+                watch_memory(b);
+                was
+            }),
+            layer_states: self.layer_states.map(|l| LAYER_LIMIT.swap(l.min(MAX_LAYER_STATES), Ordering::Relaxed)),
+        }
+    }
+}
+
+impl Drop for InstalledLimits {
+    fn drop(&mut self) {
+        if let Some(b) = self.budget {
+            BUDGET.store(b, Ordering::Relaxed);
+        }
+        if let Some(l) = self.layer_states {
+            LAYER_LIMIT.store(l, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Stop the operation under way: a layer would need `states` states.
@@ -191,4 +230,28 @@ pub fn catch_engine_stop<T>(f: impl FnOnce() -> T) -> Result<T> {
 /// once, as an error.
 pub fn is_engine_stop(payload: &(dyn std::any::Any + Send)) -> bool {
     payload.downcast_ref::<TooManyStates>().is_some() || payload.downcast_ref::<OverMemoryBudget>().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Installed limits are in force until dropped, then the ones before come back; a limit
+    /// left unset leaves the one in force. (The values stay harmless to the tests running
+    /// beside this one in the process.)
+    #[test]
+    fn installed_limits_hold_while_kept_and_are_put_back() {
+        let before = layer_state_limit();
+        let lower = EngineLimits { memory_budget: None, layer_states: Some(MAX_LAYER_STATES - 1) };
+        let outer = lower.install();
+        assert_eq!(layer_state_limit(), MAX_LAYER_STATES - 1);
+        let inner = EngineLimits::default().install();
+        assert_eq!(layer_state_limit(), MAX_LAYER_STATES - 1, "nothing set, nothing changed");
+        drop(inner);
+        let capped = EngineLimits { memory_budget: None, layer_states: Some(usize::MAX) }.install();
+        assert_eq!(layer_state_limit(), MAX_LAYER_STATES, "never above the ids' range");
+        drop(capped);
+        drop(outer);
+        assert_eq!(layer_state_limit(), before);
+    }
 }

@@ -95,6 +95,7 @@ mod tests {
     use super::*;
     use crate::games::Game;
     use crate::games::ostle::{Ostle, Rule, Variant};
+    use crate::solver::SolveOptions;
     use std::time::Duration;
 
     /// The filter by parts gives the whole filter's losses, from the start, from its journal
@@ -105,10 +106,13 @@ mod tests {
     fn the_filter_by_parts_resumes_to_the_whole_filters_losses() {
         let game = Ostle::new(Variant { width: 3, height: 3, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let mut solver = Solver::new(&game);
-        solver.checkpoint_into(dir.path().to_path_buf());
-        solver.set_journal_interval(Duration::ZERO);
-        solver.set_part_threshold(0);
+        let options = |journal_every| SolveOptions {
+            checkpoints: Some(dir.path().to_path_buf()),
+            journal_every,
+            part_above: 0,
+            ..SolveOptions::default()
+        };
+        let solver = Solver::with_options(&game, options(Duration::ZERO));
         let s = Side::First;
         let t = StepKey::Backward { class: None, iteration: 1 };
         let open = solver.ongoing(s).clone();
@@ -139,7 +143,7 @@ mod tests {
         solver.forget_part_journals(&t, s);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         // However long the interval, a filter's last part is journaled.
-        solver.set_journal_interval(Duration::from_secs(3600));
+        let solver = Solver::with_options(&game, options(Duration::from_secs(3600)));
         let u = StepKey::Backward { class: None, iteration: 2 };
         assert_eq!(solver.escape_filter(&u, s, Cow::Borrowed(&open), &escape).unwrap(), whole);
         let journal = solver.part_journal(&u, s, None).resume().unwrap().expect("the last part is journaled");

@@ -216,8 +216,8 @@ mod tests {
         let landing = PerSide::Shared(Dfa::accept_all(&shape));
         let values = || LowerValues::new(&shape, classes.iter().map(Cow::Borrowed).collect(), &landing).unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let mut solver = Solver::new(&game);
-        solver.checkpoint_into(dir.path().to_path_buf());
+        let options = super::super::SolveOptions { checkpoints: Some(dir.path().to_path_buf()), ..Default::default() };
+        let solver = Solver::with_options(&game, options);
         let (mut memory, mut parked) = (values(), values());
         solver.park_lower("c", &mut parked, &empty).unwrap();
         assert_eq!(parked.max_distance(), Some(1));

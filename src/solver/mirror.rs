@@ -50,30 +50,25 @@ impl crate::choice::Choice for MirrorPolicy {
 /// The default side-mirror budget (ids per state of the set, plus a base): rotating a
 /// Breakthrough set usually needs about as many states as the set, but a few sets need
 /// hundreds of times that (`docs/engine-notes.md`, `MirrorPolicy`).
-const MIRROR_BUDGET: (usize, usize) = (32, 1 << 24);
+pub(super) const MIRROR_BUDGET: (usize, usize) = (32, 1 << 24);
 
 /// The game's side mirror with the solve's policy and budget.
 pub(super) struct Mirror {
     /// The game's side mirror, if it has one.
     side_mirror: Option<SideMirror>,
     /// When the retrograde pass uses it.
-    pub(super) policy: MirrorPolicy,
+    policy: MirrorPolicy,
     /// The side mirror of a set may hold `per_state · states + base` ids before the iteration
     /// computes the second side's images instead.
-    pub(super) budget: (usize, usize),
+    budget: (usize, usize),
     /// The fewest states of a set whose mirror ran over its budget in this solve: larger sets
     /// are not tried again (a refused rotation costs as much as the images it would save).
     refused_at: AtomicUsize,
 }
 
 impl Mirror {
-    pub(super) fn new(side_mirror: Option<SideMirror>) -> Mirror {
-        Mirror {
-            side_mirror,
-            policy: MirrorPolicy::Large,
-            budget: MIRROR_BUDGET,
-            refused_at: AtomicUsize::new(usize::MAX),
-        }
+    pub(super) fn new(side_mirror: Option<SideMirror>, policy: MirrorPolicy, budget: (usize, usize)) -> Mirror {
+        Mirror { side_mirror, policy, budget, refused_at: AtomicUsize::new(usize::MAX) }
     }
 
     /// Whether an iteration (`large`: one that computes the sides in turn) mirrors.

@@ -30,7 +30,7 @@
 //! (`lower.rs`). Sets are held per side to move in a [`PerSide`], one set for both sides when
 //! strings are mover-relative.
 //!
-//! Finished plies and iterations can be kept on disk ([`Solver::checkpoint_into`]) so that a run resumes
+//! Finished plies and iterations can be kept on disk ([`SolveOptions::checkpoints`]) so that a run resumes
 //! where it stopped; the second side's sets can be mirror images of the first side's
 //! ([`MirrorPolicy`]).
 
@@ -45,6 +45,7 @@ mod journal;
 mod lower;
 mod meet;
 mod mirror;
+mod options;
 mod pass;
 mod per_side;
 mod retrograde;
@@ -53,11 +54,13 @@ mod step_key;
 mod undecided;
 
 pub use mirror::MirrorPolicy;
+pub use options::{FILTER_PARTS_ABOVE, SolveOptions};
 pub use per_side::{PerSide, Sides};
 pub use retrograde::Retrograde;
 pub use step_key::{JournalPart, NotAStepKey, StepKey};
 
 use crate::dfa::Dfa;
+use crate::dfa::limits::InstalledLimits;
 use crate::error::{Error, Result};
 use crate::games::{Game, Mode, NoMove, Solution, ValueClass};
 use crate::move_graph::{Moves, Pass};
@@ -65,7 +68,6 @@ use crate::record::{Recorder, StepRecord};
 use crate::vocabulary::{Outcome, Position, Side};
 use checkpoint::Checkpoints;
 use mirror::Mirror;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Evaluate `expr` (a set), and emit a debug event with how long it took and its size.
@@ -89,6 +91,8 @@ pub struct Solver<'g> {
     ongoing: PerSide<Dfa>,
     recorder: Recorder<'g>,
     checkpoints: Checkpoints,
+    /// The engine's limits of the options, in force while the solver lives.
+    _limits: InstalledLimits,
     /// How often a long image's progress is saved with the checkpoints.
     journal_every: Duration,
     /// Above this many undecided DFA states a class's loss step parks its running sets.
@@ -100,20 +104,17 @@ pub struct Solver<'g> {
     mirror: Mirror,
 }
 
-/// Default of [`Solver::set_journal_interval`].
-const JOURNAL_EVERY: Duration = Duration::from_secs(600);
-
-/// Default of [`Solver::set_park_threshold`]: sets of about a gigabyte.
-const PARK_ABOVE: usize = 30_000_000;
-
-/// Default of [`Solver::set_part_threshold`]: open sets of a few gigabytes, whose filter's
-/// working sets no longer fit beside them whole.
-pub const FILTER_PARTS_ABOVE: usize = 60_000_000;
-
 impl<'g> Solver<'g> {
-    /// Prepare the move graphs and terminal sets of `game`.
+    /// Prepare the move graphs and terminal sets of `game`, with the default options.
     pub fn new(game: &'g dyn Game) -> Solver<'g> {
+        Solver::with_options(game, SolveOptions::default())
+    }
+
+    /// Prepare the move graphs and terminal sets of `game` to solve with `options` (their
+    /// engine limits are in force from now on, for as long as the solver lives).
+    pub fn with_options(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
         let started = Instant::now();
+        let limits = options.limits.install();
         // With mover-relative strings both sides are the same computation: done once.
         let sides = Sides::of_game(game.mover_relative());
         let mut moves = PerSide::new(sides, |s| game.solver_moves(s));
@@ -151,55 +152,23 @@ impl<'g> Solver<'g> {
             won,
             ongoing,
             recorder: Recorder::new(started),
-            checkpoints: Checkpoints::none(),
-            journal_every: JOURNAL_EVERY,
-            park_above: PARK_ABOVE,
+            checkpoints: options.checkpoints.map_or_else(Checkpoints::none, |dir| Checkpoints::new(dir, game.params())),
+            _limits: limits,
+            journal_every: options.journal_every,
+            park_above: options.park_above,
             filter_parts: PerSide::new(sides, |s| game.filter_parts(s)),
-            part_above: FILTER_PARTS_ABOVE,
-            mirror: Mirror::new(if sides == Sides::Shared { None } else { game.side_mirror() }),
+            part_above: options.part_above,
+            mirror: Mirror::new(
+                if sides == Sides::Shared { None } else { game.side_mirror() },
+                options.mirror,
+                options.mirror_budget,
+            ),
         }
-    }
-
-    /// How many ids (subsets and child codes, 4 bytes each) the side mirror of a set may hold:
-    /// `per_state` per state of the set plus `base`. Past that it gives up and the iteration
-    /// computes the second side's images, and sets as large or larger are not mirrored again
-    /// in this solve. Default: 32 per state plus 16M.
-    pub fn set_mirror_budget(&mut self, per_state: usize, base: usize) {
-        self.mirror.budget = (per_state, base);
-    }
-
-    /// When the retrograde pass uses the game's side mirror (default [`MirrorPolicy::Large`]).
-    pub fn set_mirror_policy(&mut self, policy: MirrorPolicy) {
-        self.mirror.policy = policy;
     }
 
     /// Call `f` with every step record as it is produced (progress display).
     pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + Send + 'g) {
         self.recorder.on_step(f);
-    }
-
-    /// Save every finished step under `dir` and reuse steps already saved there (resume).
-    pub fn checkpoint_into(&mut self, dir: PathBuf) {
-        self.checkpoints = Checkpoints::new(dir, self.game.params());
-    }
-
-    /// With checkpoints, save the progress of an image inside a retrograde iteration at
-    /// most this often (default 10 minutes), so that a stopped run resumes inside it.
-    pub fn set_journal_interval(&mut self, every: Duration) {
-        self.journal_every = every;
-    }
-
-    /// With checkpoints, a class's loss step whose undecided sets have more than `states`
-    /// DFA states keeps the running sets on disk while its escape filter runs (default 30 M).
-    pub fn set_park_threshold(&mut self, states: usize) {
-        self.park_above = states;
-    }
-
-    /// An escape filter (a loss step's largest image) whose open positions have more than
-    /// `states` DFA states takes them one part of the game's [`Game::filter_parts`] at a time
-    /// (default 60 M; games without parts always take them whole).
-    pub fn set_part_threshold(&mut self, states: usize) {
-        self.part_above = states;
     }
 
     /// The records of all steps so far.
