@@ -25,6 +25,69 @@ pub enum Phase {
     Backup,
 }
 
+/// Which set a [`StepRecord`] measures (its name in records and CSV files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetName {
+    /// Forward: the positions reachable in exactly this many plies.
+    Reachable,
+    /// Backward, iteration 0: the positions the pass decides.
+    Universe,
+    /// Backward, iteration 0: those lost by rule or without a move.
+    Loss,
+    /// The running wins (records of earlier builds only).
+    Win,
+    /// Won in exactly this many plies (backward), or first valued as won at this ply (backup).
+    NewWin,
+    /// Lost likewise.
+    NewLoss,
+    /// Backup, at the end: the positions the start reaches that the backward pass decided.
+    ReachedDecided,
+}
+
+impl SetName {
+    /// Every name.
+    pub const ALL: [SetName; 7] = [
+        SetName::Reachable,
+        SetName::Universe,
+        SetName::Loss,
+        SetName::Win,
+        SetName::NewWin,
+        SetName::NewLoss,
+        SetName::ReachedDecided,
+    ];
+
+    /// The name as written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SetName::Reachable => "reachable",
+            SetName::Universe => "universe",
+            SetName::Loss => "loss",
+            SetName::Win => "win",
+            SetName::NewWin => "new_win",
+            SetName::NewLoss => "new_loss",
+            SetName::ReachedDecided => "reached_decided",
+        }
+    }
+}
+
+impl std::fmt::Display for SetName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for SetName {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<SetName> {
+        SetName::ALL
+            .into_iter()
+            .find(|n| n.as_str() == s)
+            .ok_or_else(|| Error::BadParameters(format!("{s:?} is not the name of a recorded set")))
+    }
+}
+
 /// One line of a run's record: a set computed at one step, with its size and the cost so far.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct StepRecord {
@@ -34,8 +97,8 @@ pub struct StepRecord {
     pub step: u32,
     /// Side to move in the set.
     pub side: Side,
-    /// Which set: `reachable`, `win`, `loss`, `new_win`, `new_loss`.
-    pub set: &'static str,
+    /// Which set.
+    pub set: SetName,
     /// Members of the set, exact (`None` above `u128::MAX`).
     #[serde(serialize_with = "crate::counts::serialize_opt")]
     pub positions: Option<u128>,
@@ -90,7 +153,7 @@ impl<'a> Recorder<'a> {
     }
 
     /// Record `set`, computed at `step` of `phase` with `side` to move, under the name `name`.
-    pub fn record(&mut self, phase: Phase, step: u32, side: Side, name: &'static str, set: &Dfa) {
+    pub fn record(&mut self, phase: Phase, step: u32, side: Side, name: SetName, set: &Dfa) {
         let DfaStats { states, disk_bytes, positions, positions_per_byte, .. } = set.stats();
         let r = StepRecord {
             phase,
@@ -147,7 +210,7 @@ pub struct CsvRow {
     /// `first` or `second`.
     pub side: String,
     /// Which set.
-    pub set: String,
+    pub set: SetName,
     /// Members of the set (empty above `u128::MAX`).
     pub positions: Option<u128>,
     /// DFA states.
@@ -176,7 +239,7 @@ impl CsvRow {
             phase: format!("{:?}", record.phase),
             step: record.step,
             side: record.side.to_string(),
-            set: record.set.to_string(),
+            set: record.set,
             positions: record.positions,
             states: record.states,
             bytes: record.bytes,
@@ -252,12 +315,23 @@ pub fn read_csv(path: &Path) -> Result<Vec<CsvRow>> {
 mod tests {
     use super::*;
 
+    /// Every set name reads back as itself, in text and through serde (as records and CSV
+    /// files write it); an unknown name is an error.
+    #[test]
+    fn set_names_round_trip() {
+        for n in SetName::ALL {
+            assert_eq!(n.as_str().parse::<SetName>().unwrap(), n);
+            assert_eq!(serde_json::to_value(n).unwrap(), serde_json::json!(n.as_str()));
+        }
+        assert!("new_draw".parse::<SetName>().is_err());
+    }
+
     fn record(phase: Phase, positions: Option<u128>, per_byte: Option<f64>) -> StepRecord {
         StepRecord {
             phase,
             step: 3,
             side: Side::Second,
-            set: "new_win",
+            set: SetName::NewWin,
             positions,
             states: 17,
             bytes: 80,

@@ -10,7 +10,7 @@ use crate::dfa::limits::EngineLimits;
 use crate::error::Error;
 use crate::games::nim::Nim;
 use crate::games::{Game, Mode};
-use crate::record::{CSV_HEADER, Phase, StepRecord, csv_line, write_csv};
+use crate::record::{CSV_HEADER, Phase, SetName, StepRecord, csv_line, write_csv};
 use crate::solver::{SolveOptions, Solver};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -302,7 +302,7 @@ pub(super) fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> 
         .solution
         .records
         .iter()
-        .filter(|r| r.phase == Phase::Forward && r.set == "reachable")
+        .filter(|r| r.phase == Phase::Forward && r.set == SetName::Reachable)
         .map(|r| r.positions)
         .collect();
     let forward = match recorded {

@@ -1,7 +1,7 @@
 //! A run record as the charts read it: one panel per phase of the run, one series per set
 //! and side to move, with labels a reader understands.
 
-use crate::record::CsvRow;
+use crate::record::{CsvRow, SetName};
 
 /// One line of a chart: a set of one side, step by step.
 #[derive(Clone, Debug)]
@@ -33,20 +33,20 @@ pub struct PhaseSeries {
 }
 
 /// The readable name of a recorded set (a backward `loss` set is the lost end positions).
-fn set_label(phase: &str, set: &str) -> String {
+fn set_label(phase: &str, set: SetName) -> &'static str {
     match set {
-        "reachable" => "reachable".into(),
-        "universe" => "all positions".into(),
-        "loss" if phase == "Backward" => "lost at the end".into(),
-        "loss" => "losses".into(),
-        "win" => "wins".into(),
+        SetName::Reachable => "reachable",
+        SetName::Universe => "all positions",
+        SetName::Loss if phase == "Backward" => "lost at the end",
+        SetName::Loss => "losses",
+        SetName::Win => "wins",
         // The backup records the positions each ply values first, which the retrograde
         // phase's "new wins" would otherwise share a legend entry with.
-        "new_win" if phase == "Backup" => "wins first valued at the ply".into(),
-        "new_loss" if phase == "Backup" => "losses first valued at the ply".into(),
-        "new_win" => "new wins".into(),
-        "new_loss" => "new losses".into(),
-        other => other.replace('_', " "),
+        SetName::NewWin if phase == "Backup" => "wins first valued at the ply",
+        SetName::NewLoss if phase == "Backup" => "losses first valued at the ply",
+        SetName::NewWin => "new wins",
+        SetName::NewLoss => "new losses",
+        SetName::ReachedDecided => "reached and decided",
     }
 }
 
@@ -74,7 +74,7 @@ pub fn phases(rows: &[CsvRow]) -> Vec<PhaseSeries> {
                 out.len() - 1
             }
         };
-        let label = format!("{}, {} to move", set_label(&r.phase, &r.set), r.side);
+        let label = format!("{}, {} to move", set_label(&r.phase, r.set), r.side);
         let phase = &mut out[at];
         if let Some(class) = &r.class
             && phase.classes.last().is_none_or(|(c, _)| c != class)

@@ -3,7 +3,7 @@
 use super::{PerSide, Solver, StepKey};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
-use crate::record::Phase;
+use crate::record::{Phase, SetName};
 use crate::vocabulary::{Ply, Position, Side};
 
 impl Solver<'_> {
@@ -20,7 +20,7 @@ impl Solver<'_> {
     ) -> Result<Vec<Dfa>> {
         let shape = self.game.shape().clone();
         let mut plies = vec![Dfa::from_string(&shape, &start.board)];
-        self.recorder.record(Phase::Forward, 0, start.side, "reachable", &plies[0]);
+        self.recorder.record(Phase::Forward, 0, start.side, SetName::Reachable, &plies[0]);
         loop {
             let k = plies.len() as u32 - 1;
             if max_plies.is_some_and(|m| k >= m) {
@@ -41,14 +41,14 @@ impl Solver<'_> {
                         expand = expand.difference(&d[side]);
                     }
                     let next = self.forward(side, &expand);
-                    self.checkpoints.save(&name, &[("reachable", &next)])?;
+                    self.checkpoints.save(&name, &[(SetName::Reachable.as_str(), &next)])?;
                     next
                 }
             };
             if next.is_empty() {
                 break;
             }
-            self.recorder.record(Phase::Forward, k + 1, side.other(), "reachable", &next);
+            self.recorder.record(Phase::Forward, k + 1, side.other(), SetName::Reachable, &next);
             plies.push(next);
         }
         Ok(plies)

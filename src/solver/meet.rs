@@ -7,7 +7,7 @@ use super::{PerSide, Solver, StepKey, retrograde};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
 use crate::games::ValueClass;
-use crate::record::Phase;
+use crate::record::{Phase, SetName};
 use crate::vocabulary::{Outcome, Ply, Position, Side};
 
 impl Solver<'_> {
@@ -77,8 +77,8 @@ impl Solver<'_> {
                 return Err(Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))));
             };
             let side = Side::after(initial.side, Ply(k as u32));
-            self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
-            self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
+            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
+            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
             win_all[side].add(&win_new);
             loss_all[side].add(&lose_new);
             previous_new = Some((side, new));
@@ -114,9 +114,12 @@ impl Solver<'_> {
             let before = k.checked_sub(1).map(|j| (j, take_ply(j)));
             let other = || before.map(|(j, ply)| unvalued(j, ply, ongoing, win_ref, loss_ref));
             let ((new, win_new, lose_new), next) = rayon::join(chain, other);
-            self.recorder.record(Phase::Backup, k as u32, side, "new_win", &win_new);
-            self.recorder.record(Phase::Backup, k as u32, side, "new_loss", &lose_new);
-            self.checkpoints.save(&backup_step(k), &[("new", &new), ("new_win", &win_new), ("new_loss", &lose_new)])?;
+            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
+            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
+            self.checkpoints.save(
+                &backup_step(k),
+                &[("new", &new), (SetName::NewWin.as_str(), &win_new), (SetName::NewLoss.as_str(), &lose_new)],
+            )?;
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
@@ -133,7 +136,7 @@ impl Solver<'_> {
         let mut reachable_valued = 0u128;
         for (s, reached) in reached_decided.into_iter_sides() {
             let reached = reached.into_dfa();
-            self.recorder.record(Phase::Backup, 0, s, "reached_decided", &reached);
+            self.recorder.record(Phase::Backup, 0, s, SetName::ReachedDecided, &reached);
             reachable_valued = reachable_valued.saturating_add(reached.checked_count().unwrap_or(u128::MAX));
         }
         let mut classes = retrograde::exact_classes(r.new_win, r.new_loss);

@@ -13,7 +13,7 @@ use super::{PerSide, Solver, StepKey, timed};
 use crate::dfa::Dfa;
 use crate::error::Result;
 use crate::games::ValueClass;
-use crate::record::Phase;
+use crate::record::{Phase, SetName};
 use crate::vocabulary::Outcome;
 use std::borrow::Cow;
 
@@ -162,8 +162,8 @@ impl Solver<'_> {
         let last_lower = lower.max_distance();
         self.recorder.set_class(class.clone());
         for (s, u) in universe.iter() {
-            self.recorder.record(Phase::Backward, 0, s, "universe", u);
-            self.recorder.record(Phase::Backward, 0, s, "loss", &lost[s]);
+            self.recorder.record(Phase::Backward, 0, s, SetName::Universe, u);
+            self.recorder.record(Phase::Backward, 0, s, SetName::Loss, &lost[s]);
         }
         drop(universe);
         let mut win = won.clone();
@@ -228,8 +228,8 @@ impl Solver<'_> {
                     &win[s]
                 });
                 undecided.settle(s, dw, dl);
-                self.recorder.record(Phase::Backward, n as u32, s, "new_win", dw);
-                self.recorder.record(Phase::Backward, n as u32, s, "new_loss", dl);
+                self.recorder.record(Phase::Backward, n as u32, s, SetName::NewWin, dw);
+                self.recorder.record(Phase::Backward, n as u32, s, SetName::NewLoss, dl);
             }
             // Iteration n used the distance-(n - 1) lower values; nothing new can come after
             // the last lower distance once an iteration has added nothing.
