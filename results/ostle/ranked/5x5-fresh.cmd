@@ -1,4 +1,8 @@
 # The fresh class-by-class solve of Ostle 5x5 (class reading), run in ~/dfasolve-runs/ostle-5x5-fresh/
 # by 5x5-fresh.sh; per class it writes class-NAME.N.err (stderr and /usr/bin/time -v) and
-# class-NAME.N.json (the report), copied here as 5x5-fresh-class-4v4.err and 5x5-fresh-class-4v4.json.
+# class-NAME.N.json (the report), copied here as 5x5-fresh-class-4v4.err and 5x5-fresh-class-4v4.json,
+# and for {5 v 4, 4 v 5}, solved in two runs, 5x5-fresh-class-5v4.1.err, 5x5-fresh-class-5v4.2.err and
+# 5x5-fresh-class-5v4.2.json.
 /usr/bin/time -v ./dfasolve-13553a4 explicit ostle --rule class --long --tables tables --class 4v4 --json --max-memory 20 --no-census --check-sample 0 > class-4v4.1.json 2> class-4v4.1.err
+/usr/bin/time -v ./dfasolve-13553a4 explicit ostle --rule class --long --tables tables --class 5v4 --json --max-memory 20 --no-census --check-sample 0 > class-5v4.1.json 2> class-5v4.1.err
+/usr/bin/time -v ./dfasolve-13553a4 explicit ostle --rule class --long --tables tables --class 5v4 --json --max-memory 20 --no-census --check-sample 0 > class-5v4.2.json 2> class-5v4.2.err
