@@ -51,6 +51,7 @@ pub mod explore;
 pub mod grid;
 pub mod nim;
 pub mod ostle;
+pub mod othello;
 pub mod solution;
 pub mod spread;
 
