@@ -181,8 +181,7 @@ impl Solver<'_> {
         drop(lower_sets);
         let mut lower = timed!("lower values", LowerValues::new(&shape, lower, &landing)?);
         self.park_lower(&class.name, &mut lower, &empty)?;
-        start.reach = start.universe.zip_map(&landing, |_, u, l| u.union(l));
-        drop(landing);
+        start.landing = Some(landing);
         start.class = Some(class.name.clone());
         start.lower = lower;
         start.second_side = SecondSide::Imaged;

@@ -49,9 +49,9 @@ pub(super) struct PassStart {
     pub(super) undecided: Undecided,
     /// Neither ongoing nor won nor lost: draws from the start.
     pub(super) settled_draws: PerSide<Dfa>,
-    /// Where one move from the universe can land, by side to move after it: the escape sets
-    /// are taken within it.
-    pub(super) reach: PerSide<Dfa>,
+    /// Where one move from the universe lands outside it, by side to move after the move
+    /// (`None`: nowhere). The escape sets are taken within the universe and these.
+    pub(super) landing: Option<PerSide<Dfa>>,
     /// The values of the positions outside the universe that moves reach.
     pub(super) lower: LowerValues,
     pub(super) second_side: SecondSide,
@@ -110,8 +110,8 @@ pub(super) fn with_lower<'a>(own: &'a Dfa, lower: &Dfa) -> Cow<'a, Dfa> {
 
 impl Solver<'_> {
     /// The start of a pass over the positions of `within` (every position for `None`), with
-    /// no lower values and reaching only its own positions (a class widens `reach` and adds
-    /// its lower values).
+    /// no lower values and no move landing outside (a class sets `landing` and adds its
+    /// lower values).
     pub(super) fn pass_start(&self, within: Option<&Dfa>) -> PassStart {
         let within = |sets: &PerSide<Dfa>| match within {
             Some(class) => sets.map(|_, d| d.intersection(class)),
@@ -125,7 +125,7 @@ impl Solver<'_> {
         let settled_draws = universe.map(|s, u| u.difference(&ongoing[s]).difference(&won[s]).difference(&lost[s]));
         PassStart {
             class: None,
-            reach: universe.clone(),
+            landing: None,
             universe,
             won,
             lost,
@@ -153,7 +153,7 @@ impl Solver<'_> {
             lost,
             mut undecided,
             settled_draws,
-            reach,
+            landing,
             mut lower,
             second_side,
             depth,
@@ -165,11 +165,13 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backward, 0, s, SetName::Universe, u);
             self.recorder.record(Phase::Backward, 0, s, SetName::Loss, &lost[s]);
         }
-        drop(universe);
-        let mut win = won.clone();
+        let reach = match landing {
+            None => universe,
+            Some(landing) => universe.zip_map(&landing, |_, u, l| u.union(l)),
+        };
         let mut new_win = won.map(|_, w| vec![w.clone()]);
-        let mut new_loss = lost.map(|_, l| vec![l.clone()]);
-        drop((won, lost));
+        let mut win = won;
+        let mut new_loss = lost.into_map(|_, l| vec![l]);
         let mut lower_won_so_far = reach.map(|_, _| empty.clone());
         let step_key = |n: usize| StepKey::Backward { class: class.clone(), iteration: n as u32 };
         let mut complete = false;

@@ -116,14 +116,6 @@ impl<T> PerSide<T> {
         }
     }
 
-    /// [`PerSide::map`] with a function that may fail.
-    ///
-    /// # Errors
-    /// The first error `f` returns.
-    pub fn try_map<U, E>(&self, mut f: impl FnMut(Side, &T) -> Result<U, E>) -> Result<PerSide<U>, E> {
-        PerSide::try_new(self.sharing(), |s| f(s, &self[s]))
-    }
-
     /// `f` of this side's value and `other`'s, for each side of these (which `other` must
     /// share as these do).
     ///
@@ -196,7 +188,7 @@ mod tests {
         assert_eq!(apart.map(|s, v| (s, v * 10)), PerSide::Apart([(Side::First, 10), (Side::Second, 20)]));
         assert_eq!(apart.zip_map(&apart.map(|_, v| v + 1), |_, a, b| a * b), PerSide::Apart([2, 6]));
         let failed: Result<PerSide<i32>, &str> =
-            apart.try_map(|s, v| if s == Side::Second { Err("no") } else { Ok(*v) });
+            PerSide::try_new(Sides::Apart, |s| if s == Side::Second { Err("no") } else { Ok(apart[s]) });
         assert_eq!(failed, Err("no"));
         let mut apart = apart;
         for (s, v) in apart.iter_mut() {
