@@ -327,7 +327,8 @@ pub struct ExplicitOstleArgs {
     /// List the classes, lowest first, and exit.
     #[arg(long)]
     pub list_classes: bool,
-    /// Save a checkpoint between levels at most this often (minutes).
+    /// Save a checkpoint between groups of the count of moves and between levels at most this
+    /// often (minutes).
     #[arg(long, value_name = "MINUTES", default_value_t = 10.0)]
     pub checkpoint_minutes: f64,
     /// Print the report as one JSON object.
@@ -411,7 +412,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         budget,
         checkpoint_every: std::time::Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
         progress: &progress,
-        stop_after_level: None,
+        stop_at: None,
     };
     if cost.states > 0.0 {
         progress(format!("{what}: estimated {}", cost.text()));

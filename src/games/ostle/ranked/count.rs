@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// Tasks counted together, their lookups in the lower tables sorted (at 5 moves out of the
 /// class a board, about 10 M lookups and 200 MB).
-const COUNT_GROUP: usize = 32;
+const COUNT_GROUP: usize = if cfg!(test) { 2 } else { 32 };
 
 /// A board's moves, summed up for its states.
 pub(super) struct Summary {
@@ -56,58 +56,75 @@ impl Summary {
 }
 
 impl<'a> Solve<'a> {
-    /// Phase 2: allocate the values and give every state its count or value.
+    /// Phase 2 begins: the values and exits of every state and board, all zero.
     ///
     /// # Errors
-    /// As [`Lower::value`].
-    pub fn count(
-        rules: &'a Rules,
-        lower: &'a Lower,
-        mut kinds: Vec<WorkKind>,
-        progress: &(dyn Fn(String) + Sync),
-    ) -> Result<Solve<'a>> {
+    /// [`Error::BadParameters`](crate::error::Error) if the system will not lend the memory.
+    pub fn allocate(rules: &'a Rules, lower: &'a Lower, mut kinds: Vec<WorkKind>) -> Result<Solve<'a>> {
         for w in &mut kinds {
             let states = *w.block_start.last().expect("a total");
             w.values = AtomicBytes::zeroed(states as usize).map_err(|e| no_memory(states, &e))?;
             let boards = w.dir.boards();
             w.exits = AtomicBytes::zeroed(boards as usize).map_err(|e| no_memory(boards, &e))?;
         }
-        let s = Solve::shell(rules, lower, kinds);
+        Ok(Solve::shell(rules, lower, kinds))
+    }
+
+    /// Phase 2: give every state of the tasks not counted yet its count or value, a group of
+    /// tasks at a time; `after_group` sees the solve after each group (to save a checkpoint,
+    /// or stop).
+    ///
+    /// # Errors
+    /// As [`Lower::value`], or `after_group`'s error.
+    pub fn count(
+        &mut self,
+        progress: &(dyn Fn(String) + Sync),
+        after_group: &mut dyn FnMut(&Solve) -> Result<()>,
+    ) -> Result<()> {
         let started = Instant::now();
-        let (mut done, mut said) = (0, 0);
+        let mut said = 0;
+        let (from, total) = (self.counted, self.tasks.len());
+        if from > 0 {
+            progress(format!("counting moves from task {from} of {total}"));
+        }
         // Tasks in groups: a group's lookups in the lower tables are sorted into the tables'
         // order and made in one sweep, not at random (the count is bound by them).
-        let all: Vec<usize> = (0..s.tasks.len()).collect();
+        let all: Vec<usize> = (from..total).collect();
         for group in all.chunks(COUNT_GROUP) {
-            let keys: Vec<Vec<LowerKey>> = group.par_iter().map(|&t| s.exit_keys(t)).collect::<Result<_>>()?;
-            let mut sorted: Vec<(LowerKey, u32)> = Vec::with_capacity(keys.iter().map(Vec::len).sum());
-            for key in keys.iter().flatten() {
-                sorted.push((*key, sorted.len() as u32));
-            }
-            sorted.par_sort_unstable();
-            let found: Vec<(u32, Outcome)> = sorted.par_iter().map(|&(key, i)| (i, lower.value_of(key))).collect();
-            let mut values = vec![Outcome::Draw; found.len()];
-            for (i, v) in found {
-                values[i as usize] = v;
-            }
-            let mut rest = &values[..];
-            let mut parts = Vec::with_capacity(group.len());
-            for k in &keys {
-                let (part, tail) = rest.split_at(k.len());
-                parts.push(part);
-                rest = tail;
-            }
-            group.par_iter().zip(parts).try_for_each(|(&t, exits)| s.count_task(t, exits))?;
-            done += group.len();
+            self.count_group(group)?;
+            self.counted = group[group.len() - 1] + 1;
             // A line a minute.
             let minute = started.elapsed().as_secs() / 60;
             if minute > said {
                 said = minute;
-                progress(format!("counting moves: {done} of {} tasks", s.tasks.len()));
+                progress(format!("counting moves: {} of {total} tasks", self.counted));
             }
+            after_group(self)?;
         }
         progress(format!("moves counted in {:.0} s", started.elapsed().as_secs_f64()));
-        Ok(s)
+        Ok(())
+    }
+
+    fn count_group(&self, group: &[usize]) -> Result<()> {
+        let keys: Vec<Vec<LowerKey>> = group.par_iter().map(|&t| self.exit_keys(t)).collect::<Result<_>>()?;
+        let mut sorted: Vec<(LowerKey, u32)> = Vec::with_capacity(keys.iter().map(Vec::len).sum());
+        for key in keys.iter().flatten() {
+            sorted.push((*key, sorted.len() as u32));
+        }
+        sorted.par_sort_unstable();
+        let found: Vec<(u32, Outcome)> = sorted.par_iter().map(|&(key, i)| (i, self.lower.value_of(key))).collect();
+        let mut values = vec![Outcome::Draw; found.len()];
+        for (i, v) in found {
+            values[i as usize] = v;
+        }
+        let mut rest = &values[..];
+        let mut parts = Vec::with_capacity(group.len());
+        for k in &keys {
+            let (part, tail) = rest.split_at(k.len());
+            parts.push(part);
+            rest = tail;
+        }
+        group.par_iter().zip(parts).try_for_each(|(&t, exits)| self.count_task(t, exits))
     }
 
     /// [`Solve::summary`] for the walk, whose states are undecided (so the board has no

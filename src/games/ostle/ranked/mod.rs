@@ -148,13 +148,22 @@ pub fn checkpoint_file(dir: &Path, class: &Class) -> PathBuf {
 pub struct Options<'a> {
     /// Memory budget in bytes (checked before the values are allocated).
     pub budget: Option<u64>,
-    /// Save a checkpoint between levels at most this often.
+    /// Save a checkpoint between groups of the count and between levels at most this often.
     pub checkpoint_every: Duration,
     /// Progress lines.
     pub progress: &'a (dyn Fn(String) + Sync),
-    /// Stop with an error once this level is walked and checkpointed, as a killed run would
-    /// (for tests of resuming).
-    pub stop_after_level: Option<u32>,
+    /// Stop with an error at this point, once checkpointed, as a killed run would (for tests
+    /// of resuming).
+    pub stop_at: Option<StopPoint>,
+}
+
+/// Where [`Options::stop_at`] stops a class solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopPoint {
+    /// Once at least this many tasks are counted.
+    CountedTasks(usize),
+    /// Once this level is walked.
+    Level(u32),
 }
 
 /// What solving one class measured.
@@ -266,24 +275,36 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
                 budget >> 20
             )));
         }
-        let s = solve::Solve::count(&rules, &lower, kinds, progress)?;
-        save_checkpoint(v, &ck, &s)?;
-        s
+        solve::Solve::allocate(&rules, &lower, kinds)?
     };
     let mut last_save = Instant::now();
-    let every = options.checkpoint_every;
-    solve.walk_back(progress, &mut |s| {
-        let stop = options.stop_after_level.is_some_and(|l| s.next_level > l);
-        if last_save.elapsed() >= every || stop {
+    // Saved when due, or now (`force`, or a stop asked for).
+    let mut checkpoint = |s: &solve::Solve, force: bool, stop: Option<String>| -> Result<()> {
+        if force || stop.is_some() || last_save.elapsed() >= options.checkpoint_every {
             let t = Instant::now();
             save_checkpoint(v, &ck, s)?;
             progress(format!("checkpoint saved in {:.1} s", t.elapsed().as_secs_f64()));
             last_save = Instant::now();
         }
-        if stop {
-            return Err(Error::BadParameters(format!("stopped after level {} as asked", s.next_level - 1)));
-        }
-        Ok(())
+        stop.map_or(Ok(()), |why| Err(Error::BadParameters(format!("stopped {why} as asked"))))
+    };
+    if solve.counted < solve.tasks.len() {
+        solve.count(progress, &mut |s| {
+            let stop = match options.stop_at {
+                Some(StopPoint::CountedTasks(n)) if s.counted >= n => Some(format!("after {} tasks", s.counted)),
+                _ => None,
+            };
+            checkpoint(s, false, stop)
+        })?;
+        // The end of the count is always saved: it is the longest phase.
+        checkpoint(&solve, true, None)?;
+    }
+    solve.walk_back(progress, &mut |s| {
+        let stop = match options.stop_at {
+            Some(StopPoint::Level(l)) if s.next_level > l => Some(format!("after level {}", s.next_level - 1)),
+            _ => None,
+        };
+        checkpoint(s, false, stop)
     })?;
     let levels = solve.levels.clone();
     let tables = solve.into_tables(v)?;

@@ -25,8 +25,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-/// Boards per parallel task (a multiple of [`BLOCK`] and of 64).
-pub const TASK: u64 = 64 * 1024;
+/// Boards per parallel task (a multiple of [`BLOCK`] and of 64); small in unit tests, so that
+/// their variants have many tasks and checkpoints within the count.
+pub const TASK: u64 = if cfg!(test) { 1024 } else { 64 * 1024 };
 /// Levels with their own bit per task; later levels share the last bit.
 pub(super) const LEVEL_BITS: u32 = 256;
 /// One kind's arrays while its class is solved.
@@ -90,6 +91,8 @@ pub struct Solve<'a> {
     pub(super) present: Vec<[AtomicU64; 4]>,
     pub(super) latest: AtomicU32,
     pub(super) other: Mutex<HashMap<StateKey, Outcome>>,
+    /// Tasks whose states have their counts (all of them once the count is done).
+    pub counted: usize,
     /// The levels walked so far.
     pub levels: Vec<Level>,
     /// The next level to walk back from.
@@ -234,18 +237,24 @@ impl<'a> Solve<'a> {
             present,
             latest: AtomicU32::new(0),
             other: Mutex::new(HashMap::new()),
+            counted: 0,
             levels: Vec::new(),
             next_level: 0,
         }
     }
 
-    /// Resume from a checkpoint's tables.
+    /// Resume from a checkpoint's tables: in the count of moves or in the walk back.
     ///
     /// # Errors
-    /// [`Error::Mismatch`] if the checkpoint holds no progress.
+    /// [`Error::Mismatch`] if the checkpoint holds no progress or other tasks than this
+    /// build's.
     pub fn resume(rules: &'a Rules, lower: &'a Lower, tables: ClassTables) -> Result<Solve<'a>> {
-        let Some(Progress::Level { next, present, latest, levels }) = tables.progress.clone() else {
-            return Err(Error::Mismatch("the checkpoint holds finished tables, not a solve under way".into()));
+        let (counted, present, latest, levels, next) = match tables.progress.clone() {
+            Some(Progress::Counting { tasks, present, latest }) => (Some(tasks), present, latest, Vec::new(), 0),
+            Some(Progress::Level { next, present, latest, levels }) => (None, present, latest, levels, next),
+            None => {
+                return Err(Error::Mismatch("the checkpoint holds finished tables, not a solve under way".into()));
+            }
         };
         let kinds = tables
             .kinds
@@ -281,6 +290,10 @@ impl<'a> Solve<'a> {
         s.levels =
             levels.into_iter().map(|(plies, states, wins, seconds)| Level { plies, states, wins, seconds }).collect();
         s.next_level = next;
+        s.counted = counted.unwrap_or(s.tasks.len());
+        if s.counted > s.tasks.len() {
+            return Err(Error::Mismatch("the checkpoint counted more tasks than this build has".into()));
+        }
         Ok(s)
     }
 
@@ -349,9 +362,13 @@ impl<'a> Solve<'a> {
     /// The solve so far as tables with its progress, for a checkpoint (written by
     /// [`ClassTables::write`] with the values given separately).
     pub fn progress(&self) -> Progress {
+        let present = || self.present.iter().map(|p| [0, 1, 2, 3].map(|i| p[i].load(Relaxed))).collect();
+        if self.counted < self.tasks.len() {
+            return Progress::Counting { tasks: self.counted, present: present(), latest: self.latest.load(Relaxed) };
+        }
         Progress::Level {
             next: self.next_level,
-            present: self.present.iter().map(|p| [0, 1, 2, 3].map(|i| p[i].load(Relaxed))).collect(),
+            present: present(),
             latest: self.latest.load(Relaxed),
             levels: self.levels.iter().map(|l| (l.plies, l.states, l.wins, l.seconds)).collect(),
         }

@@ -55,6 +55,16 @@ pub enum Progress {
         /// What each level held (plies, states, wins, seconds).
         levels: Vec<(u32, u64, u64, f64)>,
     },
+    /// The count of moves is under way: the first `tasks` tasks are counted (the others'
+    /// values are still zero).
+    Counting {
+        /// Tasks counted.
+        tasks: usize,
+        /// Levels marked per task so far, as 4 words of bits each.
+        present: Vec<[u64; 4]>,
+        /// The largest level marked so far.
+        latest: u32,
+    },
 }
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

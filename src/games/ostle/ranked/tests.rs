@@ -4,6 +4,7 @@
 
 use super::super::explicit::{self, Cell, Move, State};
 use super::super::{Rule, Variant};
+use super::tables::Progress;
 use super::*;
 use crate::vocabulary::Outcome;
 use hashbrown::{HashMap, HashSet};
@@ -14,7 +15,7 @@ fn variant(w: usize, h: usize, k: usize, t: usize, rule: Rule) -> Variant {
 
 fn solve_all(v: &Variant) -> (tempfile::TempDir, Solution, census::Census) {
     let dir = tempfile::tempdir().unwrap();
-    let options = Options { budget: None, checkpoint_every: Duration::ZERO, progress: &|_| {}, stop_after_level: None };
+    let options = Options { budget: None, checkpoint_every: Duration::ZERO, progress: &|_| {}, stop_at: None };
     let rules = Rules::new(v).unwrap();
     let mut all = census::Census::default();
     for c in classes(v) {
@@ -257,8 +258,7 @@ fn a_stopped_class_resumes_to_the_same_tables() {
     let c = classes(&v).pop().unwrap();
     let whole = tempfile::tempdir().unwrap();
     let quiet = |_| {};
-    let plain =
-        Options { budget: None, checkpoint_every: Duration::from_secs(3600), progress: &quiet, stop_after_level: None };
+    let plain = Options { budget: None, checkpoint_every: Duration::from_secs(3600), progress: &quiet, stop_at: None };
     for lower in classes(&v) {
         solve_class(&v, whole.path(), &lower, &plain).unwrap();
     }
@@ -269,11 +269,19 @@ fn a_stopped_class_resumes_to_the_same_tables() {
     // A temporary file a killed write left behind is removed.
     let stale = stopped.path().join(format!(".class-{}.ranked.checkpoint.tmpXYZ", c.name));
     std::fs::write(&stale, b"half").unwrap();
-    for level in [3, 20] {
-        let stop = Options { stop_after_level: Some(level), ..plain };
+    // Stopped twice in the count of moves, then twice in the walk back.
+    // (2 v 2 on 4x4: 16,380 boards, 16 tasks of the unit tests' size.)
+    let stops = [StopPoint::CountedTasks(2), StopPoint::CountedTasks(6), StopPoint::Level(3), StopPoint::Level(20)];
+    for at in stops {
+        let stop = Options { stop_at: Some(at), ..plain };
         let e = solve_class(&v, stopped.path(), &c, &stop).unwrap_err().to_string();
-        assert!(e.contains("stopped after level"), "{e}");
-        assert!(checkpoint_file(stopped.path(), &c).exists());
+        assert!(e.contains("stopped after"), "{e}");
+        let ck = ClassTables::open(&checkpoint_file(stopped.path(), &c), Some(&v)).unwrap();
+        match (at, ck.progress) {
+            (StopPoint::CountedTasks(n), Some(Progress::Counting { tasks, .. })) => assert_eq!(tasks, n),
+            (StopPoint::Level(l), Some(Progress::Level { next, .. })) => assert_eq!(next, l + 1),
+            (at, p) => panic!("stopped at {at:?} with the checkpoint's progress {p:?}"),
+        }
     }
     let r = solve_class(&v, stopped.path(), &c, &plain).unwrap();
     assert!(r.resumed);
