@@ -15,8 +15,8 @@ use smallvec::SmallVec;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-/// Tasks counted together, their lookups in the lower tables sorted (at 5 moves out of the
-/// class a board, about 10 M lookups and 200 MB).
+/// Tasks counted together, their lookups in the lower tables put in the tables' order (at 5
+/// moves out of the class a board, about 10 M lookups and 200 MB).
 const COUNT_GROUP: usize = if cfg!(test) { 2 } else { 32 };
 
 /// A board's moves, summed up for its states.
@@ -107,11 +107,9 @@ impl<'a> Solve<'a> {
 
     fn count_group(&self, group: &[usize]) -> Result<()> {
         let keys: Vec<Vec<LowerKey>> = group.par_iter().map(|&t| self.exit_keys(t)).collect::<Result<_>>()?;
-        let mut sorted: Vec<(LowerKey, u32)> = Vec::with_capacity(keys.iter().map(Vec::len).sum());
-        for key in keys.iter().flatten() {
-            sorted.push((*key, sorted.len() as u32));
-        }
-        sorted.par_sort_unstable();
+        let all: Vec<LowerKey> = keys.iter().flatten().copied().collect();
+        let sorted = self.lower.in_table_order(&all);
+        drop(all);
         let found: Vec<(u32, Outcome)> = sorted.par_iter().map(|&(key, i)| (i, self.lower.value_of(key))).collect();
         let mut values = vec![Outcome::Draw; found.len()];
         for (i, v) in found {
