@@ -10,6 +10,7 @@ mod options;
 mod ostle;
 mod ostle_cost;
 mod ostle_tables;
+mod othello;
 mod output;
 mod play;
 mod positions;
@@ -30,6 +31,7 @@ pub use breakthrough::BreakthroughArgs;
 pub use nim::NimArgs;
 pub use options::{RunOptions, VerifyOptions};
 pub use ostle::{ExplicitOstleArgs, OstleArgs, VerifyOstleArgs};
+pub use othello::OthelloArgs;
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
 pub use report::SolveReport;
@@ -55,6 +57,11 @@ pub enum Command {
     /// Solve Nim and check every position against Bouton's XOR rule.
     #[command(after_help = "Example:\n  dfasolve nim --heaps 4 --tokens 7 --json")]
     Nim(NimArgs),
+    /// Strongly solve Othello on a small board (`games/othello/README.md`): win, draw or loss
+    /// against a threshold on the final disc difference, or the start's exact difference.
+    #[command(after_help = "Examples:\n  dfasolve othello --width 4 --height 4\n  \
+        dfasolve othello --width 4 --height 5 --margin")]
+    Othello(OthelloArgs),
     /// Strongly solve Spread, the toy game with passes and drawn endings
     /// (`games/spread/README.md`).
     #[command(after_help = "Example:\n  dfasolve spread --width 3 --height 3")]
@@ -344,6 +351,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Breakthrough(args) => args.run(),
         Command::Nim(args) => args.run(),
+        Command::Othello(args) => args.run(),
         Command::Spread(args) => args.run(),
         Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
             ostle::run_class_from_subgame(&variant, &file, &run)
@@ -442,6 +450,7 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
         Command::Breakthrough(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
         Command::Nim(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
         Command::Ostle { variant, run, .. } => (variant.game().map(|g| Box::new(g) as _), run),
+        Command::Othello(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
         Command::Spread(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
         _ => return None,
     };

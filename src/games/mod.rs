@@ -262,6 +262,17 @@ pub enum GameParams {
     },
     /// An Ostle variant.
     Ostle(ostle::Variant),
+    /// Othello on a `width` x `height` board.
+    Othello {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+        /// Black's final disc difference is compared with this (0, the plain game, is left
+        /// out of files).
+        #[serde(default, skip_serializing_if = "othello_plain")]
+        threshold: i32,
+    },
     /// Spread on a `width` x `height` grid.
     Spread {
         /// Columns.
@@ -269,6 +280,11 @@ pub enum GameParams {
         /// Rows.
         height: usize,
     },
+}
+
+/// Othello's plain game (threshold 0), whose files do not name the threshold.
+fn othello_plain(threshold: &i32) -> bool {
+    *threshold == 0
 }
 
 impl GameParams {
@@ -283,6 +299,9 @@ impl GameParams {
                 Box::new(breakthrough::Breakthrough::with_order(*width, *height, *order)?)
             }
             GameParams::Ostle(variant) => Box::new(ostle::Ostle::new(variant.clone())?),
+            GameParams::Othello { width, height, threshold } => {
+                Box::new(othello::Othello::new(*width, *height, *threshold)?)
+            }
             GameParams::Spread { width, height } => Box::new(spread::Spread::new(*width, *height)?),
         })
     }

@@ -14,7 +14,7 @@ use hashbrown::HashMap;
 use smallvec::SmallVec;
 
 /// The 8 directions as (row step, column step).
-const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+pub(super) const DIRECTIONS: [(i32, i32); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
 
 /// A board size with the squares as bits of a `u64` (square `r * width + c`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

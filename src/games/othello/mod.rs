@@ -1,5 +1,263 @@
-//! Othello on W x H boards (issue: the fourth game). So far its plain rules and an exact
-//! oracle by negamax (`explicit.rs`); the symbolic game (sets of positions, moves as set
-//! operations, passes) follows the recipe in [`super`].
+//! Othello on W x H boards: the fourth game, the one with passes and scores.
+//!
+//! * [`Othello`]: the game for the solver. Positions are the plain board, row-major from row
+//!   0, symbols `.` (empty), `x` (Black, the first player), `o` (White); the side to move is
+//!   kept beside the string. Moves are a staged move graph ([`sets`]); a player without a
+//!   move passes; a board on which neither can move is over and scored.
+//! * [`explicit`]: the plain rules and an exact negamax with a memo, the oracle.
+//!
+//! Scores are compared with a threshold: the game with threshold `t` is won by Black when
+//! Black's final disc difference (empty squares counted for nobody) is above `t`, drawn when
+//! it equals `t`, and won by White below it. Threshold 0 is the plain game (win, draw or loss
+//! by the sign of the difference); solving several thresholds brackets the exact difference
+//! of every position. Rules as implemented: `games/othello/README.md`.
 
 pub mod explicit;
+pub mod sets;
+
+use super::{Game, GameParams, NoMove, Position, PositionClass, Side, Status};
+use crate::dfa::{Dfa, Shape, Symbol};
+use crate::error::{Error, Result};
+use crate::move_graph::MoveGraph;
+use explicit::{Discs, Geometry};
+use sets::{Board, EMPTY, disc};
+use std::cmp::Ordering;
+
+/// Othello on a `width` x `height` board, scored against a threshold.
+#[derive(Clone, Debug)]
+pub struct Othello {
+    geometry: Geometry,
+    board: Board,
+    threshold: i32,
+    shape: Shape,
+}
+
+impl Othello {
+    /// Othello on a `width` x `height` board (3 to 8 squares a side), Black's final disc
+    /// difference compared with `threshold` (0: the plain game).
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for a side outside 3..=8, or a threshold no board reaches.
+    pub fn new(width: usize, height: usize, threshold: i32) -> Result<Othello> {
+        let geometry = Geometry::new(width, height).map_err(Error::BadParameters)?;
+        let squares = (width * height) as i32;
+        if threshold.abs() > squares {
+            return Err(Error::BadParameters(format!(
+                "othello {width}x{height}: the threshold {threshold} is outside -{squares}..={squares}"
+            )));
+        }
+        Ok(Othello { geometry, board: Board { width, height }, threshold, shape: Shape::uniform(width * height, 3) })
+    }
+
+    /// Black's disc difference at the end compared with the threshold, for the player to move.
+    fn score(&self, board: &[Symbol], mover: Side) -> Status {
+        let count = |side: Side| board.iter().filter(|&&s| s == disc(side)).count() as i32;
+        let black = count(Side::First) - count(Side::Second);
+        let for_black = black.cmp(&self.threshold);
+        match if mover == Side::First { for_black } else { for_black.reverse() } {
+            Ordering::Greater => Status::Won,
+            Ordering::Less => Status::Lost,
+            Ordering::Equal => Status::Drawn,
+        }
+    }
+
+    /// Boards on which neither side can move: the game is over.
+    fn over(&self) -> Dfa {
+        let all = Dfa::accept_all(&self.shape);
+        all.difference(&self.board.can_move(&self.shape, Side::First))
+            .difference(&self.board.can_move(&self.shape, Side::Second))
+    }
+
+    /// Over boards whose score is `order` for `side` to move.
+    fn scored(&self, side: Side, order: Ordering) -> Dfa {
+        let for_black = if side == Side::First { order } else { order.reverse() };
+        self.universe(side).intersection(&self.over()).intersection(&self.board.difference_compared(
+            &self.shape,
+            self.threshold,
+            for_black,
+        ))
+    }
+
+    /// The discs of `pos` from its mover's side.
+    fn discs(&self, pos: &Position) -> Discs {
+        let bits = |side: Side| {
+            pos.board.iter().enumerate().filter(|&(_, &s)| s == disc(side)).fold(0u64, |b, (i, _)| b | 1 << i)
+        };
+        Discs { mover: bits(pos.side), opponent: bits(pos.side.other()) }
+    }
+
+    /// The board of `d` with `side` to move.
+    fn position(&self, d: Discs, side: Side) -> Position {
+        let board = (0..self.shape.len())
+            .map(|i| {
+                if d.mover >> i & 1 == 1 {
+                    disc(side)
+                } else if d.opponent >> i & 1 == 1 {
+                    disc(side.other())
+                } else {
+                    EMPTY
+                }
+            })
+            .collect();
+        Position { side, board }
+    }
+
+    /// The squares of the start, which are never empty again.
+    fn centre(&self) -> [usize; 4] {
+        let (w, h) = (self.geometry.width, self.geometry.height);
+        let (r0, c0) = (h / 2 - 1, w / 2 - 1);
+        [r0 * w + c0, r0 * w + c0 + 1, (r0 + 1) * w + c0, (r0 + 1) * w + c0 + 1]
+    }
+}
+
+impl Game for Othello {
+    fn name(&self) -> String {
+        let t = if self.threshold == 0 { String::new() } else { format!(" threshold {}", self.threshold) };
+        format!("othello {}x{}{t}", self.geometry.width, self.geometry.height)
+    }
+
+    fn params(&self) -> GameParams {
+        GameParams::Othello { width: self.geometry.width, height: self.geometry.height, threshold: self.threshold }
+    }
+
+    fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    fn initial(&self) -> Position {
+        self.position(self.geometry.start(), Side::First)
+    }
+
+    /// Every board whose four centre squares hold discs.
+    fn universe(&self, _side: Side) -> Dfa {
+        let centre = self.centre();
+        Dfa::from_allowed(&self.shape, |l, s| !centre.contains(&l) || s != EMPTY)
+    }
+
+    fn lost_terminal(&self, side: Side) -> Dfa {
+        self.scored(side, Ordering::Less)
+    }
+
+    fn won_terminal(&self, side: Side) -> Dfa {
+        self.scored(side, Ordering::Greater)
+    }
+
+    fn drawn_terminal(&self, side: Side) -> Dfa {
+        self.scored(side, Ordering::Equal)
+    }
+
+    fn without_a_move(&self) -> NoMove {
+        NoMove::Passes
+    }
+
+    fn has_draws(&self) -> bool {
+        true
+    }
+
+    /// Discs on the board, the fullest first: every move adds one, a pass none.
+    fn classes(&self) -> Vec<PositionClass> {
+        let squares = self.shape.len();
+        (0..=squares - 4)
+            .map(|empty| PositionClass {
+                name: format!("{}", squares - empty),
+                set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
+                successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
+            })
+            .collect()
+    }
+
+    fn moves(&self, side: Side) -> MoveGraph {
+        self.board.moves(&self.shape, side)
+    }
+
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let d = self.discs(pos);
+        let moves = self.geometry.moves(d);
+        if moves.is_empty() {
+            return vec![Position { side: pos.side.other(), board: pos.board.clone() }];
+        }
+        moves.into_iter().map(|m| self.position(self.geometry.play(d, m), pos.side.other())).collect()
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        let d = self.discs(pos);
+        if !self.geometry.moves(d).is_empty() || !self.geometry.moves(Geometry::pass(d)).is_empty() {
+            return Status::Ongoing;
+        }
+        self.score(&pos.board, pos.side)
+    }
+
+    fn render(&self, pos: &Position) -> String {
+        let rows: Vec<String> = pos
+            .board
+            .chunks(self.geometry.width)
+            .map(|row| row.iter().map(|&s| ['.', 'x', 'o'][usize::from(s)]).collect())
+            .collect();
+        let side = if pos.side == Side::First { "black" } else { "white" };
+        format!("{} {side}", rows.join("/"))
+    }
+
+    fn parse(&self, text: &str) -> Result<Position> {
+        let (w, h) = (self.geometry.width, self.geometry.height);
+        let bad = |msg: String| {
+            Error::BadPosition(format!(
+                "othello {w}x{h}: {msg} (expected {h} rows of . x o from the top, then black or white, e.g. \"{}\")",
+                self.render(&self.initial())
+            ))
+        };
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let [rows, side] = words[..] else {
+            return Err(bad(format!("{} words given, not the board and the side to move", words.len())));
+        };
+        let side = match side {
+            "black" | "x" => Side::First,
+            "white" | "o" => Side::Second,
+            other => return Err(bad(format!("unknown side to move {other:?}"))),
+        };
+        let rows: Vec<&str> = rows.split('/').collect();
+        if rows.len() != h {
+            return Err(bad(format!("{} rows given", rows.len())));
+        }
+        let mut board = Vec::with_capacity(w * h);
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != w {
+                return Err(bad(format!("row {} has {} squares", r + 1, row.chars().count())));
+            }
+            for ch in row.chars() {
+                board.push(match ch {
+                    '.' => EMPTY,
+                    'x' => disc(Side::First),
+                    'o' => disc(Side::Second),
+                    other => return Err(bad(format!("unknown square symbol {other:?}"))),
+                });
+            }
+        }
+        if let Some(&empty) = self.centre().iter().find(|&&q| board[q] == EMPTY) {
+            return Err(bad(format!("the centre square {} is empty", self.square_name(empty))));
+        }
+        Ok(Position { side, board })
+    }
+
+    fn move_name(&self, from: &Position, to: &Position) -> String {
+        match from.board.iter().zip(&to.board).position(|(&a, &b)| a == EMPTY && b != EMPTY) {
+            Some(square) => self.square_name(square),
+            None => "pass".into(),
+        }
+    }
+
+    fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
+        Some(pos.board.iter().filter(|&&s| s == disc(side)).count())
+    }
+}
+
+impl Othello {
+    /// A square as Othello players write it: the column's letter, then the row from 1 at the
+    /// top (`a1` is square 0).
+    fn square_name(&self, square: usize) -> String {
+        let w = self.geometry.width;
+        format!("{}{}", super::grid::file_letter(square % w), square / w + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,107 @@
+//! `dfasolve othello`: its arguments, the game they build, the strong solve, and the exact
+//! disc difference of the start by solving thresholds.
+
+use super::options::RunOptions;
+use super::output::say;
+use super::{report, solve};
+use crate::games::othello::Othello;
+use crate::games::{Game, Mode};
+use crate::vocabulary::Outcome;
+use anyhow::Result;
+use clap::Args;
+
+/// The arguments of `dfasolve othello`.
+#[derive(Args, Debug)]
+pub struct OthelloArgs {
+    /// Board width (columns), 3 to 8.
+    #[arg(long, default_value_t = 4)]
+    pub width: usize,
+    /// Board height (rows), 3 to 8.
+    #[arg(long, default_value_t = 4)]
+    pub height: usize,
+    /// Black wins when Black's final disc difference (empty squares counted for nobody) is
+    /// above this, draws at it, and loses below it; 0 is the plain game.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub threshold: i32,
+    /// Find the start's exact final disc difference: solve the game at the thresholds a
+    /// binary search needs (each a strong solve, saved under its own name).
+    #[arg(long, conflicts_with_all = ["threshold", "out", "checkpoint", "by_classes"])]
+    pub margin: bool,
+    /// Output, progress and checkpoint options.
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+impl OthelloArgs {
+    /// The game these arguments name.
+    ///
+    /// # Errors
+    /// Sizes or thresholds the game refuses.
+    pub fn game(&self) -> Result<Othello> {
+        Ok(Othello::new(self.width, self.height, self.threshold)?)
+    }
+
+    /// Solve it strongly (draws rule out a meet in the middle) and print the report; with
+    /// `--margin`, the start's exact disc difference.
+    ///
+    /// # Errors
+    /// A refused size, the solver's and the outputs' errors.
+    pub fn run(&self) -> Result<()> {
+        if self.margin {
+            return self.run_margin();
+        }
+        let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
+        report::finish(&report, &self.run, &[], |_| {})
+    }
+
+    /// The start's value is the difference `v` with which Black ends under perfect play: the
+    /// game at threshold `t` is a win for Black when `v > t`, a draw at `v = t` and a loss
+    /// below, so a binary search over `t` finds `v`.
+    fn run_margin(&self) -> Result<()> {
+        let squares = (self.width * self.height) as i32;
+        let (mut lo, mut hi) = (-squares, squares);
+        let mut solved = Vec::new();
+        let started = std::time::Instant::now();
+        let value = loop {
+            anyhow::ensure!(lo <= hi, "the thresholds {lo}..={hi} left no disc difference: the solves disagree");
+            let t = lo + (hi - lo).div_euclid(2);
+            let game = Othello::new(self.width, self.height, t)?;
+            let report = solve::solve(&game, Mode::Strong, &self.run)?;
+            let start = report.solution.initial_value;
+            solved.push(serde_json::json!({ "threshold": t, "start": start.to_string(), "wall_s": report.wall_s }));
+            if !self.run.json {
+                say!("threshold {t:>3}: the start is a {start} for Black ({:.1} s)", report.wall_s);
+            }
+            match start {
+                Outcome::Draw => break t,
+                Outcome::Win { .. } => lo = t + 1,
+                Outcome::Loss { .. } => hi = t - 1,
+            }
+        };
+        let name = Othello::new(self.width, self.height, 0)?.name();
+        if self.run.json {
+            let obj = serde_json::json!({
+                "program": crate::PROGRAM_VERSION,
+                "game": name,
+                "start_difference": value,
+                "difference_is": "Black's discs less White's at the end under perfect play, empty squares counted for nobody",
+                "thresholds": solved,
+                "wall_s": started.elapsed().as_secs_f64(),
+            });
+            say!("{}", serde_json::to_string_pretty(&obj)?);
+            return Ok(());
+        }
+        let who = match value {
+            0 => "a draw".to_string(),
+            v if v > 0 => format!("Black wins by {v}"),
+            v => format!("White wins by {}", -v),
+        };
+        say!(
+            "{name}: with perfect play Black's final disc difference is {value}: {who} (empty squares counted for \
+             nobody; {} thresholds solved in {:.1} s)",
+            solved.len(),
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+}
