@@ -220,9 +220,22 @@ pub enum SideMirror {
         /// The other player's piece.
         b: Symbol,
     },
+    /// Swap the two players' symbols `a` and `b` where they stand: Othello, whose colours are
+    /// interchangeable. One relabelling pass, no subset construction.
+    SwapSymbols {
+        /// One player's disc.
+        a: Symbol,
+        /// The other player's disc.
+        b: Symbol,
+    },
 }
 
 impl SideMirror {
+    /// Whether the map costs one relabelling pass (so using it always saves work).
+    pub fn is_cheap(&self) -> bool {
+        matches!(self, SideMirror::SwapSymbols { .. })
+    }
+
     /// The image of `set` (also the preimage: the map is an involution).
     pub fn apply(&self, set: &Dfa) -> Dfa {
         self.apply_bounded(set, usize::MAX).expect("an unbounded mirror always finishes")
@@ -233,6 +246,7 @@ impl SideMirror {
     pub fn apply_bounded(&self, set: &Dfa, budget: usize) -> Option<Dfa> {
         match *self {
             SideMirror::RotateAndSwap { a, b } => Some(set.reverse_bounded(budget)?.swap_symbols(a, b)),
+            SideMirror::SwapSymbols { a, b } => Some(set.swap_symbols(a, b)),
         }
     }
 }

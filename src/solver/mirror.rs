@@ -71,14 +71,15 @@ impl Mirror {
         Mirror { side_mirror, policy, budget, refused_at: AtomicUsize::new(usize::MAX) }
     }
 
-    /// Whether an iteration (`large`: one that computes the sides in turn) mirrors.
+    /// Whether an iteration (`large`: one that computes the sides in turn) mirrors. Under
+    /// [`MirrorPolicy::Large`] a mirror that costs one relabelling pass is used in every
+    /// iteration: it is always cheaper than the images it replaces.
     pub(super) fn applies(&self, large: bool) -> bool {
-        self.side_mirror.is_some()
-            && match self.policy {
-                MirrorPolicy::Never => false,
-                MirrorPolicy::Large => large,
-                MirrorPolicy::Always => true,
-            }
+        self.side_mirror.is_some_and(|m| match self.policy {
+            MirrorPolicy::Never => false,
+            MirrorPolicy::Large => large || m.is_cheap(),
+            MirrorPolicy::Always => true,
+        })
     }
 
     /// The mirror image of `set`, or `None` when it would run over the budget (or a set as

@@ -15,7 +15,7 @@
 pub mod explicit;
 pub mod sets;
 
-use super::{Game, GameParams, NoMove, Position, PositionClass, Side, Status};
+use super::{Game, GameParams, NoMove, Position, PositionClass, Side, SideMirror, Status};
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -152,6 +152,12 @@ impl Game for Othello {
 
     fn has_draws(&self) -> bool {
         true
+    }
+
+    /// Black to move on a board is White to move on the board with the colours swapped, with
+    /// the same value in the plain game (a threshold other than 0 is not symmetric).
+    fn side_mirror(&self) -> Option<SideMirror> {
+        (self.threshold == 0).then_some(SideMirror::SwapSymbols { a: disc(Side::First), b: disc(Side::Second) })
     }
 
     /// Discs on the board, the fullest first: every move adds one, a pass none.
