@@ -23,6 +23,10 @@ pub struct OthelloArgs {
     /// above this, draws at it, and loses below it; 0 is the plain game.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub threshold: i32,
+    /// Solve only the positions reachable from the start (their values are the whole game's)
+    /// instead of every board whose centre holds discs.
+    #[arg(long)]
+    pub reachable: bool,
     /// Find the start's exact final disc difference: solve the game at the thresholds a
     /// binary search needs (each a strong solve, saved under its own name).
     #[arg(long, conflicts_with_all = ["threshold", "out", "checkpoint", "by_classes"])]
@@ -38,7 +42,12 @@ impl OthelloArgs {
     /// # Errors
     /// Sizes or thresholds the game refuses.
     pub fn game(&self) -> Result<Othello> {
-        Ok(Othello::new(self.width, self.height, self.threshold)?)
+        self.game_at(self.threshold)
+    }
+
+    fn game_at(&self, threshold: i32) -> Result<Othello> {
+        let game = Othello::new(self.width, self.height, threshold)?;
+        Ok(if self.reachable { game.reachable_only() } else { game })
     }
 
     /// Solve it strongly (draws rule out a meet in the middle) and print the report; with
@@ -65,7 +74,7 @@ impl OthelloArgs {
         let value = loop {
             anyhow::ensure!(lo <= hi, "the thresholds {lo}..={hi} left no disc difference: the solves disagree");
             let t = lo + (hi - lo).div_euclid(2);
-            let game = Othello::new(self.width, self.height, t)?;
+            let game = self.game_at(t)?;
             let report = solve::solve(&game, Mode::Strong, &self.run)?;
             let start = report.solution.initial_value;
             solved.push(serde_json::json!({ "threshold": t, "start": start.to_string(), "wall_s": report.wall_s }));
@@ -78,7 +87,7 @@ impl OthelloArgs {
                 Outcome::Loss { .. } => hi = t - 1,
             }
         };
-        let name = Othello::new(self.width, self.height, 0)?.name();
+        let name = self.game_at(0)?.name();
         if self.run.json {
             let obj = serde_json::json!({
                 "program": crate::PROGRAM_VERSION,

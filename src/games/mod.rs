@@ -286,6 +286,10 @@ pub enum GameParams {
         /// out of files).
         #[serde(default, skip_serializing_if = "othello_plain")]
         threshold: i32,
+        /// Only the positions reachable from the start (false, every board, is left out of
+        /// files).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        reachable: bool,
     },
     /// Spread on a `width` x `height` grid.
     Spread {
@@ -313,8 +317,9 @@ impl GameParams {
                 Box::new(breakthrough::Breakthrough::with_order(*width, *height, *order)?)
             }
             GameParams::Ostle(variant) => Box::new(ostle::Ostle::new(variant.clone())?),
-            GameParams::Othello { width, height, threshold } => {
-                Box::new(othello::Othello::new(*width, *height, *threshold)?)
+            GameParams::Othello { width, height, threshold, reachable } => {
+                let game = othello::Othello::new(*width, *height, *threshold)?;
+                Box::new(if *reachable { game.reachable_only() } else { game })
             }
             GameParams::Spread { width, height } => Box::new(spread::Spread::new(*width, *height)?),
         })

@@ -22,6 +22,7 @@ use crate::move_graph::MoveGraph;
 use explicit::{Discs, Geometry};
 use sets::{Board, EMPTY, disc};
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
 /// Othello on a `width` x `height` board, scored against a threshold.
 #[derive(Clone, Debug)]
@@ -29,7 +30,11 @@ pub struct Othello {
     geometry: Geometry,
     board: Board,
     threshold: i32,
+    /// Whether the universe is the positions reachable from the start, not every board.
+    reachable: bool,
     shape: Shape,
+    /// The reachable positions per side, worked out on first use.
+    reached: OnceLock<[Dfa; 2]>,
 }
 
 impl Othello {
@@ -46,7 +51,52 @@ impl Othello {
                 "othello {width}x{height}: the threshold {threshold} is outside -{squares}..={squares}"
             )));
         }
-        Ok(Othello { geometry, board: Board { width, height }, threshold, shape: Shape::uniform(width * height, 3) })
+        Ok(Othello {
+            geometry,
+            board: Board { width, height },
+            threshold,
+            reachable: false,
+            shape: Shape::uniform(width * height, 3),
+            reached: OnceLock::new(),
+        })
+    }
+
+    /// The same game over the positions reachable from the start only (every successor of
+    /// one is one, so their values are the full game's); the universe is worked out by
+    /// forward images on first use.
+    pub fn reachable_only(self) -> Othello {
+        Othello { reachable: true, reached: OnceLock::new(), ..self }
+    }
+
+    /// Every board whose four centre squares hold discs.
+    fn boards(&self) -> Dfa {
+        let centre = self.centre();
+        Dfa::from_allowed(&self.shape, |l, s| !centre.contains(&l) || s != EMPTY)
+    }
+
+    /// The positions reachable from the start, per side to move, by forward images ply by
+    /// ply (a pass is the same board with the other side to move); each ply's new positions
+    /// are a trace line.
+    fn reached(&self) -> &[Dfa; 2] {
+        self.reached.get_or_init(|| {
+            let can = [self.board.can_move(&self.shape, Side::First), self.board.can_move(&self.shape, Side::Second)];
+            let moves = [self.moves(Side::First), self.moves(Side::Second)];
+            let start = Dfa::from_string(&self.shape, &self.initial().board);
+            let mut seen = [start.clone(), Dfa::reject_all(&self.shape)];
+            let (mut side, mut frontier, mut ply) = (Side::First, start, 0);
+            while !frontier.is_empty() {
+                let (me, them) = (side.index(), side.other().index());
+                let passing = frontier.difference(&can[me]).intersection(&can[them]);
+                let next = moves[me].forward(&frontier).union(&passing).difference(&seen[them]);
+                seen[them] = seen[them].union(&next);
+                ply += 1;
+                tracing::debug!(target: "dfasolve::othello", "ply {ply}: {} new positions, {} states",
+                    next.count(), next.state_count());
+                frontier = next;
+                side = side.other();
+            }
+            seen
+        })
     }
 
     /// Black's disc difference at the end compared with the threshold, for the player to move.
@@ -113,11 +163,17 @@ impl Othello {
 impl Game for Othello {
     fn name(&self) -> String {
         let t = if self.threshold == 0 { String::new() } else { format!(" threshold {}", self.threshold) };
-        format!("othello {}x{}{t}", self.geometry.width, self.geometry.height)
+        let r = if self.reachable { " reachable" } else { "" };
+        format!("othello {}x{}{t}{r}", self.geometry.width, self.geometry.height)
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Othello { width: self.geometry.width, height: self.geometry.height, threshold: self.threshold }
+        GameParams::Othello {
+            width: self.geometry.width,
+            height: self.geometry.height,
+            threshold: self.threshold,
+            reachable: self.reachable,
+        }
     }
 
     fn shape(&self) -> &Shape {
@@ -128,10 +184,9 @@ impl Game for Othello {
         self.position(self.geometry.start(), Side::First)
     }
 
-    /// Every board whose four centre squares hold discs.
-    fn universe(&self, _side: Side) -> Dfa {
-        let centre = self.centre();
-        Dfa::from_allowed(&self.shape, |l, s| !centre.contains(&l) || s != EMPTY)
+    /// Every board whose four centre squares hold discs, or those reachable from the start.
+    fn universe(&self, side: Side) -> Dfa {
+        if self.reachable { self.reached()[side.index()].clone() } else { self.boards() }
     }
 
     fn lost_terminal(&self, side: Side) -> Dfa {
@@ -155,9 +210,11 @@ impl Game for Othello {
     }
 
     /// Black to move on a board is White to move on the board with the colours swapped, with
-    /// the same value in the plain game (a threshold other than 0 is not symmetric).
+    /// the same value in the plain game (a threshold other than 0 is not symmetric, and
+    /// the reachable positions are not closed under the swap: Black moves first).
     fn side_mirror(&self) -> Option<SideMirror> {
-        (self.threshold == 0).then_some(SideMirror::SwapSymbols { a: disc(Side::First), b: disc(Side::Second) })
+        (self.threshold == 0 && !self.reachable)
+            .then_some(SideMirror::SwapSymbols { a: disc(Side::First), b: disc(Side::Second) })
     }
 
     /// Discs on the board, the fullest first: every move adds one, a pass none.
