@@ -1,0 +1,1 @@
+dfasolve check solutions/othello-4x4-reachable-strong.dfas

@@ -1,0 +1,1 @@
+dfasolve check solutions/othello-4x5-reachable-strong.dfas
