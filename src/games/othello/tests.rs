@@ -1,7 +1,6 @@
 use super::*;
 use crate::games::Mode;
 use crate::solver::Solver;
-use crate::vocabulary::Outcome;
 use std::collections::BTreeSet;
 
 /// The staged move graph's image of each legal board is exactly the boards the plain rules
@@ -26,19 +25,18 @@ fn staged_moves_equal_the_plain_rules() {
 }
 
 /// The start of 4x4 is lost by Black by 8 discs (negamax): with thresholds around -8 the
-/// symbolic solve says win, draw and loss.
+/// symbolic solve over the reachable positions says win, draw and loss.
 #[test]
 fn four_by_four_thresholds_bracket_the_negamax_value() {
     let geometry = Geometry::new(4, 4).unwrap();
     let exact = i32::from(explicit::Negamax::new(geometry).value(geometry.start()));
     assert_eq!(exact, -8);
     for (t, kind) in [(exact - 1, "win"), (exact, "draw"), (exact + 1, "loss")] {
-        let g = Othello::new(4, 4, t).unwrap();
+        let g = Othello::new(4, 4, t).unwrap().reachable_only();
         let s = Solver::new(&g).solve(Mode::Strong).unwrap();
         let v = s.value(&g.initial()).unwrap();
         assert_eq!(v.kind(), kind, "threshold {t}: {v:?}");
     }
-    let _ = Outcome::Draw;
 }
 
 #[test]
@@ -52,4 +50,29 @@ fn text_forms_and_refusals() {
     assert!(g.parse("..../..x./.xo./.... black").unwrap_err().to_string().contains("centre square b2"));
     assert!(g.parse("..../.ox./.xo./.... red").is_err());
     assert!(Othello::new(4, 4, 17).is_err() && Othello::new(2, 4, 0).is_err());
+}
+
+/// Over the reachable positions the universe is the plies' union: 4x4 has 62,789 (the sum of
+/// its forward plies), each a position the plain rules reach from the start.
+#[test]
+fn the_reachable_universe_is_what_the_plain_rules_reach() {
+    let g = Othello::new(4, 4, 0).unwrap().reachable_only();
+    let mut seen: BTreeSet<Position> = BTreeSet::from([g.initial()]);
+    let mut frontier = vec![g.initial()];
+    while let Some(p) = frontier.pop() {
+        if g.explicit_status(&p) != Status::Ongoing {
+            continue;
+        }
+        for q in g.explicit_moves(&p) {
+            if seen.insert(q.clone()) {
+                frontier.push(q);
+            }
+        }
+    }
+    let mut symbolic = BTreeSet::new();
+    for side in Side::BOTH {
+        symbolic.extend(g.universe(side).iter().map(|board| Position { side, board }));
+    }
+    assert_eq!(symbolic.len(), 62_789);
+    assert_eq!(symbolic, seen);
 }
