@@ -22,7 +22,8 @@
 //!
 //! # Adding a game
 //! A new game touches one enum and its own folder (Spread, `src/games/spread.rs`, was added
-//! by following these steps and is the worked example):
+//! by following these steps and is the worked example; Othello, `src/games/othello/`, was the
+//! first real game added by them):
 //! 1. `src/games/<game>.rs` (or `src/games/<game>/`): a type implementing [`Game`], its
 //!    parameters checked in its constructor. The symbolic rules: a universe, the terminal sets
 //!    the rules decide (lost, won, drawn), a [`MoveGraph`] per side to move, and what a player
