@@ -3,9 +3,10 @@
 //! move is a sacrifice.
 
 use super::board::{Board, Effect, Moves, Mv};
+use super::lower::Lower;
 use super::reading::Rules;
 use super::solve::{TASK, for_each_board};
-use super::tables::{ClassTables, Lower, bit};
+use super::tables::{ClassTables, bit};
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;

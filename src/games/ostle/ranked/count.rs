@@ -4,10 +4,10 @@
 
 use super::board::{Board, Effect, Moves, Mv};
 use super::code::{self, OTHER_PARITY};
+use super::lower::{Lower, LowerKey};
 use super::reading::Rules;
 use super::solve::{LEVEL_BITS, Solve, Task, WorkKind, for_each_board, no_memory};
 use super::store::AtomicBytes;
-use super::tables::{Lower, LowerKey};
 use crate::error::Result;
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;

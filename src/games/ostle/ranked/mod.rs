@@ -4,7 +4,7 @@
 //! * A **class** is the boards of piece counts `{a v b, b v a}` (mover's v opponent's): a move
 //!   that removes nothing stays in it, a move that removes a piece leaves it downwards. Classes
 //!   are solved from the fewest pieces up; each reads the saved tables of those below
-//!   ([`tables::Lower`]) for its moves that remove a piece, never recomputing them.
+//!   ([`lower::Lower`]) for its moves that remove a piece, never recomputing them.
 //! * **Boards by canonical rank** ([`directory`]): only the canonical board of each symmetry
 //!   class is stored, found by a bit per raw board and a count per 512 bits.
 //! * **States**: a board's states follow one another, no forbidden move first, then each of its
@@ -26,6 +26,7 @@ mod count;
 pub mod directory;
 mod explore;
 pub mod levels;
+pub mod lower;
 pub mod positions;
 pub mod puzzles;
 pub mod reading;
@@ -43,11 +44,12 @@ use crate::error::{Error, Result};
 use crate::vocabulary::Outcome;
 use board::{Board, Geometry, Mv};
 use directory::Kind;
+use lower::Lower;
 use reading::Rules;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use symmetry::Symmetries;
-use tables::{ClassTables, Lower};
+use tables::ClassTables;
 
 pub mod symmetry;
 #[cfg(test)]

@@ -5,9 +5,10 @@
 
 use super::board::{Effect, Moves, Mv};
 use super::census::{Counts, has_plain_state, state_orbit, value_through};
+use super::lower::Lower;
 use super::reading::Rules;
 use super::solve::{TASK, for_each_board};
-use super::tables::{ClassTables, Lower, bit};
+use super::tables::{ClassTables, bit};
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;

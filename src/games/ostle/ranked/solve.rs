@@ -14,9 +14,10 @@
 use super::board::{Board, Moves};
 use super::code::{self, DRAW, OTHER_PARITY};
 use super::directory::{Cursor, Directory, Kind};
+use super::lower::Lower;
 use super::reading::Rules;
 use super::store::{AtomicBytes, Store, huge_copy};
-use super::tables::{BLOCK, ClassTables, KindTable, Lower, Progress, StateKey, bit, first_state};
+use super::tables::{BLOCK, ClassTables, KindTable, Progress, StateKey, bit, first_state};
 use crate::error::{Error, Result};
 use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
