@@ -52,6 +52,24 @@ pub fn serialize_all<S: Serializer>(ns: &[u128], s: S) -> Result<S::Ok, S::Error
     seq.end()
 }
 
+/// `n` with thousands separators (`> u128` when not known).
+pub fn human(n: Option<u128>) -> String {
+    match n {
+        None => "> u128".into(),
+        Some(n) => {
+            let s = n.to_string();
+            let mut out = String::new();
+            for (i, ch) in s.chars().enumerate() {
+                if i > 0 && (s.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(ch);
+            }
+            out
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

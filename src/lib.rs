@@ -19,8 +19,9 @@
 //!   moves listed state by state where a graph cannot describe them.
 //! * [`dfa`]: the set engine (invariants in its docs), constructors, set algebra, change,
 //!   counting, sampling, files.
-//! * [`atomic`], [`counts`], [`error`], [`sys`]: atomic file writes; counts in JSON; the
-//!   library's error type; what the system reports of this process (memory, CPU).
+//! * [`atomic`], [`counts`], [`error`], [`progress`](mod@progress), [`sys`]: atomic file writes; counts in
+//!   JSON and text; the library's error type; how long runs say what they are doing (`tracing`
+//!   events the program shows or not); what the system reports of this process (memory, CPU).
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -33,6 +34,7 @@ pub mod error;
 pub mod games;
 pub mod move_graph;
 pub mod plot;
+pub mod progress;
 pub mod record;
 pub mod solver;
 pub mod sys;

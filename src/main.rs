@@ -28,22 +28,29 @@ fn main() -> ExitCode {
     }
 }
 
-/// Timing lines of the solver's steps and images on stderr: `DFASOLVE_TRACE=1` turns on the
-/// step and image lines, `DFASOLVE_TRACE=layers` also one line per image layer, and
-/// `DFASOLVE_LOG` takes any `tracing` filter (e.g. `dfasolve::image=debug`).
+/// Progress as the command asks (`cli::ProgressLayer`), and timing lines of the solver's steps
+/// and images on stderr: `DFASOLVE_TRACE=1` turns on the step and image lines,
+/// `DFASOLVE_TRACE=layers` also one line per image layer, and `DFASOLVE_LOG` takes any
+/// `tracing` filter (e.g. `dfasolve::image=debug`).
 fn init_tracing() {
-    use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{EnvFilter, Layer};
     let filter = match std::env::var("DFASOLVE_TRACE") {
         Ok(level) if level == "layers" => EnvFilter::new("dfasolve=trace"),
         Ok(_) => EnvFilter::new("dfasolve=debug"),
         Err(_) => EnvFilter::try_from_env("DFASOLVE_LOG").unwrap_or_else(|_| EnvFilter::new("off")),
-    };
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    }
+    // Progress is the progress layer's to show.
+    .add_directive("dfasolve::progress=off".parse().expect("a valid directive"));
+    let timing = tracing_subscriber::fmt::layer()
         .with_writer(std::io::stderr)
         .without_time()
         .with_target(false)
         .with_level(false)
         .with_ansi(false)
-        .init();
+        .with_filter(filter);
+    let progress = dfasolve::cli::ProgressLayer
+        .with_filter(tracing_subscriber::filter::filter_fn(|m| m.target().starts_with(dfasolve::progress::TARGET)));
+    tracing_subscriber::registry().with(timing).with(progress).init();
 }

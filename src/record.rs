@@ -25,6 +25,17 @@ pub enum Phase {
     Backup,
 }
 
+impl Phase {
+    /// The name in progress lines: `forward`, `backward` or `backup`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Forward => "forward",
+            Phase::Backward => "backward",
+            Phase::Backup => "backup",
+        }
+    }
+}
+
 /// Which set a [`StepRecord`] measures (its name in records and CSV files).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -122,29 +133,46 @@ pub fn peak_rss_bytes() -> Option<u64> {
     crate::sys::peak_resident_bytes()
 }
 
-/// A callback that sees every step record as it is made.
-pub type Progress<'a> = Box<dyn FnMut(&StepRecord) + Send + 'a>;
+impl StepRecord {
+    /// The step as one progress line: time, phase, step, side, set and its size.
+    pub fn line(&self) -> String {
+        format!(
+            "[{:>8.2}s] {:>8} {:>4} {:>6} {:>9}: {:>22} positions, {:>10} states, rss {:>6} MiB",
+            self.elapsed_s,
+            self.phase.name(),
+            self.step,
+            self.side.to_string(),
+            self.set,
+            crate::counts::human(self.positions),
+            self.states,
+            self.peak_rss_bytes.unwrap_or(0) >> 20
+        )
+    }
+}
+
+/// A callback that sees every step record as it is made (to keep a record file growing).
+pub type StepFollower<'a> = Box<dyn FnMut(&StepRecord) + Send + 'a>;
 
 /// Keeps the records of one run: measures each set once (it is only borrowed, never copied),
-/// stamps it with the time since the run started and the peak memory, and shows it to the
-/// progress callback.
+/// stamps it with the time since the run started and the peak memory, says it as progress
+/// ([`crate::progress::STEP_TARGET`]) and shows it to the callback, if any.
 pub struct Recorder<'a> {
     started: Instant,
     records: Vec<StepRecord>,
     class: Option<String>,
     /// Behind a lock so that a solver can be shared by the threads of one step.
-    progress: std::sync::Mutex<Option<Progress<'a>>>,
+    follower: std::sync::Mutex<Option<StepFollower<'a>>>,
 }
 
 impl<'a> Recorder<'a> {
     /// A recorder whose clock started at `started`.
     pub fn new(started: Instant) -> Recorder<'a> {
-        Recorder { started, records: Vec::new(), class: None, progress: std::sync::Mutex::new(None) }
+        Recorder { started, records: Vec::new(), class: None, follower: std::sync::Mutex::new(None) }
     }
 
     /// Call `f` with every record from now on.
     pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + Send + 'a) {
-        *self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Box::new(f));
+        *self.follower.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Box::new(f));
     }
 
     /// Label the records from now on with the class of positions being solved.
@@ -168,7 +196,20 @@ impl<'a> Recorder<'a> {
             peak_rss_bytes: peak_rss_bytes(),
             class: self.class.clone(),
         };
-        if let Some(f) = self.progress.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
+        tracing::info!(
+            target: crate::progress::STEP_TARGET,
+            phase = r.phase.name(),
+            step = r.step,
+            side = %r.side,
+            set = %r.set,
+            positions = %crate::counts::human(r.positions),
+            states = r.states,
+            rss_mib = r.peak_rss_bytes.unwrap_or(0) >> 20,
+            class = r.class.as_deref().unwrap_or(""),
+            "{}",
+            r.line()
+        );
+        if let Some(f) = self.follower.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
             f(&r);
         }
         self.records.push(r);

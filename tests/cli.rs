@@ -37,6 +37,34 @@ fn bad_input_is_a_clear_error() {
     }
 }
 
+/// Progress is said once, through `tracing`, and shown as asked: a line per solver step with
+/// `--progress`, nothing with `--json` or `--quiet`, stamped lines from the explicit solver.
+#[test]
+fn progress_is_shown_as_asked() {
+    let stderr = |args: &[&str]| {
+        let out = dfasolve(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let bt = ["breakthrough", "--width", "3", "--height", "4", "--strong", "--no-save"];
+    let lines = stderr(&[&bt[..], &["--progress"]].concat());
+    assert!(
+        lines.lines().any(|l| l.contains("backward") && l.contains("new_win") && l.contains("positions")),
+        "{lines}"
+    );
+    assert_eq!(lines.lines().count(), lines.lines().filter(|l| l.starts_with('[')).count(), "{lines}");
+    assert_eq!(stderr(&[&bt[..], &["--progress", "--json"]].concat()), "");
+    assert_eq!(stderr(&[&bt[..], &["--progress", "--quiet"]].concat()), "");
+    assert_eq!(stderr(&bt), "", "stderr is not a terminal: nothing unless asked");
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t");
+    let explicit = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1"];
+    let stamped = stderr(&[&explicit[..], &["--rule", "class", "--tables", t.to_str().unwrap(), "--json"]].concat());
+    assert!(stamped.lines().any(|l| l.starts_with("[") && l.ends_with("class 2v2")), "{stamped}");
+    let quiet = stderr(&[&explicit[..], &["--rule", "class", "--tables", t.to_str().unwrap(), "--quiet"]].concat());
+    assert_eq!(quiet, "");
+}
+
 #[test]
 fn solve_save_query_check_and_corruption() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,7 +2,7 @@
 
 use super::ExportArgs;
 use super::output::{AboutFile, say};
-use super::report::human;
+use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::file::Bundle;
 use crate::error::Error;

@@ -15,6 +15,7 @@ mod output;
 mod play;
 mod positions;
 mod progress;
+pub use progress::ProgressLayer;
 mod puzzles;
 mod report;
 mod serve;

@@ -4,9 +4,10 @@
 use super::RunOptions;
 use super::choice::choice;
 use super::output::{AboutFile, say, say_raw};
-use super::report::{SolveReport, finish, human};
+use super::report::{SolveReport, finish};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
+use crate::counts::human;
 use crate::games::ostle::census::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit;
@@ -402,29 +403,23 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
     }
     crate::atomic::check_directory(&dir).map_err(|e| anyhow::anyhow!("cannot make the tables directory: {e}"))?;
     let started = Instant::now();
-    let quiet = args.quiet;
-    let progress = move |line: String| {
-        if !quiet {
-            eprintln!("[{:>7.1} s] {line}", started.elapsed().as_secs_f64());
-        }
-    };
+    let _showing = super::progress::show_stamped(args.quiet);
     let options = ranked::Options {
         budget,
         checkpoint_every: std::time::Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
-        progress: &progress,
         stop_at: None,
     };
     if cost.states > 0.0 {
-        progress(format!("{what}: estimated {}", cost.text()));
+        crate::progress!("{what}: estimated {}", cost.text());
     }
     let mut reports = Vec::new();
     for c in &chosen {
         let (t0, cpu0) = (Instant::now(), crate::sys::cpu_seconds());
-        progress(format!("class {}", c.name));
+        crate::progress!("class {}", c.name);
         let r = ranked::solve_class(&v, &dir, c, &options)?;
         let cpu = crate::sys::cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
         let wall = t0.elapsed().as_secs_f64();
-        progress(format!(
+        crate::progress!(
             "class {}: {} boards, {} states, {:.0} s wall, {} CPU-s, peak {} MiB{}",
             c.name,
             r.boards,
@@ -433,7 +428,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             cpu.map_or("?".into(), |c| format!("{c:.0}")),
             crate::record::peak_rss_bytes().map_or("?".into(), |b| (b >> 20).to_string()),
             if r.already_solved { " (solved before)" } else { "" }
-        ));
+        );
         reports.push(serde_json::json!({ "class": r.class, "boards": r.boards, "states": r.states, "wall_s": wall,
             "cpu_s": cpu, "peak_rss_bytes": crate::record::peak_rss_bytes(), "resumed": r.resumed,
             "already_solved": r.already_solved, "levels": r.levels }));
@@ -448,13 +443,13 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         let t = ranked::tables::ClassTables::open(&ranked::class_file(&dir, c), Some(&v))?;
         let lower = ranked::lower_of(&v, &dir, c)?;
         census.add(&ranked::census::census(&rules, &t, &lower, Some(start)));
-        progress(format!("census of class {}: {:.0} s", c.name, t0.elapsed().as_secs_f64()));
+        crate::progress!("census of class {}: {:.0} s", c.name, t0.elapsed().as_secs_f64());
     }
     let census = (!args.no_census).then_some(census);
     let check_started = Instant::now();
     let checked = solution.check_sample(args.check_sample, args.seed)?;
     let check_s = check_started.elapsed().as_secs_f64();
-    progress(format!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)"));
+    crate::progress!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)");
     let initial_value = solution.value(&v.initial_state());
     let levels_started = Instant::now();
     let levels_checkpoint = dir.join("levels.checkpoint");
@@ -463,7 +458,7 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         every: options.checkpoint_every,
         stop_after_saves: None,
     };
-    let levels = if args.levels { Some(solution.levels(Some(&levels_checkpoint), &progress)?) } else { None };
+    let levels = if args.levels { Some(solution.levels(Some(&levels_checkpoint))?) } else { None };
     let levels_s = levels_started.elapsed().as_secs_f64();
     let longest_win = census.as_ref().and_then(|census| {
         census.by_d.iter().enumerate().rev().find(|(d, n)| d % 2 == 0 && n.classes > 0).map(|(d, n)| (d + 1, n.clone()))

@@ -56,7 +56,7 @@ impl ExplicitCost {
     pub fn text(&self) -> String {
         format!(
             "about {} states, {} on {} cores, {:.1} GB of tables, a peak of {:.1} GB",
-            super::report::human(Some(self.states as u128)),
+            crate::counts::human(Some(self.states as u128)),
             duration(self.seconds),
             rayon::current_num_threads(),
             self.disk_bytes / 1e9,
@@ -84,7 +84,7 @@ pub fn refuse_long_dfa_solve(states: u128, long: bool, what: &str) -> Result<()>
             "{what}: {} states to solve with DFAs, where a billion takes hours (5x5's 4 v 4 class alone, 6.36 G \
              states, took about 2 h); refused without --long. The explicit solver is faster here (`dfasolve \
              explicit ostle --long`), and `--census` counts without solving",
-            super::report::human(Some(states))
+            crate::counts::human(Some(states))
         );
     }
     Ok(())

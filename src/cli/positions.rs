@@ -2,7 +2,7 @@
 //! are at each distance, the first in order or a uniform sample, each with its best line.
 
 use super::output::{AboutFile, say};
-use super::report::human;
+use crate::counts::human;
 use crate::games::explore::positions::{Distance, Listing, Pick, ValueKind};
 use crate::games::explore::{self, DfaSolved, Solved, value_json};
 use crate::games::ostle::ranked;

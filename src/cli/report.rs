@@ -1,10 +1,11 @@
 //! Printing a finished solve: the headline, the per-step table and the totals, or one JSON
-//! object; and the progress line of each step.
+//! object.
 
 use super::RunOptions;
 use super::output::{say, say_raw};
+use crate::counts::human;
 use crate::games::Solution;
-use crate::record::{StepRecord, peak_rss_bytes};
+use crate::record::peak_rss_bytes;
 use crate::vocabulary::Outcome;
 use anyhow::Result;
 use std::path::PathBuf;
@@ -38,39 +39,6 @@ pub(super) fn headline(name: &str, start: Outcome) -> String {
         Outcome::Draw => format!("{name}: nobody wins, a draw with best play (neither player can force a win)"),
         _ => format!("{name}: the {} wins; the start is a {start} for the first player", winner(start)),
     }
-}
-
-/// `n` with thousands separators (`> u128` when not known).
-pub(super) fn human(n: Option<u128>) -> String {
-    match n {
-        None => "> u128".into(),
-        Some(n) => {
-            let s = n.to_string();
-            let mut out = String::new();
-            for (i, ch) in s.chars().enumerate() {
-                if i > 0 && (s.len() - i) % 3 == 0 {
-                    out.push(',');
-                }
-                out.push(ch);
-            }
-            out
-        }
-    }
-}
-
-/// The progress line of one step.
-pub(super) fn progress_line(r: &StepRecord) -> String {
-    format!(
-        "[{:>8.2}s] {:>8} {:>4} {:>6} {:>9}: {:>22} positions, {:>10} states, rss {:>6} MiB",
-        r.elapsed_s,
-        format!("{:?}", r.phase).to_lowercase(),
-        r.step,
-        r.side.to_string(),
-        r.set,
-        human(r.positions),
-        r.states,
-        r.peak_rss_bytes.unwrap_or(0) >> 20
-    )
 }
 
 /// Totals over the value classes of a solution.

@@ -3,8 +3,9 @@
 
 use super::RunOptions;
 use super::output::{AboutFile, say};
-use super::progress::Progress;
-use super::report::{SolveReport, finish, human};
+use super::progress::Showing;
+use super::report::{SolveReport, finish};
+use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
 use crate::error::Error;
@@ -53,7 +54,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
         .solve_one_class(dir, name)
         .map_err(|e| resumable(e, checkpoint.as_deref()))
         .with_context(|| format!("solving class {name} of {}", game.name()));
-    progress.finish();
+    drop(progress);
     let class = class?;
     let wall_s = started.elapsed().as_secs_f64();
     finish_csv(game, run, solver.records())?;
@@ -82,7 +83,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
             "{:>6} to move {:>16}: {:>24} positions, {:>10} states",
             v.side.to_string(),
             v.outcome.to_string(),
-            super::report::human(s.positions),
+            crate::counts::human(s.positions),
             s.states
         );
     }
@@ -162,7 +163,7 @@ pub fn solve_with<'g>(
     }
     .map_err(|e| resumable(e, checkpoint.as_deref()))
     .with_context(|| format!("solving {}", game.name()));
-    progress.finish();
+    drop(progress);
     let solution = solution?;
     let wall_s = started.elapsed().as_secs_f64();
     if let Some(path) = &out {
@@ -198,16 +199,14 @@ fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions 
 
 /// Show the solve's steps and, for long runs, grow the CSV record step by step (a `.partial`
 /// file next to the final one, so an interrupted run still shows how far it got).
-fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions) -> Progress {
-    let progress = Progress::new(run);
-    let shown = progress.clone();
+fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions) -> Showing {
+    let showing = super::progress::show(run);
     let partial = run.csv.as_ref().map(|p| p.with_extension("partial.csv"));
     if let Some(p) = &partial {
         let _ = std::fs::remove_file(p);
     }
     let name = game.name();
     solver.on_step(move |r: &StepRecord| {
-        shown.step(r);
         if let (Some(p), Ok(line)) = (&partial, csv_line(&name, r)) {
             use std::io::Write;
             let new = !p.exists();
@@ -216,7 +215,7 @@ fn follow_steps(solver: &mut Solver<'_>, game: &dyn Game, run: &RunOptions) -> P
             }
         }
     });
-    progress
+    showing
 }
 
 /// Write the run's CSV record, if asked for, in place of the `.partial` one its steps grew.

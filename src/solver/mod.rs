@@ -166,7 +166,8 @@ impl<'g> Solver<'g> {
         }
     }
 
-    /// Call `f` with every step record as it is produced (progress display).
+    /// Call `f` with every step record as it is produced (e.g. to grow a record file; the
+    /// steps are said as progress through `tracing` in any case).
     pub fn on_step(&mut self, f: impl FnMut(&StepRecord) + Send + 'g) {
         self.recorder.on_step(f);
     }

@@ -76,16 +76,12 @@ impl<'a> Solve<'a> {
     ///
     /// # Errors
     /// As [`Lower::value`], or `after_group`'s error.
-    pub fn count(
-        &mut self,
-        progress: &(dyn Fn(String) + Sync),
-        after_group: &mut dyn FnMut(&Solve) -> Result<()>,
-    ) -> Result<()> {
+    pub fn count(&mut self, after_group: &mut dyn FnMut(&Solve) -> Result<()>) -> Result<()> {
         let started = Instant::now();
         let mut said = 0;
         let (from, total) = (self.counted, self.tasks.len());
         if from > 0 {
-            progress(format!("counting moves from task {from} of {total}"));
+            crate::progress!("counting moves from task {from} of {total}");
         }
         // Tasks in groups: a group's lookups in the lower tables are sorted into the tables'
         // order and made in one sweep, not at random (the count is bound by them).
@@ -97,11 +93,11 @@ impl<'a> Solve<'a> {
             let minute = started.elapsed().as_secs() / 60;
             if minute > said {
                 said = minute;
-                progress(format!("counting moves: {} of {total} tasks", self.counted));
+                crate::progress!("counting moves: {} of {total} tasks", self.counted);
             }
             after_group(self)?;
         }
-        progress(format!("moves counted in {:.0} s", started.elapsed().as_secs_f64()));
+        crate::progress!("moves counted in {:.0} s", started.elapsed().as_secs_f64());
         Ok(())
     }
 

@@ -147,13 +147,11 @@ pub fn checkpoint_file(dir: &Path, class: &Class) -> PathBuf {
 }
 
 /// How a class solve runs.
-pub struct Options<'a> {
+pub struct Options {
     /// Memory budget in bytes (checked before the values are allocated).
     pub budget: Option<u64>,
     /// Save a checkpoint between groups of the count and between levels at most this often.
     pub checkpoint_every: Duration,
-    /// Progress lines.
-    pub progress: &'a (dyn Fn(String) + Sync),
     /// Stop with an error at this point, once checkpointed, as a killed run would (for tests
     /// of resuming).
     pub stop_at: Option<StopPoint>,
@@ -217,7 +215,6 @@ pub fn lower_of(v: &Variant, dir: &Path, class: &Class) -> Result<Lower> {
 /// Missing lower classes, a budget too small, files that cannot be read or written.
 pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) -> Result<ClassReport> {
     let started = Instant::now();
-    let progress = options.progress;
     let out = class_file(dir, class);
     if out.exists() {
         let t = ClassTables::open(&out, Some(v))?;
@@ -237,7 +234,7 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
     remove_stale_temporaries(dir, class)?;
     let resumed = ck.exists();
     let mut solve = if resumed {
-        progress(format!("class {}: resuming from {}", class.name, ck.display()));
+        crate::progress!("class {}: resuming from {}", class.name, ck.display());
         let tables = ClassTables::open(&ck, Some(v))?;
         solve::Solve::resume(&rules, &lower, tables)?
     } else {
@@ -265,7 +262,7 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
                 budget >> 20
             )));
         }
-        let kinds = solve::prepare(&rules, &class.kinds, progress);
+        let kinds = solve::prepare(&rules, &class.kinds);
         let need = solve::bytes_needed(&kinds);
         if let Some(budget) = options.budget
             && need > budget
@@ -285,13 +282,13 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
         if force || stop.is_some() || last_save.elapsed() >= options.checkpoint_every {
             let t = Instant::now();
             save_checkpoint(v, &ck, s)?;
-            progress(format!("checkpoint saved in {:.1} s", t.elapsed().as_secs_f64()));
+            crate::progress!("checkpoint saved in {:.1} s", t.elapsed().as_secs_f64());
             last_save = Instant::now();
         }
         stop.map_or(Ok(()), |why| Err(Error::BadParameters(format!("stopped {why} as asked"))))
     };
     if solve.counted < solve.tasks.len() {
-        solve.count(progress, &mut |s| {
+        solve.count(&mut |s| {
             let stop = match options.stop_at {
                 Some(StopPoint::CountedTasks(n)) if s.counted >= n => Some(format!("after {} tasks", s.counted)),
                 _ => None,
@@ -301,7 +298,7 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
         // The end of the count is always saved: it is the longest phase.
         checkpoint(&solve, true, None)?;
     }
-    solve.walk_back(progress, &mut |s| {
+    solve.walk_back(&mut |s| {
         let stop = match options.stop_at {
             Some(StopPoint::Level(l)) if s.next_level > l => Some(format!("after level {}", s.next_level - 1)),
             _ => None,

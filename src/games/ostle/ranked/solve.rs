@@ -158,7 +158,7 @@ pub fn bytes_needed(kinds: &[WorkKind]) -> u64 {
 }
 
 /// Phase 1: the canonical boards of each kind and their possible forbidden moves.
-pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)) -> Vec<WorkKind> {
+pub fn prepare(rules: &Rules, kinds: &[Kind]) -> Vec<WorkKind> {
     let squares = rules.geometry.squares;
     kinds
         .iter()
@@ -166,11 +166,11 @@ pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)
             let started = Instant::now();
             let dir = Directory::build(kind, squares, &rules.sym);
             let boards = dir.boards();
-            progress(format!(
+            crate::progress!(
                 "{kind}: {boards} canonical boards of {} raw indexes ({:.0} s)",
                 dir.layout.raw,
                 started.elapsed().as_secs_f64()
-            ));
+            );
             let mut markers = vec![0u8; boards as usize];
             let mut exceptional = vec![0u64; boards.div_ceil(64) as usize];
             markers
@@ -200,10 +200,10 @@ pub fn prepare(rules: &Rules, kinds: &[Kind], progress: &(dyn Fn(String) + Sync)
             }
             block_start.push(total);
             let exc: u64 = exceptional.iter().map(|w| u64::from(w.count_ones())).sum();
-            progress(format!(
+            crate::progress!(
                 "{kind}: {total} states, {exc} exceptional boards; forbidden moves found in {:.0} s",
                 started.elapsed().as_secs_f64()
-            ));
+            );
             WorkKind {
                 kind,
                 dir,

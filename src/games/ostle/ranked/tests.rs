@@ -15,7 +15,7 @@ fn variant(w: usize, h: usize, k: usize, t: usize, rule: Rule) -> Variant {
 
 fn solve_all(v: &Variant) -> (tempfile::TempDir, Solution, census::Census) {
     let dir = tempfile::tempdir().unwrap();
-    let options = Options { budget: None, checkpoint_every: Duration::ZERO, progress: &|_| {}, stop_at: None };
+    let options = Options { budget: None, checkpoint_every: Duration::ZERO, stop_at: None };
     let rules = Rules::new(v).unwrap();
     let mut all = census::Census::default();
     for c in classes(v) {
@@ -257,8 +257,7 @@ fn a_stopped_class_resumes_to_the_same_tables() {
     let v = variant(4, 4, 2, 1, Rule::Class);
     let c = classes(&v).pop().unwrap();
     let whole = tempfile::tempdir().unwrap();
-    let quiet = |_| {};
-    let plain = Options { budget: None, checkpoint_every: Duration::from_secs(3600), progress: &quiet, stop_at: None };
+    let plain = Options { budget: None, checkpoint_every: Duration::from_secs(3600), stop_at: None };
     for lower in classes(&v) {
         solve_class(&v, whole.path(), &lower, &plain).unwrap();
     }
@@ -300,7 +299,7 @@ fn breadth_first_levels_equal_the_dfa_census() {
     let (_dir, s, _) = solve_all(&variant(4, 4, 3, 2, Rule::Exact));
     let want =
         [1, 8, 59, 343, 1_367, 4_583, 13_077, 29_786, 58_305, 99_884, 147_377, 174_509, 140_895, 60_829, 7_740, 143];
-    assert_eq!(s.levels(None, &|_| {}).unwrap(), want);
+    assert_eq!(s.levels(None).unwrap(), want);
 }
 
 /// Class reading: the breadth-first levels equal a search written straight from the published
@@ -332,7 +331,7 @@ fn breadth_first_levels_follow_the_published_rule() {
             frontier = next;
         }
         assert!(want.len() > 5, "{v:?}: {want:?}");
-        assert_eq!(s.levels(None, &|_| {}).unwrap(), want, "{v:?}");
+        assert_eq!(s.levels(None).unwrap(), want, "{v:?}");
     }
 }
 
@@ -341,29 +340,29 @@ fn breadth_first_levels_follow_the_published_rule() {
 #[test]
 fn a_stopped_breadth_first_pass_resumes_to_the_same_levels() {
     let (dir, s, _) = solve_all(&variant(4, 4, 3, 2, Rule::Exact));
-    let whole = s.levels(None, &|_| {}).unwrap();
+    let whole = s.levels(None).unwrap();
     let path = dir.path().join("levels.checkpoint");
     for stop in [1, 4, 5, 3] {
         let cp = levels::LevelsCheckpoint { path: &path, every: Duration::ZERO, stop_after_saves: Some(stop) };
-        let e = s.levels(Some(&cp), &|_| {}).unwrap_err().to_string();
+        let e = s.levels(Some(&cp)).unwrap_err().to_string();
         assert!(e.contains("stopped after"), "{e}");
         assert!(path.exists());
     }
     let cp = levels::LevelsCheckpoint { path: &path, every: Duration::ZERO, stop_after_saves: None };
-    assert_eq!(s.levels(Some(&cp), &|_| {}).unwrap(), whole);
+    assert_eq!(s.levels(Some(&cp)).unwrap(), whole);
     assert!(!path.exists());
     // Saved from the tables of another variant.
     let (_other_dir, other, _) = solve_all(&variant(4, 4, 2, 1, Rule::Class));
     let stop = levels::LevelsCheckpoint { path: &path, every: Duration::ZERO, stop_after_saves: Some(2) };
-    other.levels(Some(&stop), &|_| {}).unwrap_err();
-    let e = s.levels(Some(&cp), &|_| {}).unwrap_err().to_string();
+    other.levels(Some(&stop)).unwrap_err();
+    let e = s.levels(Some(&cp)).unwrap_err().to_string();
     assert!(e.contains("other tables"), "{e}");
     // A corrupt file is named as one.
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 40;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let e = other.levels(Some(&cp), &|_| {}).unwrap_err().to_string();
+    let e = other.levels(Some(&cp)).unwrap_err().to_string();
     assert!(e.contains("corrupt"), "{e}");
 }
 

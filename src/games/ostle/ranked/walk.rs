@@ -70,11 +70,7 @@ impl Solve<'_> {
     ///
     /// # Errors
     /// What `checkpoint` or a lower table's lookup returns.
-    pub fn walk_back(
-        &mut self,
-        progress: &(dyn Fn(String) + Sync),
-        checkpoint: &mut dyn FnMut(&Solve) -> Result<()>,
-    ) -> Result<()> {
+    pub fn walk_back(&mut self, checkpoint: &mut dyn FnMut(&Solve) -> Result<()>) -> Result<()> {
         let started = Instant::now();
         while self.next_level <= self.latest.load(Relaxed) {
             let d = self.next_level;
@@ -102,12 +98,12 @@ impl Solve<'_> {
             let level = Level { plies: d, states, wins, seconds: level_started.elapsed().as_secs_f64() };
             self.levels.push(level);
             self.next_level = d + 1;
-            progress(format!(
+            crate::progress!(
                 "plies {d}: {} states, {:.1} s (at {:.0} s)",
                 level.states,
                 level.seconds,
                 started.elapsed().as_secs_f64()
-            ));
+            );
             checkpoint(self)?;
         }
         Ok(())

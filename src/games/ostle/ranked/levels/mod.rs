@@ -182,11 +182,7 @@ impl Solution {
     ///
     /// # Errors
     /// A checkpoint that cannot be read or written, or that was saved from other tables.
-    pub fn levels(
-        &self,
-        checkpoint: Option<&LevelsCheckpoint>,
-        progress: &(dyn Fn(String) + Sync),
-    ) -> Result<Vec<u64>> {
+    pub fn levels(&self, checkpoint: Option<&LevelsCheckpoint>) -> Result<Vec<u64>> {
         let fingerprint = self.fingerprint();
         let start = super::start_board(self.rules(), &self.variant);
         let Some(place) = self.place(&start) else { return Ok(Vec::new()) };
@@ -201,12 +197,12 @@ impl Solution {
         };
         let mut pass = match resumed {
             Some(p) => {
-                progress(format!(
+                crate::progress!(
                     "breadth-first levels resumed from {} at level {} ({} states found in it)",
                     checkpoint.map_or(String::new(), |c| c.path.display().to_string()),
                     p.levels.len(),
                     p.found.load(Relaxed)
-                ));
+                );
                 p
             }
             None => {
@@ -257,11 +253,11 @@ impl Solution {
                         pass.found.fetch_add(found, Relaxed);
                         if let Some(cp) = checkpoint.filter(|cp| saved.elapsed() >= cp.every) {
                             checkpoint::save(cp.path, &self.variant, &fingerprint, &pass)?;
-                            progress(format!(
+                            crate::progress!(
                                 "breadth-first pass saved in level {} ({} states so far)",
                                 pass.levels.len(),
                                 pass.found.load(Relaxed)
-                            ));
+                            );
                             saved = Instant::now();
                             saves += 1;
                             if cp.stop_after_saves.is_some_and(|n| saves >= n) {
@@ -277,7 +273,7 @@ impl Solution {
             if n == 0 {
                 break;
             }
-            progress(format!("breadth-first level {}: {n} states", pass.levels.len()));
+            crate::progress!("breadth-first level {}: {n} states", pass.levels.len());
             pass.levels.push(n);
             pass.frontier = std::mem::replace(&mut pass.next, self.board_bits());
         }
