@@ -65,6 +65,19 @@ fn progress_is_shown_as_asked() {
     assert_eq!(quiet, "");
 }
 
+/// `othello --plies` counts positions per ply from the start; it solves nothing, so solve
+/// options are refused.
+#[test]
+fn othello_positions_per_ply() {
+    let out = dfasolve(&["othello", "--width", "4", "--height", "4", "--plies", "3", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts: Vec<u64> = v["plies"].as_array().unwrap().iter().map(|p| p["positions"].as_u64().unwrap()).collect();
+    assert_eq!(counts, [1, 4, 12, 42]);
+    assert_clean_error(&dfasolve(&["othello", "--plies", "3", "--margin"]), "cannot be used with");
+    assert_clean_error(&dfasolve(&["othello", "--plies", "3", "--out", "x.dfas"]), "cannot be used with");
+}
+
 #[test]
 fn solve_save_query_check_and_corruption() {
     let dir = tempfile::tempdir().unwrap();

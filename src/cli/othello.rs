@@ -1,14 +1,19 @@
-//! `dfasolve othello`: its arguments, the game they build, the strong solve, and the exact
-//! disc difference of the start by solving thresholds.
+//! `dfasolve othello`: its arguments, the game they build, the strong solve, the exact disc
+//! difference of the start by solving thresholds, and the positions per ply from the start.
 
 use super::options::RunOptions;
 use super::output::say;
 use super::{report, solve};
+use crate::counts::human;
+use crate::dfa::Dfa;
+use crate::dfa::limits::EngineLimits;
 use crate::games::othello::Othello;
 use crate::games::{Game, Mode};
 use crate::vocabulary::Outcome;
 use anyhow::Result;
 use clap::Args;
+use std::ops::ControlFlow;
+use std::time::Instant;
 
 /// The arguments of `dfasolve othello`.
 #[derive(Args, Debug)]
@@ -31,6 +36,11 @@ pub struct OthelloArgs {
     /// binary search needs (each a strong solve, saved under its own name).
     #[arg(long, conflicts_with_all = ["threshold", "out", "checkpoint", "by_classes"])]
     pub margin: bool,
+    /// Instead of solving: the number of positions reachable from the start in exactly
+    /// 1, 2, ..., N plies (a pass is a ply), by forward images; 8x8's first terms are OEIS
+    /// A124005.
+    #[arg(long, value_name = "N", conflicts_with_all = ["threshold", "reachable", "margin", "out", "checkpoint", "by_classes"])]
+    pub plies: Option<u32>,
     /// Output, progress and checkpoint options.
     #[command(flatten)]
     pub run: RunOptions,
@@ -59,8 +69,64 @@ impl OthelloArgs {
         if self.margin {
             return self.run_margin();
         }
+        if let Some(plies) = self.plies {
+            return self.run_plies(plies);
+        }
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})
+    }
+
+    /// Positions per ply from the start, each ply's line as it is done (its positions, the
+    /// DFA states of its two sets, the time and the peak memory so far).
+    fn run_plies(&self, last: u32) -> Result<()> {
+        let game = self.game()?;
+        let limits = EngineLimits { memory_budget: solve::budget_bytes(self.run.max_memory), layer_states: None };
+        let _limits = limits.install();
+        let started = Instant::now();
+        let mut rows = Vec::new();
+        if !self.run.json {
+            say!("{}: positions reachable from the start in exactly n plies (a pass is a ply)", game.name());
+            say!("{:>4} {:>24} {:>12} {:>10} {:>10}", "ply", "positions", "DFA states", "seconds", "peak MiB");
+        }
+        let mut unwritten = None;
+        let counted = crate::dfa::limits::catch_engine_stop(|| {
+            game.plies_from_start(|n, ply| {
+                let positions: u128 = ply.iter().map(Dfa::count).sum();
+                let states: usize = ply.iter().map(Dfa::state_count).sum();
+                let (seconds, peak) = (started.elapsed().as_secs_f64(), crate::record::peak_rss_bytes());
+                rows.push(
+                    serde_json::json!({ "ply": n, "positions": crate::counts::json(positions), "dfa_states": states,
+                    "elapsed_s": seconds, "peak_rss_bytes": peak }),
+                );
+                if !self.run.json {
+                    use std::io::Write as _;
+                    let line = format!(
+                        "{n:>4} {:>24} {states:>12} {seconds:>10.1} {:>10}",
+                        human(Some(positions)),
+                        peak.unwrap_or(0) >> 20
+                    );
+                    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}") {
+                        unwritten = Some(e);
+                        return ControlFlow::Break(());
+                    }
+                }
+                if n >= last { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+        });
+        if let Some(e) = unwritten {
+            return Err(e.into());
+        }
+        let stopped = counted.err().map(|e| e.to_string());
+        if self.run.json {
+            let obj = serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(),
+                "counted": "positions (board and side to move) reachable from the start in exactly n plies, a pass being a ply",
+                "plies": rows, "stopped": stopped });
+            say!("{}", serde_json::to_string_pretty(&obj)?);
+        }
+        match stopped {
+            Some(why) => Err(anyhow::anyhow!("stopped after ply {}: {why}", rows.len().saturating_sub(1))),
+            None => Ok(()),
+        }
     }
 
     /// The start's value is the difference `v` with which Black ends under perfect play: the

@@ -22,6 +22,7 @@ use crate::move_graph::MoveGraph;
 use explicit::{Discs, Geometry};
 use sets::{Board, EMPTY, disc};
 use std::cmp::Ordering;
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 /// Othello on a `width` x `height` board, scored against a threshold.
@@ -74,29 +75,42 @@ impl Othello {
         Dfa::from_allowed(&self.shape, |l, s| !centre.contains(&l) || s != EMPTY)
     }
 
-    /// The positions reachable from the start, per side to move, by forward images ply by
-    /// ply (a pass is the same board with the other side to move); each ply's new positions
-    /// are a trace line.
+    /// The positions reachable from the start, per side to move: the union of its plies.
     fn reached(&self) -> &[Dfa; 2] {
         self.reached.get_or_init(|| {
-            let can = [self.board.can_move(&self.shape, Side::First), self.board.can_move(&self.shape, Side::Second)];
-            let moves = [self.moves(Side::First), self.moves(Side::Second)];
-            let start = Dfa::from_string(&self.shape, &self.initial().board);
-            let mut seen = [start.clone(), Dfa::reject_all(&self.shape)];
-            let (mut side, mut frontier, mut ply) = (Side::First, start, 0);
-            while !frontier.is_empty() {
-                let (me, them) = (side.index(), side.other().index());
-                let passing = frontier.difference(&can[me]).intersection(&can[them]);
-                let next = moves[me].forward(&frontier).union(&passing).difference(&seen[them]);
-                seen[them] = seen[them].union(&next);
-                ply += 1;
-                tracing::debug!(target: "dfasolve::othello", "ply {ply}: {} new positions, {} states",
-                    next.count(), next.state_count());
-                frontier = next;
-                side = side.other();
-            }
+            let mut seen = [Dfa::reject_all(&self.shape), Dfa::reject_all(&self.shape)];
+            self.plies_from_start(|n, ply| {
+                tracing::debug!(target: "dfasolve::othello", "ply {n}: {} positions, {} states",
+                    ply[0].count() + ply[1].count(), ply[0].state_count() + ply[1].state_count());
+                seen = [seen[0].union(&ply[0]), seen[1].union(&ply[1])];
+                ControlFlow::Continue(())
+            });
             seen
         })
+    }
+
+    /// The positions reachable from the start in exactly `n` plies (a pass is a ply: the
+    /// same board, the other side to move), per side to move, for `n` = 0, 1, ...: `each`
+    /// sees every ply until it breaks or a ply is empty (the games have all ended). Every
+    /// move adds a disc and two passes in a row end the game, so the plies end.
+    pub fn plies_from_start(&self, mut each: impl FnMut(u32, &[Dfa; 2]) -> ControlFlow<()>) {
+        let moves = [self.moves(Side::First), self.moves(Side::Second)];
+        let all = Dfa::accept_all(&self.shape);
+        let mut ply = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
+        for n in 0.. {
+            if ply.iter().all(Dfa::is_empty) || each(n, &ply).is_break() {
+                return;
+            }
+            // Who moves to reach each side's next positions: the other side. Who can move is
+            // asked of the ply's positions only: the set of every board on which a side can
+            // move does not compress on wide boards.
+            ply = [Side::Second, Side::First].map(|mover| {
+                let (me, them) = (mover.index(), mover.other().index());
+                let stuck = ply[me].difference(&moves[me].backward_within(&all, &ply[me]));
+                let passing = moves[them].backward_within(&all, &stuck);
+                moves[me].forward(&ply[me]).union(&passing)
+            });
+        }
     }
 
     /// Black's disc difference at the end compared with the threshold, for the player to move.

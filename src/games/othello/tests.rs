@@ -76,3 +76,47 @@ fn the_reachable_universe_is_what_the_plain_rules_reach() {
     assert_eq!(symbolic.len(), 62_789);
     assert_eq!(symbolic, seen);
 }
+
+/// The plies from the start are exactly the positions the plain rules reach in n plies, a pass
+/// being a ply (4x4 and 5x4 have passes before their last ply).
+#[test]
+fn the_plies_from_the_start_are_what_the_plain_rules_reach_in_n_plies() {
+    for (w, h) in [(4, 4), (5, 4)] {
+        let g = Othello::new(w, h, 0).unwrap();
+        let mut explicit: BTreeSet<Position> = BTreeSet::from([g.initial()]);
+        let mut passes = 0;
+        g.plies_from_start(|n, ply| {
+            let symbolic: BTreeSet<Position> = Side::BOTH
+                .into_iter()
+                .flat_map(|side| ply[side.index()].iter().map(move |board| Position { side, board }))
+                .collect();
+            assert_eq!(symbolic, explicit, "{w}x{h}, ply {n}");
+            explicit = explicit
+                .iter()
+                .filter(|p| g.explicit_status(p) == Status::Ongoing)
+                .flat_map(|p| {
+                    let next = g.explicit_moves(p);
+                    passes += next.iter().filter(|q| q.board == p.board).count();
+                    next
+                })
+                .collect();
+            ControlFlow::Continue(())
+        });
+        assert!(explicit.is_empty(), "{w}x{h}: the symbolic plies ended before the plain rules' ({})", explicit.len());
+        assert!(passes > 0, "{w}x{h} has passes");
+    }
+}
+
+/// 8x8's positions after 1..=6 plies are OEIS A124005's first terms (the move graph of 8x8
+/// takes about a minute to prepare, so the test is run on request).
+#[test]
+#[ignore = "about a minute"]
+fn eight_by_eight_plies_are_oeis_a124005() {
+    let g = Othello::new(8, 8, 0).unwrap();
+    let mut counts = Vec::new();
+    g.plies_from_start(|n, ply| {
+        counts.push(ply[0].count() + ply[1].count());
+        if n < 6 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+    });
+    assert_eq!(counts, [1, 4, 12, 54, 236, 1288, 7092]);
+}
