@@ -13,4 +13,5 @@ mod nim;
 mod oracle;
 mod ostle;
 mod ostle_tables;
+mod othello;
 mod parsers;

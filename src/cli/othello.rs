@@ -2,17 +2,19 @@
 //! difference of the start by solving thresholds, and the positions per ply from the start.
 
 use super::options::RunOptions;
+use super::output::AboutFile;
 use super::output::say;
 use super::{report, solve};
 use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
 use crate::games::othello::Othello;
-use crate::games::{Game, Mode};
+use crate::games::{Game, Mode, Solution};
 use crate::vocabulary::Outcome;
 use anyhow::Result;
 use clap::Args;
 use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The arguments of `dfasolve othello`.
@@ -41,6 +43,11 @@ pub struct OthelloArgs {
     /// A124005.
     #[arg(long, value_name = "N", conflicts_with_all = ["threshold", "reachable", "margin", "out", "checkpoint", "by_classes"])]
     pub plies: Option<u32>,
+    /// Solve every threshold -N..=N (N the squares) into this directory, with an index: the
+    /// exact final disc difference of every position (`dfasolve query DIR POSITION`). A run
+    /// stopped part way resumes: thresholds already saved there are read, not solved again.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["threshold", "margin", "plies", "out", "checkpoint", "by_classes"])]
+    pub margins: Option<PathBuf>,
     /// Output, progress and checkpoint options.
     #[command(flatten)]
     pub run: RunOptions,
@@ -71,6 +78,9 @@ impl OthelloArgs {
         }
         if let Some(plies) = self.plies {
             return self.run_plies(plies);
+        }
+        if let Some(dir) = &self.margins {
+            return self.run_margins(dir);
         }
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})
@@ -127,6 +137,97 @@ impl OthelloArgs {
             Some(why) => Err(anyhow::anyhow!("stopped after ply {}: {why}", rows.len().saturating_sub(1))),
             None => Ok(()),
         }
+    }
+
+    /// Every threshold's solve into `dir`, then the index with each threshold's sets measured:
+    /// the positions whose difference is exactly it, and the DFA states of those sets against
+    /// those of the "at least" sets.
+    fn run_margins(&self, dir: &Path) -> Result<()> {
+        use crate::games::othello::margins::{self, Index};
+        std::fs::create_dir_all(dir).about_file("cannot make", dir)?;
+        let plain = self.game_at(0)?;
+        let params = plain.params();
+        let n = (self.width * self.height) as i32;
+        let started = Instant::now();
+        let (mut rows, mut start_difference, mut universe) = (Vec::new(), None, None);
+        if !self.run.json {
+            say!(
+                "{}: the exact final disc difference of every position, by solving thresholds -{n}..={n}",
+                plain.name()
+            );
+            say!(
+                "{:>9} {:>16} {:>12} {:>14} {:>9}",
+                "threshold",
+                "exactly",
+                "its states",
+                "at least: states",
+                "seconds"
+            );
+        }
+        for t in -n..=n {
+            let path = dir.join(margins::file_name(t));
+            let t0 = Instant::now();
+            let solution = if path.exists() {
+                let (_, s) = Solution::load(&path).about_file("loading", &path)?;
+                anyhow::ensure!(
+                    s.params == margins::game_at(&params, t)?.params(),
+                    "{} is a solution of another game; move it away or choose another directory",
+                    path.display()
+                );
+                s
+            } else {
+                let run = RunOptions { out: Some(path.clone()), no_save: false, json: true, ..self.run.clone() };
+                solve::solve(&margins::game_at(&params, t)?, Mode::Strong, &run)?.solution
+            };
+            if solution.initial_value == Outcome::Draw {
+                start_difference = Some(t);
+            }
+            if t == 0 {
+                universe = solution.classes.iter().map(|c| c.set.count()).try_fold(0u128, u128::checked_add);
+            }
+            let row = margins::measure(t, &solution, margins::file_name(t), t0.elapsed().as_secs_f64());
+            if !self.run.json {
+                say!(
+                    "{t:>+9} {:>16} {:>12} {:>14} {:>9.1}",
+                    human(Some(row.exactly)),
+                    row.exactly_states,
+                    row.at_least_states,
+                    row.wall_s
+                );
+            }
+            rows.push(row);
+        }
+        let counted: u128 = rows.iter().map(|r| r.exactly).sum();
+        anyhow::ensure!(
+            universe == Some(counted),
+            "the exactly-t sets hold {counted} positions but the game has {universe:?}: the solves disagree"
+        );
+        let start_difference =
+            start_difference.ok_or_else(|| anyhow::anyhow!("no threshold draws the start: the solves disagree"))?;
+        let index = Index { program: crate::PROGRAM_VERSION.into(), params, start_difference, thresholds: rows };
+        let path = dir.join(margins::INDEX);
+        crate::atomic::write_atomically(&path, serde_json::to_string_pretty(&index)?.as_bytes())?;
+        let (exactly, at_least): (usize, usize) =
+            index.thresholds.iter().fold((0, 0), |(a, b), r| (a + r.exactly_states, b + r.at_least_states));
+        if self.run.json {
+            say!(
+                "{}",
+                serde_json::to_string_pretty(
+                    &serde_json::json!({ "index": index, "wall_s": started.elapsed().as_secs_f64(),
+                "exactly_states": exactly, "at_least_states": at_least })
+                )?
+            );
+        } else {
+            say!(
+                "{}: Black's final difference from the start is {start_difference:+}; {} positions, each with its exact \
+                 difference; one set per difference: {exactly} DFA states, \"at least\" sets: {at_least}; {:.1} s; index {}",
+                plain.name(),
+                human(Some(counted)),
+                started.elapsed().as_secs_f64(),
+                path.display()
+            );
+        }
+        Ok(())
     }
 
     /// The start's value is the difference `v` with which Black ends under perfect play: the

@@ -39,6 +39,7 @@ impl DfaSolved {
                     name: game.move_name(pos, &next),
                     position: game.render(&next),
                     value_for_opponent: self.solution.checked_value(&next)?,
+                    score_for_opponent: None,
                 });
             }
             rank_moves(&mut moves);
@@ -49,6 +50,7 @@ impl DfaSolved {
             side_to_move: pos.side,
             value: self.solution.checked_value(pos)?,
             over,
+            score: None,
             moves,
         })
     }

@@ -32,13 +32,17 @@ pub trait Solved {
     fn look(&self, text: &str) -> Result<Look>;
 }
 
-/// Open a saved solution: a directory of Ostle class tables, or a DFA solution file.
+/// Open a saved solution: a directory of Ostle class tables, a directory of Othello's exact
+/// margins, or a DFA solution file.
 ///
 /// # Errors
 /// The file cannot be read, or is not a solution.
 pub fn open(path: &Path) -> Result<Box<dyn Solved>> {
     if crate::games::ostle::ranked::is_tables_dir(path) {
         return Ok(Box::new(crate::games::ostle::ranked::Solution::open_dir(path)?));
+    }
+    if crate::games::othello::margins::is_margins_dir(path) {
+        return Ok(Box::new(crate::games::othello::margins::MarginsSolved::open(path)?));
     }
     Ok(Box::new(DfaSolved::load(path)?))
 }
@@ -57,6 +61,9 @@ pub struct Look {
     pub value: Option<Outcome>,
     /// Whether the game is already over for the player to move, and how.
     pub over: Status,
+    /// The final score for the player to move under perfect play (their discs less the
+    /// opponent's), where the solution knows it: Othello's margins.
+    pub score: Option<i32>,
     /// Every move, best for the mover first (the opponent's quickest loss, then draws, then its
     /// slowest win, then moves whose value is not covered); equal values in the natural order of
     /// their names.
@@ -72,6 +79,8 @@ pub struct LookMove {
     pub position: String,
     /// The value of that position for the opponent (who moves there).
     pub value_for_opponent: Option<Outcome>,
+    /// The final score of that position for the opponent, where the solution knows it.
+    pub score_for_opponent: Option<i32>,
 }
 
 impl LookMove {
@@ -81,12 +90,15 @@ impl LookMove {
     }
 }
 
-/// Sort moves best for the mover first, equal values in the natural order of their names
+/// Sort moves best for the mover first: by the score they leave the opponent (lowest first,
+/// where scores are known), then by value, equal ones in the natural order of their names
 /// (`take 2` before `take 10`).
 pub fn rank_moves(moves: &mut [LookMove]) {
     moves.sort_by(|a, b| {
-        move_rank(a.value_for_opponent)
-            .cmp(&move_rank(b.value_for_opponent))
+        let score = |m: &LookMove| (m.score_for_opponent.is_none(), m.score_for_opponent);
+        score(a)
+            .cmp(&score(b))
+            .then_with(|| move_rank(a.value_for_opponent).cmp(&move_rank(b.value_for_opponent)))
             .then_with(|| natural_order(&a.name, &b.name))
     });
 }
@@ -141,14 +153,22 @@ impl Look {
         let moves: Vec<serde_json::Value> = self.moves[..shown]
             .iter()
             .map(|m| {
-                serde_json::json!({ "move": m.name, "position": m.position,
-                    "value_for_opponent": value_json(m.value_for_opponent) })
+                let mut o = serde_json::json!({ "move": m.name, "position": m.position,
+                    "value_for_opponent": value_json(m.value_for_opponent) });
+                if let Some(s) = m.score_for_opponent {
+                    o["score_for_opponent"] = s.into();
+                }
+                o
             })
             .collect();
-        serde_json::json!({ "game": game, "position": self.position, "board": self.board,
+        let mut o = serde_json::json!({ "game": game, "position": self.position, "board": self.board,
             "side_to_move": self.side_to_move.to_string(), "value": value_json(self.value),
             "status": self.over.word(), "moves": moves, "moves_total": self.moves.len(),
-            "best_line": line.moves, "best_line_end": line.end })
+            "best_line": line.moves, "best_line_end": line.end });
+        if let Some(s) = self.score {
+            o["score"] = s.into();
+        }
+        o
     }
 
     /// The answer as `query` prints it: the board, the value, the moves (at most `limit`) and
@@ -159,7 +179,12 @@ impl Look {
         let _ = writeln!(out, "{}", self.board);
         match self.value {
             Some(v) => {
-                let _ = writeln!(out, "value for the {} player (to move): {v}", self.side_to_move);
+                let _ = writeln!(
+                    out,
+                    "value for the {} player (to move): {v}{}",
+                    self.side_to_move,
+                    score_words(self.score)
+                );
             }
             None => {
                 let _ = writeln!(
@@ -178,7 +203,13 @@ impl Look {
         let shown = limit.unwrap_or(usize::MAX).min(self.moves.len());
         let _ = writeln!(out, "moves, best first (value for the opponent after the move):");
         for m in &self.moves[..shown] {
-            let _ = writeln!(out, "  {:>10}  {}", m.name, value_words(m.value_for_opponent));
+            let _ = writeln!(
+                out,
+                "  {:>10}  {}{}",
+                m.name,
+                value_words(m.value_for_opponent),
+                score_words(m.score_for_opponent)
+            );
         }
         if shown < self.moves.len() {
             let _ = writeln!(out, "  ... {} more (--limit)", self.moves.len() - shown);
@@ -187,6 +218,11 @@ impl Look {
         let _ = writeln!(out, "best line ({} {plies}, {}): {}", line.moves.len(), line.end, line.moves.join(", "));
         out
     }
+}
+
+/// A known final score in words, after a value: `, final score +4`.
+fn score_words(score: Option<i32>) -> String {
+    score.map_or_else(String::new, |s| format!(", final score {s:+}"))
 }
 
 /// A value in words, `not covered` where the solution has none.
@@ -234,7 +270,7 @@ mod tests {
     use super::*;
 
     fn m(name: &str, value: Option<Outcome>) -> LookMove {
-        LookMove { name: name.into(), position: String::new(), value_for_opponent: value }
+        LookMove { name: name.into(), position: String::new(), value_for_opponent: value, score_for_opponent: None }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! of every position. Rules as implemented: `games/othello/README.md`.
 
 pub mod explicit;
+pub mod margins;
 pub mod sets;
 
 use super::{Game, GameParams, NoMove, Position, PositionClass, Side, SideMirror, Status};
@@ -142,8 +143,8 @@ impl Othello {
         ))
     }
 
-    /// The discs of `pos` from its mover's side.
-    fn discs(&self, pos: &Position) -> Discs {
+    /// The discs of `pos` from its mover's side (the plain rules' form of a position).
+    pub fn discs(&self, pos: &Position) -> Discs {
         let bits = |side: Side| {
             pos.board.iter().enumerate().filter(|&(_, &s)| s == disc(side)).fold(0u64, |b, (i, _)| b | 1 << i)
         };

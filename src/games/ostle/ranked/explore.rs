@@ -101,6 +101,7 @@ impl Solved for Solution {
                     name: v.move_text(m),
                     position: v.position_text(&next, side.other()),
                     value_for_opponent: value,
+                    score_for_opponent: None,
                 })
                 .collect();
             rank_moves(&mut moves);
@@ -111,6 +112,7 @@ impl Solved for Solution {
             side_to_move: side,
             value: over.outcome().or_else(|| self.value(&s)),
             over,
+            score: None,
             moves,
         })
     }

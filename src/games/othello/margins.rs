@@ -1,0 +1,213 @@
+//! Exact final disc differences of every position, from strong solves at every threshold.
+//!
+//! At threshold `t` a position is drawn exactly when Black's final difference under perfect
+//! play is `t`, won for Black above it and lost below. So the solves of `t = -N..=N` (`N` the
+//! squares) hold one set per difference (their drawn sets) and the "at least `t`" sets (won or
+//! drawn for Black), and a position's difference is found by a binary search over `t`. A
+//! margins directory holds the solution of each threshold (each an ordinary solution file, to
+//! query, play or check on its own) and an index, [`INDEX`], with the sizes of both kinds of
+//! sets. [`MarginsSolved`] answers positions from it, loading the solutions it needs.
+
+use super::Othello;
+use crate::error::{Error, Result};
+use crate::games::explore::{DfaSolved, Look, Solved, rank_moves};
+use crate::games::{GameParams, Solution};
+use crate::vocabulary::{Outcome, Position, Side};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The index of a margins directory.
+pub const INDEX: &str = "margins.json";
+
+/// What [`INDEX`] holds.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Index {
+    /// The program that wrote it.
+    pub program: String,
+    /// The game at threshold 0 (its parameters).
+    pub params: GameParams,
+    /// Black's final difference from the start under perfect play.
+    pub start_difference: i32,
+    /// One solve per threshold, `-N..=N` in order.
+    pub thresholds: Vec<Threshold>,
+}
+
+/// One threshold's solve.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Threshold {
+    /// Black's final difference is compared with this.
+    pub threshold: i32,
+    /// The solution file, in the directory.
+    pub file: String,
+    /// Positions whose difference is exactly the threshold (the drawn ones).
+    pub exactly: u128,
+    /// DFA states of those sets (both sides).
+    pub exactly_states: usize,
+    /// DFA states of the sets of positions whose difference is at least the threshold.
+    pub at_least_states: usize,
+    /// Seconds the solve took.
+    pub wall_s: f64,
+}
+
+/// Whether `dir` is a margins directory.
+pub fn is_margins_dir(dir: &Path) -> bool {
+    dir.join(INDEX).is_file()
+}
+
+/// The file name of threshold `t`'s solution.
+pub fn file_name(t: i32) -> String {
+    format!("threshold{t:+}.dfas")
+}
+
+/// Black's final difference against the threshold, from the value for the player to move.
+fn against_threshold(value: Outcome, mover: Side) -> Ordering {
+    let for_mover = match value {
+        Outcome::Win { .. } => Ordering::Greater,
+        Outcome::Draw => Ordering::Equal,
+        Outcome::Loss { .. } => Ordering::Less,
+    };
+    if mover == Side::First { for_mover } else { for_mover.reverse() }
+}
+
+/// The measures of threshold `t` from its solution: positions and states of the exactly-`t`
+/// sets, and states of the at-least-`t` sets.
+pub fn measure(t: i32, solution: &Solution, file: String, wall_s: f64) -> Threshold {
+    let (mut exactly, mut exactly_states, mut at_least_states) = (0u128, 0, 0);
+    for side in Side::BOTH {
+        let of = |keep: &dyn Fn(Outcome) -> bool| {
+            let sets: Vec<_> =
+                solution.classes.iter().filter(|c| c.side == side && keep(c.outcome)).map(|c| &c.set).collect();
+            crate::dfa::Dfa::union_all(solution.classes[0].set.shape(), &sets)
+        };
+        let drawn = of(&|o| o == Outcome::Draw);
+        exactly += drawn.count();
+        exactly_states += drawn.state_count();
+        at_least_states += of(&|o| against_threshold(o, side) != Ordering::Less).state_count();
+        if solution.mover_relative {
+            break;
+        }
+    }
+    Threshold { threshold: t, file, exactly, exactly_states, at_least_states, wall_s }
+}
+
+/// A margins directory answering positions: values and distances from the plain game's
+/// solution (threshold 0), exact differences by binary search over the thresholds.
+pub struct MarginsSolved {
+    dir: PathBuf,
+    index: Index,
+    plain: DfaSolved,
+    loaded: Mutex<HashMap<i32, Arc<Solution>>>,
+}
+
+impl MarginsSolved {
+    /// Open the margins directory `dir`.
+    ///
+    /// # Errors
+    /// A missing or malformed index, thresholds that are not `-N..=N`, or a solution that is
+    /// not the index's game at its threshold.
+    pub fn open(dir: &Path) -> Result<MarginsSolved> {
+        let path = dir.join(INDEX);
+        let text = std::fs::read_to_string(&path).map_err(|error| Error::Io { path: path.clone(), error })?;
+        let corrupt = |what: String| Error::Corrupt { path: path.clone(), what };
+        let index: Index = serde_json::from_str(&text).map_err(|e| corrupt(format!("not a margins index: {e}")))?;
+        let GameParams::Othello { width, height, threshold: 0, .. } = index.params else {
+            return Err(corrupt("not the plain game of Othello".into()));
+        };
+        let n = (width * height) as i32;
+        if !index.thresholds.iter().map(|t| t.threshold).eq(-n..=n) {
+            return Err(corrupt(format!("the thresholds are not -{n}..={n}")));
+        }
+        let plain = DfaSolved::load(&dir.join(file_name(0)))?;
+        let m = MarginsSolved { dir: dir.to_path_buf(), index, plain, loaded: Mutex::new(HashMap::new()) };
+        m.check_params(0, &m.plain.solution)?;
+        Ok(m)
+    }
+
+    /// The index.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    fn check_params(&self, t: i32, s: &Solution) -> Result<()> {
+        let GameParams::Othello { width, height, reachable, .. } = self.index.params else {
+            unreachable!("checked on open")
+        };
+        let want = GameParams::Othello { width, height, threshold: t, reachable };
+        if s.params != want {
+            return Err(Error::Mismatch(format!("{}: a solution of {:?}, not of {want:?}", file_name(t), s.params)));
+        }
+        Ok(())
+    }
+
+    /// Threshold `t`'s solution, loaded on first use.
+    fn at(&self, t: i32) -> Result<Arc<Solution>> {
+        if let Some(s) = self.loaded.lock().unwrap_or_else(PoisonError::into_inner).get(&t) {
+            return Ok(s.clone());
+        }
+        let (_, s) = Solution::load(&self.dir.join(file_name(t)))?;
+        self.check_params(t, &s)?;
+        let s = Arc::new(s);
+        self.loaded.lock().unwrap_or_else(PoisonError::into_inner).insert(t, s.clone());
+        Ok(s)
+    }
+
+    /// Black's final difference from `pos` under perfect play; `None` where the solutions do
+    /// not cover it.
+    ///
+    /// # Errors
+    /// Solutions that cannot be read, or that disagree (no threshold draws the position).
+    pub fn difference(&self, pos: &Position) -> Result<Option<i32>> {
+        let n = self.index.thresholds.len() as i32 / 2;
+        let (mut lo, mut hi) = (-n, n);
+        while lo <= hi {
+            let t = lo + (hi - lo).div_euclid(2);
+            let Some(value) = self.at(t)?.checked_value(pos)? else { return Ok(None) };
+            match against_threshold(value, pos.side) {
+                Ordering::Equal => return Ok(Some(t)),
+                Ordering::Greater => lo = t + 1,
+                Ordering::Less => hi = t - 1,
+            }
+        }
+        Err(Error::Mismatch(format!("no threshold draws {}: the solutions disagree", self.plain.game.render(pos))))
+    }
+
+    /// The final score for the player to move.
+    fn score(&self, pos: &Position) -> Result<Option<i32>> {
+        Ok(self.difference(pos)?.map(|d| if pos.side == Side::First { d } else { -d }))
+    }
+}
+
+impl Solved for MarginsSolved {
+    fn game(&self) -> String {
+        format!("{} (exact margins)", self.plain.game.name())
+    }
+
+    fn start(&self) -> String {
+        self.plain.start()
+    }
+
+    fn look(&self, text: &str) -> Result<Look> {
+        let pos = self.plain.game.parse(text)?;
+        let mut look = self.plain.look_at(&pos)?;
+        look.score = self.score(&pos)?;
+        for m in &mut look.moves {
+            m.score_for_opponent = self.score(&self.plain.game.parse(&m.position)?)?;
+        }
+        rank_moves(&mut look.moves);
+        Ok(look)
+    }
+}
+
+/// The game of `params` at threshold `t`.
+///
+/// # Errors
+/// Parameters that are not Othello's, or a threshold out of range.
+pub fn game_at(params: &GameParams, t: i32) -> Result<Othello> {
+    let GameParams::Othello { width, height, reachable, .. } = *params else {
+        return Err(Error::BadParameters("margins are Othello's".into()));
+    };
+    let g = Othello::new(width, height, t)?;
+    Ok(if reachable { g.reachable_only() } else { g })
+}
