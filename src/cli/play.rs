@@ -5,7 +5,7 @@
 
 use super::output::{AboutFile, say};
 use crate::atomic::write_atomically;
-use crate::games::explore::{self, Look, Solved, value_json, value_words};
+use crate::games::explore::{self, Look, Solved, score_words, value_json, value_words};
 use crate::vocabulary::{Side, Status};
 use anyhow::{Result, anyhow, bail};
 use std::io::BufRead;
@@ -124,7 +124,8 @@ pub(super) fn play(
     loop {
         let now = game.now.clone();
         let who = if now.side_to_move == human { "you" } else { "me" };
-        let value = if hints { format!(": {}", value_words(now.value)) } else { String::new() };
+        let value =
+            if hints { format!(": {}{}", value_words(now.value), score_words(now.score)) } else { String::new() };
         show(format!("\n{}\nthe {} player to move ({who}){value}", now.board, now.side_to_move))?;
         if let Some(winner) = game.winner() {
             show(format!(
@@ -139,8 +140,15 @@ pub(super) fn play(
         }
         if now.side_to_move != human {
             let Some(best) = now.moves.first() else { bail!("an ongoing position has no move") };
-            let leaves =
-                if hints { format!(" (leaves you: {})", value_words(best.value_for_opponent)) } else { String::new() };
+            let leaves = if hints {
+                format!(
+                    " (leaves you: {}{})",
+                    value_words(best.value_for_opponent),
+                    score_words(best.score_for_opponent)
+                )
+            } else {
+                String::new()
+            };
             show(format!("I play {}{leaves}", best.name))?;
             game.play(best.name.clone(), &best.position)?;
             continue;
@@ -156,7 +164,11 @@ pub(super) fn play(
             "your moves (hints off):".to_string()
         };
         for (i, m) in listed[..shown].iter().enumerate() {
-            let value = if hints { format!(" ({})", value_words(m.value_for_opponent)) } else { String::new() };
+            let value = if hints {
+                format!(" ({}{})", value_words(m.value_for_opponent), score_words(m.score_for_opponent))
+            } else {
+                String::new()
+            };
             menu.push_str(&format!("\n  {:>3}) {}{value}", i + 1, m.name));
         }
         if shown < listed.len() {

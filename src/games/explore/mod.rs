@@ -221,7 +221,7 @@ impl Look {
 }
 
 /// A known final score in words, after a value: `, final score +4`.
-fn score_words(score: Option<i32>) -> String {
+pub fn score_words(score: Option<i32>) -> String {
     score.map_or_else(String::new, |s| format!(", final score {s:+}"))
 }
 
