@@ -144,6 +144,9 @@ impl MoveGraph {
         for e in &self.edges {
             out_edges[e.from.0 as usize].push(e);
         }
+        if self.paths_above(&out_edges, MAX_FLAT_PATHS) {
+            return None;
+        }
         let mut stack = vec![Partial { node: 0, changes: Vec::new(), pre: None, group: 0 }];
         while let Some(p) = stack.pop() {
             for &e in &out_edges[p.node] {
@@ -176,6 +179,30 @@ impl MoveGraph {
             }
         }
         Some(out)
+    }
+}
+
+impl MoveGraph {
+    /// Whether the graph has more than `limit` paths whose changes compose: the walk of
+    /// [`MoveGraph::flatten`] without its set operations, so that a graph with too many paths
+    /// (Othello on 8x8) is refused before any condition is pulled back along a path.
+    fn paths_above(&self, out_edges: &[Vec<&Edge>], limit: usize) -> bool {
+        let mut paths = 0usize;
+        let mut stack = vec![(0usize, Vec::new())];
+        while let Some((node, changes)) = stack.pop() {
+            for e in &out_edges[node] {
+                let to = e.to.0 as usize;
+                if to == 1 {
+                    paths += 1;
+                    if paths > limit {
+                        return true;
+                    }
+                } else if let Some(composed) = compose(&changes, &self.nodes[to].changes) {
+                    stack.push((to, composed));
+                }
+            }
+        }
+        false
     }
 }
 

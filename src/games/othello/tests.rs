@@ -107,10 +107,8 @@ fn the_plies_from_the_start_are_what_the_plain_rules_reach_in_n_plies() {
     }
 }
 
-/// 8x8's positions after 1..=6 plies are OEIS A124005's first terms (the move graph of 8x8
-/// takes about a minute to prepare, so the test is run on request).
+/// 8x8's positions after 1..=6 plies are OEIS A124005's first terms.
 #[test]
-#[ignore = "about a minute"]
 fn eight_by_eight_plies_are_oeis_a124005() {
     let g = Othello::new(8, 8, 0).unwrap();
     let mut counts = Vec::new();
