@@ -64,8 +64,8 @@ pub enum Error {
     /// The process went over its memory budget (`--max-memory`; by default what the system
     /// had available when the run started).
     #[error(
-        "the solve went over its memory budget ({} MiB resident, budget {} MiB) and was stopped: \
-         this size needs more memory than this run may use (--max-memory sets the budget in GiB)",
+        "the run went over its memory budget ({} MiB resident, budget {} MiB) and was stopped: \
+         this size needs more memory than the run may use (--max-memory sets the budget in GiB)",
         resident >> 20, budget >> 20
     )]
     OverMemoryBudget {
