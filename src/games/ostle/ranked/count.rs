@@ -33,6 +33,17 @@ pub(super) struct Summary {
     longest_loss: Option<u32>,
 }
 
+/// Whether a summary asks of each move that stays in the class if it lets the opponent
+/// capture to win ([`Solve::count_task`] needs it; [`Solve::exit_keys`] only walks the moves
+/// out of the class).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stays {
+    /// Each asked (the count of a board's states).
+    Judged,
+    /// None asked (the walk for the moves out of the class).
+    Skipped,
+}
+
 /// [`Summary::exits_code`]: nothing worked out yet.
 const EXITS_UNKNOWN: u8 = 0;
 /// [`Summary::exits_code`]: a move out of the class draws.
@@ -155,12 +166,13 @@ impl<'a> Solve<'a> {
     }
 
     pub(super) fn summary(&self, q: &Board) -> Result<Summary> {
-        self.summary_by(q, &mut |r| self.lower.value(self.rules, r))
+        self.summary_by(q, Stays::Judged, &mut |r| self.lower.value(self.rules, r))
     }
 
     /// [`Solve::summary`] with the values of the moves out of the class from `exit` (called in
-    /// the order of the moves, whatever the values it gives).
-    fn summary_by(&self, q: &Board, exit: &mut dyn FnMut(&Board) -> Result<Outcome>) -> Result<Summary> {
+    /// the order of the moves, whatever the values it gives); with [`Stays::Skipped`] the moves
+    /// that stay in the class are listed without asking whether they allow a winning capture.
+    fn summary_by(&self, q: &Board, stays: Stays, exit: &mut dyn FnMut(&Board) -> Result<Outcome>) -> Result<Summary> {
         let g = &self.rules.geometry;
         let mut s =
             Summary { stays: SmallVec::new(), checkmate: false, best_win: None, draw_exit: false, longest_loss: None };
@@ -171,7 +183,7 @@ impl<'a> Solve<'a> {
             let (r, effect) = g.play(q, m);
             let through = match effect {
                 Effect::Stays => {
-                    s.stays.push((m, g.can_capture_to_win(&r)));
+                    s.stays.push((m, stays == Stays::Judged && g.can_capture_to_win(&r)));
                     continue;
                 }
                 Effect::Captures if theirs == g.lose_at + 1 => {
@@ -219,7 +231,7 @@ impl<'a> Solve<'a> {
                 Ok(Outcome::Draw)
             };
             if failure.is_none()
-                && let Err(e) = self.summary_by(&cursor.board(), &mut record)
+                && let Err(e) = self.summary_by(&cursor.board(), Stays::Skipped, &mut record)
             {
                 failure = Some(e);
             }
@@ -246,7 +258,7 @@ impl<'a> Solve<'a> {
             let q = cursor.board();
             self.slots(k, r, &q, &mut slots);
             let n = 1 + slots.len();
-            let s = match self.summary_by(&q, &mut next_exit) {
+            let s = match self.summary_by(&q, Stays::Judged, &mut next_exit) {
                 Ok(s) => s,
                 Err(e) => {
                     failure = Some(e);
