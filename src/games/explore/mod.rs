@@ -64,9 +64,9 @@ pub struct Look {
     /// The final score for the player to move under perfect play (their discs less the
     /// opponent's), where the solution knows it: Othello's margins.
     pub score: Option<i32>,
-    /// Every move, best for the mover first (the opponent's quickest loss, then draws, then its
-    /// slowest win, then moves whose value is not covered); equal values in the natural order of
-    /// their names.
+    /// Every move, best for the mover first ([`rank_moves`]: by the score left to the opponent
+    /// where known, then the opponent's quickest loss, draws, its slowest win, and moves whose
+    /// value is not covered); equal values in the natural order of their names.
     pub moves: Vec<LookMove>,
 }
 
@@ -287,6 +287,23 @@ mod tests {
         rank_moves(&mut moves);
         let names: Vec<&str> = moves.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["f", "e", "take 2", "take 10", "g", "b", "a"]);
+    }
+
+    /// Where scores are known they rank first (the lowest left to the opponent), the values
+    /// after them, so a quicker win that leaves a better score for the opponent comes later.
+    #[test]
+    fn known_scores_rank_before_values() {
+        let scored = |name: &str, value, score| LookMove { score_for_opponent: Some(score), ..m(name, Some(value)) };
+        let mut moves = vec![
+            scored("quick", Outcome::Loss { plies: Some(2) }, -2),
+            scored("slow", Outcome::Loss { plies: Some(8) }, -10),
+            scored("tie b", Outcome::Loss { plies: Some(6) }, -6),
+            scored("tie a", Outcome::Loss { plies: Some(4) }, -6),
+            m("unscored", Some(Outcome::Loss { plies: Some(1) })),
+        ];
+        rank_moves(&mut moves);
+        let names: Vec<&str> = moves.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["slow", "tie a", "tie b", "quick", "unscored"]);
     }
 
     #[test]
