@@ -35,8 +35,22 @@ fn margins_give_every_position_its_negamax_difference() {
     let q = dfasolve(&["query", m.to_str().unwrap(), ".ox./.xo./.... black"]);
     let text = String::from_utf8_lossy(&q.stdout);
     assert!(q.status.success() && text.contains("final score +12"), "{text}");
-    // A second run reads the saved thresholds; a damaged index is a clean error.
-    assert!(dfasolve(&args).status.success());
+    // A second run reads the saved thresholds (none is solved and written again) and gives the
+    // same index; a damaged index is a clean error.
+    let written = || -> Vec<std::time::SystemTime> {
+        (-12..=12)
+            .map(|t| std::fs::metadata(m.join(format!("threshold{t:+}.dfas"))).unwrap().modified().unwrap())
+            .collect()
+    };
+    let before = written();
+    let again = dfasolve(&args);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(written(), before, "the saved thresholds are read, not solved again");
+    let exactly = |r: &serde_json::Value| -> Vec<serde_json::Value> {
+        r["index"]["thresholds"].as_array().unwrap().iter().map(|t| t["exactly"].clone()).collect()
+    };
+    assert_eq!(exactly(&again), exactly(&report));
     std::fs::write(m.join("margins.json"), b"{\"program\": 1}").unwrap();
     assert_clean_error(&dfasolve(&["query", m.to_str().unwrap(), ".ox./.xo./.... black"]), "not a margins index");
 }

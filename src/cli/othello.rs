@@ -10,7 +10,7 @@ use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
 use crate::games::othello::Othello;
 use crate::games::{Game, Mode, Solution};
-use crate::vocabulary::Outcome;
+use crate::vocabulary::{Outcome, Side};
 use anyhow::Result;
 use clap::Args;
 use std::ops::ControlFlow;
@@ -166,18 +166,19 @@ impl OthelloArgs {
         }
         for t in -n..=n {
             let path = dir.join(margins::file_name(t));
-            let t0 = Instant::now();
-            let solution = if path.exists() {
+            // A threshold saved by an earlier run is read; its solve time is not known.
+            let (solution, wall_s) = if path.exists() {
                 let (_, s) = Solution::load(&path).about_file("loading", &path)?;
                 anyhow::ensure!(
-                    s.params == margins::game_at(&params, t)?.params(),
+                    s.params == self.game_at(t)?.params(),
                     "{} is a solution of another game; move it away or choose another directory",
                     path.display()
                 );
-                s
+                (s, None)
             } else {
                 let run = RunOptions { out: Some(path.clone()), no_save: false, json: true, ..self.run.clone() };
-                solve::solve(&margins::game_at(&params, t)?, Mode::Strong, &run)?.solution
+                let report = solve::solve(&self.game_at(t)?, Mode::Strong, &run)?;
+                (report.solution, Some(report.wall_s))
             };
             if solution.initial_value == Outcome::Draw {
                 start_difference = Some(t);
@@ -185,14 +186,14 @@ impl OthelloArgs {
             if t == 0 {
                 universe = solution.classes.iter().map(|c| c.set.count()).try_fold(0u128, u128::checked_add);
             }
-            let row = margins::measure(t, &solution, margins::file_name(t), t0.elapsed().as_secs_f64());
+            let row = margins::measure(t, &solution, margins::file_name(t), wall_s);
             if !self.run.json {
                 say!(
-                    "{t:>+9} {:>16} {:>12} {:>14} {:>9.1}",
+                    "{t:>+9} {:>16} {:>12} {:>14} {:>9}",
                     human(Some(row.exactly)),
                     row.exactly_states,
                     row.at_least_states,
-                    row.wall_s
+                    row.wall_s.map_or("read".into(), |s| format!("{s:.1}"))
                 );
             }
             rows.push(row);
@@ -234,13 +235,11 @@ impl OthelloArgs {
     /// game at threshold `t` is a win for Black when `v > t`, a draw at `v = t` and a loss
     /// below, so a binary search over `t` finds `v`.
     fn run_margin(&self) -> Result<()> {
+        use crate::games::othello::margins::{Bisected, against_threshold, bisect};
         let squares = (self.width * self.height) as i32;
-        let (mut lo, mut hi) = (-squares, squares);
         let mut solved = Vec::new();
         let started = std::time::Instant::now();
-        let value = loop {
-            anyhow::ensure!(lo <= hi, "the thresholds {lo}..={hi} left no disc difference: the solves disagree");
-            let t = lo + (hi - lo).div_euclid(2);
+        let bisected = bisect(squares, |t| {
             let game = self.game_at(t)?;
             let report = solve::solve(&game, Mode::Strong, &self.run)?;
             let start = report.solution.initial_value;
@@ -248,11 +247,10 @@ impl OthelloArgs {
             if !self.run.json {
                 say!("threshold {t:>3}: the start is a {start} for Black ({:.1} s)", report.wall_s);
             }
-            match start {
-                Outcome::Draw => break t,
-                Outcome::Win { .. } => lo = t + 1,
-                Outcome::Loss { .. } => hi = t - 1,
-            }
+            anyhow::Ok(Some(against_threshold(start, Side::First)))
+        })?;
+        let Bisected::Difference(value) = bisected else {
+            anyhow::bail!("no threshold from -{squares} to {squares} draws the start: the solves disagree");
         };
         let name = self.game_at(0)?.name();
         if self.run.json {

@@ -8,7 +8,6 @@
 //! query, play or check on its own) and an index, [`INDEX`], with the sizes of both kinds of
 //! sets. [`MarginsSolved`] answers positions from it, loading the solutions it needs.
 
-use super::Othello;
 use crate::error::{Error, Result};
 use crate::games::explore::{DfaSolved, Look, Solved, rank_moves};
 use crate::games::{GameParams, Solution};
@@ -47,8 +46,8 @@ pub struct Threshold {
     pub exactly_states: usize,
     /// DFA states of the sets of positions whose difference is at least the threshold.
     pub at_least_states: usize,
-    /// Seconds the solve took.
-    pub wall_s: f64,
+    /// Seconds the solve took; `None` for a solve an earlier run saved (read, not solved).
+    pub wall_s: Option<f64>,
 }
 
 /// Whether `dir` is a margins directory.
@@ -62,7 +61,7 @@ pub fn file_name(t: i32) -> String {
 }
 
 /// Black's final difference against the threshold, from the value for the player to move.
-fn against_threshold(value: Outcome, mover: Side) -> Ordering {
+pub fn against_threshold(value: Outcome, mover: Side) -> Ordering {
     let for_mover = match value {
         Outcome::Win { .. } => Ordering::Greater,
         Outcome::Draw => Ordering::Equal,
@@ -71,9 +70,42 @@ fn against_threshold(value: Outcome, mover: Side) -> Ordering {
     if mover == Side::First { for_mover } else { for_mover.reverse() }
 }
 
+/// Where a binary search over the thresholds ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bisected {
+    /// The difference: the threshold that draws.
+    Difference(i32),
+    /// A solve asked does not cover the position.
+    NotCovered,
+    /// No threshold draws it: the solves disagree.
+    NoThreshold,
+}
+
+/// Binary search over the thresholds `-n..=n` for the one that draws a position, given how
+/// Black's difference compares with each threshold asked (`None`: not covered).
+///
+/// # Errors
+/// Whatever `against` returns.
+pub fn bisect<E>(
+    n: i32,
+    mut against: impl FnMut(i32) -> std::result::Result<Option<Ordering>, E>,
+) -> std::result::Result<Bisected, E> {
+    let (mut lo, mut hi) = (-n, n);
+    while lo <= hi {
+        let t = lo + (hi - lo).div_euclid(2);
+        match against(t)? {
+            None => return Ok(Bisected::NotCovered),
+            Some(Ordering::Equal) => return Ok(Bisected::Difference(t)),
+            Some(Ordering::Greater) => lo = t + 1,
+            Some(Ordering::Less) => hi = t - 1,
+        }
+    }
+    Ok(Bisected::NoThreshold)
+}
+
 /// The measures of threshold `t` from its solution: positions and states of the exactly-`t`
 /// sets, and states of the at-least-`t` sets.
-pub fn measure(t: i32, solution: &Solution, file: String, wall_s: f64) -> Threshold {
+pub fn measure(t: i32, solution: &Solution, file: String, wall_s: Option<f64>) -> Threshold {
     let (mut exactly, mut exactly_states, mut at_least_states) = (0u128, 0, 0);
     for side in Side::BOTH {
         let of = |keep: &dyn Fn(Outcome) -> bool| {
@@ -125,11 +157,6 @@ impl MarginsSolved {
         Ok(m)
     }
 
-    /// The index.
-    pub fn index(&self) -> &Index {
-        &self.index
-    }
-
     fn check_params(&self, t: i32, s: &Solution) -> Result<()> {
         let GameParams::Othello { width, height, reachable, .. } = self.index.params else {
             unreachable!("checked on open")
@@ -160,17 +187,14 @@ impl MarginsSolved {
     /// Solutions that cannot be read, or that disagree (no threshold draws the position).
     pub fn difference(&self, pos: &Position) -> Result<Option<i32>> {
         let n = self.index.thresholds.len() as i32 / 2;
-        let (mut lo, mut hi) = (-n, n);
-        while lo <= hi {
-            let t = lo + (hi - lo).div_euclid(2);
-            let Some(value) = self.at(t)?.checked_value(pos)? else { return Ok(None) };
-            match against_threshold(value, pos.side) {
-                Ordering::Equal => return Ok(Some(t)),
-                Ordering::Greater => lo = t + 1,
-                Ordering::Less => hi = t - 1,
-            }
+        match bisect(n, |t| Ok::<_, Error>(self.at(t)?.checked_value(pos)?.map(|v| against_threshold(v, pos.side))))? {
+            Bisected::Difference(t) => Ok(Some(t)),
+            Bisected::NotCovered => Ok(None),
+            Bisected::NoThreshold => Err(Error::Mismatch(format!(
+                "no threshold draws {}: the solutions disagree",
+                self.plain.game.render(pos)
+            ))),
         }
-        Err(Error::Mismatch(format!("no threshold draws {}: the solutions disagree", self.plain.game.render(pos))))
     }
 
     /// The final score for the player to move.
@@ -198,16 +222,4 @@ impl Solved for MarginsSolved {
         rank_moves(&mut look.moves);
         Ok(look)
     }
-}
-
-/// The game of `params` at threshold `t`.
-///
-/// # Errors
-/// Parameters that are not Othello's, or a threshold out of range.
-pub fn game_at(params: &GameParams, t: i32) -> Result<Othello> {
-    let GameParams::Othello { width, height, reachable, .. } = *params else {
-        return Err(Error::BadParameters("margins are Othello's".into()));
-    };
-    let g = Othello::new(width, height, t)?;
-    Ok(if reachable { g.reachable_only() } else { g })
 }
