@@ -27,6 +27,7 @@
 
 pub mod atomic;
 pub mod choice;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod counts;
 pub mod dfa;

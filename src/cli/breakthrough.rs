@@ -1,10 +1,10 @@
 //! `dfasolve breakthrough`: its arguments, the game they build, and the solve.
 
-use super::choice::choice;
 use super::options::RunOptions;
 use super::{refuse_hopeless, report, solve};
+use crate::choice::parser;
 use crate::games::Mode;
-use crate::games::breakthrough::{Breakthrough, SquareOrder};
+use crate::games::breakthrough::{Breakthrough, BreakthroughParams};
 use crate::solver::{MirrorPolicy, SolveOptions, Solver};
 use anyhow::Result;
 use clap::Args;
@@ -13,12 +13,9 @@ use std::time::Instant;
 /// The arguments of `dfasolve breakthrough`.
 #[derive(Args, Debug)]
 pub struct BreakthroughArgs {
-    /// Board width (columns), 1..=16.
-    #[arg(long, default_value_t = 4)]
-    pub width: usize,
-    /// Board height (rows), 4..=16.
-    #[arg(long, default_value_t = 4)]
-    pub height: usize,
+    /// Which Breakthrough.
+    #[command(flatten)]
+    pub game: BreakthroughParams,
     /// Solve every position by retrograde analysis to the fixpoint (exact distances),
     /// instead of meet in the middle over the positions reachable from the start.
     #[arg(long)]
@@ -29,12 +26,8 @@ pub struct BreakthroughArgs {
     /// When the retrograde pass takes the second player's sets from the first player's by
     /// rotating the board and swapping colours, instead of computing their images: never,
     /// in the large iterations (less memory), or always.
-    #[arg(long, value_parser = choice::<MirrorPolicy>(), default_value = "large")]
+    #[arg(long, value_parser = parser::<MirrorPolicy>(), default_value = "large")]
     pub side_mirror: MirrorPolicy,
-    /// The order squares are read into the DFA strings: row by row (the published
-    /// encoding) or column by column.
-    #[arg(long, value_parser = choice::<SquareOrder>(), default_value = "rows")]
-    pub order: SquareOrder,
     /// Start even when the estimated memory is far more than the machine has.
     #[arg(long)]
     pub force: bool,
@@ -49,7 +42,7 @@ impl BreakthroughArgs {
     /// # Errors
     /// Sizes the game refuses.
     pub fn game(&self) -> Result<Breakthrough> {
-        Ok(Breakthrough::with_order(self.width, self.height, self.order)?)
+        Ok(self.game.game()?)
     }
 
     /// Solve it and print the report.

@@ -3,7 +3,7 @@
 //! done by the library ([`crate::solver`], [`crate::games`]).
 
 mod breakthrough;
-mod choice;
+
 mod files;
 mod nim;
 mod options;
@@ -163,7 +163,7 @@ pub enum Command {
         #[arg(value_name = "SOLUTION")]
         solution: PathBuf,
         /// Which value, for the player to move.
-        #[arg(long, value_parser = choice::choice::<crate::games::explore::positions::ValueKind>())]
+        #[arg(long, value_parser = crate::choice::parser::<crate::games::explore::positions::ValueKind>())]
         value: crate::games::explore::positions::ValueKind,
         /// Only those this many plies from the end (the counts cover every distance).
         #[arg(long, value_name = "N", conflicts_with = "longest")]
@@ -172,7 +172,7 @@ pub enum Command {
         #[arg(long)]
         longest: bool,
         /// Only those with this side to move (games whose positions name it).
-        #[arg(long, value_parser = choice::choice::<Side>())]
+        #[arg(long, value_parser = crate::choice::parser::<Side>())]
         side: Option<Side>,
         /// List at most this many, the first in order.
         #[arg(long, value_name = "N", default_value_t = 10)]
@@ -218,7 +218,7 @@ pub enum Command {
         #[arg(value_name = "FILE")]
         solution: PathBuf,
         /// Which side you play.
-        #[arg(long, value_parser = choice::choice::<Side>(), default_value = "first")]
+        #[arg(long, value_parser = crate::choice::parser::<Side>(), default_value = "first")]
         side: Side,
         /// Start from this position instead of the game's start (text form, as for query).
         #[arg(long, value_name = "POSITION")]
@@ -447,17 +447,26 @@ fn refuse_hopeless(estimated_bytes: f64, force: bool) -> Result<()> {
 /// `--list-classes`, and `--by-classes DIR --class NAME` (one class as one job), for the
 /// solve commands; `None` for everything else.
 fn class_jobs(command: &Command) -> Option<Result<()>> {
-    let (game, run): (Result<Box<dyn crate::games::Game>>, &RunOptions) = match command {
-        Command::Breakthrough(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
-        Command::Nim(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
-        Command::Ostle { variant, run, .. } => (variant.game().map(|g| Box::new(g) as _), run),
-        Command::Othello(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
-        Command::Spread(args) => (args.game().map(|g| Box::new(g) as _), &args.run),
+    let run = match command {
+        Command::Breakthrough(args) => &args.run,
+        Command::Nim(args) => &args.run,
+        Command::Ostle { run, .. } => run,
+        Command::Othello(args) => &args.run,
+        Command::Spread(args) => &args.run,
         _ => return None,
     };
     if !run.list_classes && run.class.is_none() {
         return None;
     }
+    // Built here only for a class job: the solve commands build their own game.
+    let game: Result<Box<dyn crate::games::Game>> = match command {
+        Command::Breakthrough(args) => args.game().map(|g| Box::new(g) as _),
+        Command::Nim(args) => args.game().map(|g| Box::new(g) as _),
+        Command::Ostle { variant, .. } => variant.game().map(|g| Box::new(g) as _),
+        Command::Othello(args) => args.game().map(|g| Box::new(g) as _),
+        Command::Spread(args) => args.game().map(|g| Box::new(g) as _),
+        _ => unreachable!("matched above"),
+    };
     let game = match game {
         Ok(g) => g,
         Err(e) => return Some(Err(e)),

@@ -2,19 +2,16 @@
 //! Bouton's XOR rule.
 
 use super::options::RunOptions;
-use crate::games::nim::Nim;
+use crate::games::nim::{Nim, NimParams};
 use anyhow::Result;
 use clap::Args;
 
 /// The arguments of `dfasolve nim`.
 #[derive(Args, Debug)]
 pub struct NimArgs {
-    /// Number of heaps, 1..=64.
-    #[arg(long, default_value_t = 4)]
-    pub heaps: usize,
-    /// Tokens each heap starts with, 1..=255.
-    #[arg(long, default_value_t = 7)]
-    pub tokens: usize,
+    /// Which Nim.
+    #[command(flatten)]
+    pub game: NimParams,
     /// Retrograde over every position to the fixpoint, with exact distances (slow for big
     /// heaps: the sets of "wins in exactly d plies" are far larger than the XOR set).
     /// Default: forward ply sets from the start, then values backed up through them;
@@ -32,7 +29,7 @@ impl NimArgs {
     /// # Errors
     /// Sizes the game refuses.
     pub fn game(&self) -> Result<Nim> {
-        Ok(Nim::new(self.heaps, self.tokens)?)
+        Ok(self.game.game()?)
     }
 
     /// Solve it, check it against the XOR rule and print the report.

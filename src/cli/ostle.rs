@@ -2,7 +2,6 @@
 //! (every entry of the explicit tables checked by membership in the DFA solution).
 
 use super::RunOptions;
-use super::choice::choice;
 use super::output::{AboutFile, say, say_raw};
 use super::report::{SolveReport, finish};
 use super::solve::{solve, solve_with};
@@ -12,7 +11,7 @@ use crate::games::ostle::census::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit;
 use crate::games::ostle::subgame::class_from_subgame;
-use crate::games::ostle::{Ostle, Rule, Variant};
+use crate::games::ostle::{Ostle, Variant};
 use crate::games::solution::ClassValues;
 use crate::games::{Game, GameParams, Mode, Solution};
 use crate::solver::Solver;
@@ -26,23 +25,9 @@ use std::time::Instant;
 /// Which Ostle variant.
 #[derive(Args, Debug, Clone)]
 pub struct OstleArgs {
-    /// Files (board width), 2..=8.
-    #[arg(long, default_value_t = 5)]
-    pub width: usize,
-    /// Ranks (board height), 3..=8.
-    #[arg(long, default_value_t = 5)]
-    pub height: usize,
-    /// Pieces per side at the start (at most the width).
-    #[arg(long, default_value_t = 5)]
-    pub pieces: usize,
-    /// A player reduced to this many pieces loses.
-    #[arg(long = "lose-at", default_value_t = 3)]
-    pub lose_at: usize,
-    /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
-    /// explicit solutions' symmetry-class reading, for variants with up to 4 million boards
-    /// where the readings differ; 5x5 has 3.1 million).
-    #[arg(long, value_parser = choice::<Rule>(), default_value = "exact")]
-    pub rule: Rule,
+    /// Which Ostle.
+    #[command(flatten)]
+    pub game: Variant,
     /// Start a solve estimated to take more than half an hour (the standard 5x5 game takes
     /// hours); without it such a solve is refused with its estimate.
     #[arg(long)]
@@ -51,14 +36,7 @@ pub struct OstleArgs {
 
 impl OstleArgs {
     fn variant(&self) -> Result<Variant> {
-        Ok(Variant {
-            width: self.width,
-            height: self.height,
-            pieces: self.pieces,
-            lose_at: self.lose_at,
-            rule: self.rule,
-        }
-        .checked()?)
+        Ok(self.game.clone().checked()?)
     }
 }
 

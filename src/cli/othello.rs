@@ -8,7 +8,7 @@ use super::{report, solve};
 use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
-use crate::games::othello::Othello;
+use crate::games::othello::{Othello, OthelloParams};
 use crate::games::{Game, Mode, Solution};
 use crate::vocabulary::{Outcome, Side};
 use anyhow::Result;
@@ -20,20 +20,9 @@ use std::time::Instant;
 /// The arguments of `dfasolve othello`.
 #[derive(Args, Debug)]
 pub struct OthelloArgs {
-    /// Board width (columns), 3 to 8.
-    #[arg(long, default_value_t = 4)]
-    pub width: usize,
-    /// Board height (rows), 3 to 8.
-    #[arg(long, default_value_t = 4)]
-    pub height: usize,
-    /// Black wins when Black's final disc difference (empty squares counted for nobody) is
-    /// above this, draws at it, and loses below it; 0 is the plain game.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
-    pub threshold: i32,
-    /// Solve only the positions reachable from the start (their values are the whole game's)
-    /// instead of every board whose centre holds discs.
-    #[arg(long)]
-    pub reachable: bool,
+    /// Which Othello.
+    #[command(flatten)]
+    pub game: OthelloParams,
     /// Find the start's exact final disc difference: solve the game at the thresholds a
     /// binary search needs (each a strong solve, saved under its own name).
     #[arg(long, conflicts_with_all = ["threshold", "out", "checkpoint", "by_classes"])]
@@ -59,12 +48,11 @@ impl OthelloArgs {
     /// # Errors
     /// Sizes or thresholds the game refuses.
     pub fn game(&self) -> Result<Othello> {
-        self.game_at(self.threshold)
+        Ok(self.game.game()?)
     }
 
     fn game_at(&self, threshold: i32) -> Result<Othello> {
-        let game = Othello::new(self.width, self.height, threshold)?;
-        Ok(if self.reachable { game.reachable_only() } else { game })
+        Ok(OthelloParams { threshold, ..self.game }.game()?)
     }
 
     /// Solve it strongly (draws rule out a meet in the middle) and print the report; with
@@ -147,7 +135,7 @@ impl OthelloArgs {
         std::fs::create_dir_all(dir).about_file("cannot make", dir)?;
         let plain = self.game_at(0)?;
         let params = plain.params();
-        let n = (self.width * self.height) as i32;
+        let n = (self.game.width * self.game.height) as i32;
         let started = Instant::now();
         let (mut rows, mut start_difference, mut universe) = (Vec::new(), None, None);
         if !self.run.json {
@@ -236,7 +224,7 @@ impl OthelloArgs {
     /// below, so a binary search over `t` finds `v`.
     fn run_margin(&self) -> Result<()> {
         use crate::games::othello::margins::{Bisected, against_threshold, bisect};
-        let squares = (self.width * self.height) as i32;
+        let squares = (self.game.width * self.game.height) as i32;
         let mut solved = Vec::new();
         let started = std::time::Instant::now();
         let bisected = bisect(squares, |t| {

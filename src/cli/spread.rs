@@ -3,19 +3,16 @@
 use super::options::RunOptions;
 use super::{report, solve};
 use crate::games::Mode;
-use crate::games::spread::Spread;
+use crate::games::spread::{Spread, SpreadParams};
 use anyhow::Result;
 use clap::Args;
 
 /// The arguments of `dfasolve spread`.
 #[derive(Args, Debug)]
 pub struct SpreadArgs {
-    /// Grid width (columns); width x height is 2..=16 cells.
-    #[arg(long, default_value_t = 3)]
-    pub width: usize,
-    /// Grid height (rows).
-    #[arg(long, default_value_t = 3)]
-    pub height: usize,
+    /// Which Spread.
+    #[command(flatten)]
+    pub game: SpreadParams,
     /// Output, progress and checkpoint options.
     #[command(flatten)]
     pub run: RunOptions,
@@ -27,7 +24,7 @@ impl SpreadArgs {
     /// # Errors
     /// Sizes the game refuses.
     pub fn game(&self) -> Result<Spread> {
-        Ok(Spread::new(self.width, self.height)?)
+        Ok(self.game.game()?)
     }
 
     /// Solve it strongly (draws rule out a meet in the middle) and print the report.

@@ -69,6 +69,35 @@ impl SquareOrder {
     }
 }
 
+/// Which Breakthrough: the options of `dfasolve breakthrough` (with the `cli` feature) and
+/// the `"breakthrough"` object of files, where the default row order is left out (files
+/// written before the order could be chosen still match).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct BreakthroughParams {
+    /// Board width (columns), 1..=16.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
+    pub width: usize,
+    /// Board height (rows), 4..=16.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
+    pub height: usize,
+    /// The order squares are read into the DFA strings: row by row (the published
+    /// encoding) or column by column.
+    #[serde(default, skip_serializing_if = "SquareOrder::is_rows")]
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::choice::parser::<SquareOrder>(), default_value = "rows"))]
+    pub order: SquareOrder,
+}
+
+impl BreakthroughParams {
+    /// The game.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for sizes [`Breakthrough::new`] refuses.
+    pub fn game(self) -> Result<Breakthrough> {
+        Breakthrough::with_order(self.width, self.height, self.order)
+    }
+}
+
 /// Breakthrough of one board size.
 #[derive(Clone, Debug)]
 pub struct Breakthrough {
@@ -209,7 +238,7 @@ impl Game for Breakthrough {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Breakthrough { width: self.width, height: self.height, order: self.order }
+        GameParams::Breakthrough(BreakthroughParams { width: self.width, height: self.height, order: self.order })
     }
 
     fn shape(&self) -> &Shape {

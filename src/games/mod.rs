@@ -24,26 +24,28 @@
 //! A new game touches one enum and its own folder (Spread, `src/games/spread.rs`, was added
 //! by following these steps and is the worked example; Othello, `src/games/othello/`, was the
 //! first real game added by them):
-//! 1. `src/games/<game>.rs` (or `src/games/<game>/`): a type implementing [`Game`], its
-//!    parameters checked in its constructor. The symbolic rules: a universe, the terminal sets
-//!    the rules decide (lost, won, drawn), a [`MoveGraph`] per side to move, and what a player
-//!    without a legal move does ([`Game::without_a_move`]: loses, or passes). The explicit
-//!    oracle: moves (the pass included), status, text form.
-//! 2. One variant of [`GameParams`] holding those parameters (serde names the game in files)
-//!    and one arm of [`GameParams::build`]; the game's [`Game::params`] returns that variant.
+//! 1. `src/games/<game>.rs` (or `src/games/<game>/`): a type implementing [`Game`], and its
+//!    parameter type `<Game>Params` (serde, and `#[cfg_attr(feature = "cli", derive(clap::Args))]`
+//!    with an `arg(long, default_value_t = ...)` per field: its doc comments are the options'
+//!    help) whose `game()` checks them and builds the game. A parameter that is one of a few
+//!    named values is an enum implementing [`crate::choice::Choice`], read with
+//!    `value_parser = crate::choice::parser::<T>()`. The symbolic rules: a universe, the
+//!    terminal sets the rules decide (lost, won, drawn), a [`MoveGraph`] per side to move, and
+//!    what a player without a legal move does ([`Game::without_a_move`]: loses, or passes). The
+//!    explicit oracle: moves (the pass included), status, text form.
+//! 2. One variant `<Game>(<Game>Params)` of [`GameParams`] (serde names the game in files) and
+//!    one arm of [`GameParams::build`]; the game's [`Game::params`] returns that variant.
 //! 3. `games/<game>/README.md` (rules as implemented, encoding) and `games/<game>/cases.toml`
 //!    (positions with hand-derived values, `params = { game = "<game>", ... }`). The
 //!    conformance suite (`tests/conformance.rs`) picks the cases up by themselves and runs them
 //!    through every strategy that applies, against an explicit retrograde over the game's own
 //!    explicit rules, with the images and text forms checked on samples.
-//! 4. If it should be solved from the command line: `src/cli/<game>.rs` with its clap
-//!    arguments (`<Game>Args`, whose `game()` builds the game once and `run()` solves it), and
-//!    one variant `<Game>(<Game>Args)` of `cli::Command` with its arm in the dispatch and in
-//!    the class jobs (`src/cli/spread.rs` is the smallest). A parameter that is one of a few
-//!    named values is an enum implementing [`crate::choice::Choice`], read with
-//!    `value_parser = choice::<T>()`: the game's own types stay free of the CLI's parser. Files written by any solve are read
-//!    back by `query`, `check`, `stats`, `play` and `serve` through [`GameParams`] with no
-//!    change.
+//! 4. If it should be solved from the command line: `src/cli/<game>.rs` with `<Game>Args`,
+//!    which flattens `<Game>Params` beside the solve's own options (`game()` builds the game,
+//!    once, and `run()` solves it), and one variant `<Game>(<Game>Args)` of `cli::Command` with
+//!    its arm in the dispatch and in the class jobs (`src/cli/spread.rs` is the smallest).
+//!    Files written by any solve are read back by `query`, `check`, `stats`, `play` and
+//!    `serve` through [`GameParams`] with no change.
 
 pub mod breakthrough;
 pub mod check;
@@ -252,58 +254,22 @@ impl SideMirror {
     }
 }
 
-/// A game and its parameters. In files it is a JSON object tagged by `"game"`, e.g.
-/// `{"game":"nim","heaps":4,"tokens":7}`; Breakthrough's default row order is left out, so
-/// files written before the order could be chosen still match.
+/// A game and its parameters: each game's own parameter type, which is also its command
+/// line's options. In files it is a JSON object tagged by `"game"`, e.g.
+/// `{"game":"nim","heaps":4,"tokens":7}`, with the fields of that type.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "game", rename_all = "snake_case")]
 pub enum GameParams {
-    /// Nim: `heaps` heaps of `tokens` tokens.
-    Nim {
-        /// Number of heaps.
-        heaps: usize,
-        /// Tokens per heap at the start.
-        tokens: usize,
-    },
-    /// Breakthrough on a `width` x `height` board.
-    Breakthrough {
-        /// Files.
-        width: usize,
-        /// Ranks.
-        height: usize,
-        /// The order squares are read in.
-        #[serde(default, skip_serializing_if = "breakthrough::SquareOrder::is_rows")]
-        order: breakthrough::SquareOrder,
-    },
+    /// Nim.
+    Nim(nim::NimParams),
+    /// Breakthrough.
+    Breakthrough(breakthrough::BreakthroughParams),
     /// An Ostle variant.
     Ostle(ostle::Variant),
-    /// Othello on a `width` x `height` board.
-    Othello {
-        /// Columns.
-        width: usize,
-        /// Rows.
-        height: usize,
-        /// Black's final disc difference is compared with this (0, the plain game, is left
-        /// out of files).
-        #[serde(default, skip_serializing_if = "othello_plain")]
-        threshold: i32,
-        /// Only the positions reachable from the start (false, every board, is left out of
-        /// files).
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        reachable: bool,
-    },
-    /// Spread on a `width` x `height` grid.
-    Spread {
-        /// Columns.
-        width: usize,
-        /// Rows.
-        height: usize,
-    },
-}
-
-/// Othello's plain game (threshold 0), whose files do not name the threshold.
-fn othello_plain(threshold: &i32) -> bool {
-    *threshold == 0
+    /// Othello.
+    Othello(othello::OthelloParams),
+    /// Spread.
+    Spread(spread::SpreadParams),
 }
 
 impl GameParams {
@@ -313,16 +279,11 @@ impl GameParams {
     /// [`Error::BadParameters`] if the game does not accept them.
     pub fn build(&self) -> Result<Box<dyn Game>> {
         Ok(match self {
-            GameParams::Nim { heaps, tokens } => Box::new(nim::Nim::new(*heaps, *tokens)?),
-            GameParams::Breakthrough { width, height, order } => {
-                Box::new(breakthrough::Breakthrough::with_order(*width, *height, *order)?)
-            }
+            GameParams::Nim(p) => Box::new(p.game()?),
+            GameParams::Breakthrough(p) => Box::new(p.game()?),
             GameParams::Ostle(variant) => Box::new(ostle::Ostle::new(variant.clone())?),
-            GameParams::Othello { width, height, threshold, reachable } => {
-                let game = othello::Othello::new(*width, *height, *threshold)?;
-                Box::new(if *reachable { game.reachable_only() } else { game })
-            }
-            GameParams::Spread { width, height } => Box::new(spread::Spread::new(*width, *height)?),
+            GameParams::Othello(p) => Box::new(p.game()?),
+            GameParams::Spread(p) => Box::new(p.game()?),
         })
     }
 
@@ -355,7 +316,7 @@ mod tests {
 
     #[test]
     fn params_name_unknown_games_and_bad_parameters() {
-        let nim = GameParams::Nim { heaps: 2, tokens: 3 };
+        let nim = GameParams::Nim(nim::NimParams { heaps: 2, tokens: 3 });
         assert_eq!(GameParams::from_json(&nim.to_json()).expect("known"), nim);
         let chess = serde_json::json!({ "game": "chess", "width": 8 });
         assert!(matches!(GameParams::from_json(&chess), Err(Error::UnknownGame(g)) if g == "chess"));

@@ -8,6 +8,29 @@ use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
 
+/// Which Nim: the options of `dfasolve nim` (with the `cli` feature) and the `"nim"` object
+/// of files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct NimParams {
+    /// Number of heaps, 1..=64.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
+    pub heaps: usize,
+    /// Tokens each heap starts with, 1..=255.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 7))]
+    pub tokens: usize,
+}
+
+impl NimParams {
+    /// The game.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for sizes [`Nim::new`] refuses.
+    pub fn game(self) -> Result<Nim> {
+        Nim::new(self.heaps, self.tokens)
+    }
+}
+
 /// Nim with `heaps` heaps that start with `tokens` tokens each.
 #[derive(Clone, Debug)]
 pub struct Nim {
@@ -84,7 +107,7 @@ impl Game for Nim {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Nim { heaps: self.heaps, tokens: self.tokens }
+        GameParams::Nim(NimParams { heaps: self.heaps, tokens: self.tokens })
     }
 
     /// The tokens left: every move takes some, so each class's moves all lead to lower ones.

@@ -25,6 +25,29 @@ fn cell_of(side: Side) -> Symbol {
     }
 }
 
+/// Which Spread: the options of `dfasolve spread` (with the `cli` feature) and the
+/// `"spread"` object of files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct SpreadParams {
+    /// Grid width (columns); width x height is 2..=16 cells.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 3))]
+    pub width: usize,
+    /// Grid height (rows).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 3))]
+    pub height: usize,
+}
+
+impl SpreadParams {
+    /// The game.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for sizes [`Spread::new`] refuses.
+    pub fn game(self) -> Result<Spread> {
+        Spread::new(self.width, self.height)
+    }
+}
+
 /// Spread on a `width` x `height` grid.
 #[derive(Clone, Debug)]
 pub struct Spread {
@@ -120,7 +143,7 @@ impl Game for Spread {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Spread { width: self.width, height: self.height }
+        GameParams::Spread(SpreadParams { width: self.width, height: self.height })
     }
 
     fn shape(&self) -> &Shape {

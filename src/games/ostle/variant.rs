@@ -83,18 +83,28 @@ impl crate::choice::Choice for Rule {
     }
 }
 
-/// The parameters of one Ostle variant.
+/// The parameters of one Ostle variant: the options of `dfasolve ostle` that name the game
+/// (with the `cli` feature; the defaults are the standard game) and the `"ostle"` object of
+/// files.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Variant {
-    /// Files.
+    /// Files (board width), 2..=8.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5))]
     pub width: usize,
-    /// Ranks.
+    /// Ranks (board height), 3..=8.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5))]
     pub height: usize,
-    /// Pieces per side at the start.
+    /// Pieces per side at the start (at most the width).
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 5))]
     pub pieces: usize,
-    /// A player reduced to this many pieces has lost.
+    /// A player reduced to this many pieces loses.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 3))]
     pub lose_at: usize,
-    /// Reading of the no-undo rule.
+    /// Reading of the no-undo rule: `exact` (the game's rule) or `class` (the published
+    /// explicit solutions' symmetry-class reading, for variants with up to 4 million boards
+    /// where the readings differ; 5x5 has 3.1 million).
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::choice::parser::<Rule>(), default_value = "exact"))]
     pub rule: Rule,
 }
 

@@ -8,6 +8,7 @@
 //! query, play or check on its own) and an index, [`INDEX`], with the sizes of both kinds of
 //! sets. [`MarginsSolved`] answers positions from it, loading the solutions it needs.
 
+use super::OthelloParams;
 use crate::error::{Error, Result};
 use crate::games::explore::{DfaSolved, Look, Solved, rank_moves};
 use crate::games::{GameParams, Solution};
@@ -144,7 +145,7 @@ impl MarginsSolved {
         let text = std::fs::read_to_string(&path).map_err(|error| Error::Io { path: path.clone(), error })?;
         let corrupt = |what: String| Error::Corrupt { path: path.clone(), what };
         let index: Index = serde_json::from_str(&text).map_err(|e| corrupt(format!("not a margins index: {e}")))?;
-        let GameParams::Othello { width, height, threshold: 0, .. } = index.params else {
+        let GameParams::Othello(OthelloParams { width, height, threshold: 0, .. }) = index.params else {
             return Err(corrupt("not the plain game of Othello".into()));
         };
         let n = (width * height) as i32;
@@ -158,10 +159,8 @@ impl MarginsSolved {
     }
 
     fn check_params(&self, t: i32, s: &Solution) -> Result<()> {
-        let GameParams::Othello { width, height, reachable, .. } = self.index.params else {
-            unreachable!("checked on open")
-        };
-        let want = GameParams::Othello { width, height, threshold: t, reachable };
+        let GameParams::Othello(params) = self.index.params else { unreachable!("checked on open") };
+        let want = GameParams::Othello(OthelloParams { threshold: t, ..params });
         if s.params != want {
             return Err(Error::Mismatch(format!("{}: a solution of {:?}, not of {want:?}", file_name(t), s.params)));
         }

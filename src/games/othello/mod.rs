@@ -26,6 +26,46 @@ use std::cmp::Ordering;
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+/// Which Othello: the options of `dfasolve othello` that name the game (with the `cli`
+/// feature) and the `"othello"` object of files, where the plain game's threshold and the
+/// whole game's `reachable` are left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct OthelloParams {
+    /// Board width (columns), 3 to 8.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
+    pub width: usize,
+    /// Board height (rows), 3 to 8.
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 4))]
+    pub height: usize,
+    /// Black wins when Black's final disc difference (empty squares counted for nobody) is
+    /// above this, draws at it, and loses below it; 0 is the plain game.
+    #[serde(default, skip_serializing_if = "is_plain")]
+    #[cfg_attr(feature = "cli", arg(long, default_value_t = 0, allow_negative_numbers = true))]
+    pub threshold: i32,
+    /// Solve only the positions reachable from the start (their values are the whole game's)
+    /// instead of every board whose centre holds discs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub reachable: bool,
+}
+
+/// The plain game (threshold 0), whose files do not name the threshold.
+fn is_plain(threshold: &i32) -> bool {
+    *threshold == 0
+}
+
+impl OthelloParams {
+    /// The game.
+    ///
+    /// # Errors
+    /// [`Error::BadParameters`] for what [`Othello::new`] refuses.
+    pub fn game(self) -> Result<Othello> {
+        let game = Othello::new(self.width, self.height, self.threshold)?;
+        Ok(if self.reachable { game.reachable_only() } else { game })
+    }
+}
+
 /// Othello on a `width` x `height` board, scored against a threshold.
 #[derive(Clone, Debug)]
 pub struct Othello {
@@ -183,12 +223,12 @@ impl Game for Othello {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Othello {
+        GameParams::Othello(OthelloParams {
             width: self.geometry.width,
             height: self.geometry.height,
             threshold: self.threshold,
             reachable: self.reachable,
-        }
+        })
     }
 
     fn shape(&self) -> &Shape {

@@ -1,7 +1,12 @@
 //! Values chosen by name from a fixed list: the library's enums that command lines and
 //! files name (which side moves, a reading of a rule, a policy). The library knows their
-//! names and what each means; the command line builds its parser from that
-//! (`cli/choice.rs`), so no library type depends on the parser.
+//! names and what each means; with the `cli` feature, [`parser`] turns that into a
+//! command-line value parser, so the enums themselves never name the parser's types.
+
+#[cfg(feature = "cli")]
+mod parser;
+#[cfg(feature = "cli")]
+pub use parser::{ChoiceParser, parser};
 
 /// An enum whose values have names and one-line meanings.
 pub trait Choice: Copy + PartialEq + Send + Sync + 'static {

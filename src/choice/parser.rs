@@ -6,12 +6,12 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use std::ffi::OsStr;
 use std::marker::PhantomData;
 
-/// The parser of a [`Choice`] option: `#[arg(long, value_parser = choice::<T>())]`.
+/// The parser of a [`Choice`] option: `#[arg(long, value_parser = parser::<T>())]`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ChoiceParser<T>(PhantomData<T>);
+pub struct ChoiceParser<T>(PhantomData<T>);
 
 /// The parser of option values of `T`.
-pub(crate) fn choice<T: Choice>() -> ChoiceParser<T> {
+pub fn parser<T: Choice>() -> ChoiceParser<T> {
     ChoiceParser(PhantomData)
 }
 
