@@ -53,7 +53,9 @@ fn progress_is_shown_as_asked() {
         "{lines}"
     );
     assert_eq!(lines.lines().count(), lines.lines().filter(|l| l.starts_with('[')).count(), "{lines}");
-    assert_eq!(stderr(&[&bt[..], &["--progress", "--json"]].concat()), "");
+    let beside_json = stderr(&[&bt[..], &["--progress", "--json"]].concat());
+    assert!(beside_json.lines().any(|l| l.contains("new_win")), "--progress is shown beside --json: {beside_json}");
+    assert_eq!(stderr(&[&bt[..], &["--json"]].concat()), "");
     assert_eq!(stderr(&[&bt[..], &["--progress", "--quiet"]].concat()), "");
     assert_eq!(stderr(&bt), "", "stderr is not a terminal: nothing unless asked");
     let dir = tempfile::tempdir().unwrap();

@@ -12,7 +12,7 @@ pub struct VerifyOptions {
     /// No progress display.
     #[arg(long)]
     pub quiet: bool,
-    /// Plain progress lines on stderr even when it is not a terminal.
+    /// Plain progress lines on stderr, even when it is not a terminal or the output is JSON.
     #[arg(long)]
     pub progress: bool,
     /// Refuse tables larger than this many GiB, and stop the DFA solve once its resident
@@ -52,8 +52,8 @@ pub struct RunOptions {
     /// No progress display, and the report without its per-step table.
     #[arg(long)]
     pub quiet: bool,
-    /// Plain progress lines on stderr even when it is not a terminal (a terminal gets a live
-    /// line by default).
+    /// Plain progress lines on stderr, even when it is not a terminal or the output is JSON
+    /// (a terminal gets a live line by default).
     #[arg(long)]
     pub progress: bool,
     /// Where to save the solution (default: `solutions/GAME-MODE.dfas`).

@@ -52,19 +52,19 @@ fn install(how: Shown) -> Showing {
     Showing(())
 }
 
-/// Show progress as the solve commands' options ask: nothing with `--quiet` or `--json`, a
-/// live line on a terminal, plain lines with `--progress`.
+/// Show progress as the solve commands' options ask: nothing with `--quiet`, plain lines
+/// with `--progress` (on stderr, so beside `--json` too), else a live line on a terminal
+/// unless the output is JSON.
 pub(super) fn show(run: &RunOptions) -> Showing {
-    if run.quiet || run.json {
-        return install(Shown::Off);
-    }
-    if std::io::stderr().is_terminal() {
+    if run.quiet {
+        install(Shown::Off)
+    } else if run.progress {
+        install(Shown::Lines)
+    } else if !run.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new_spinner();
         bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("a valid template"));
         bar.enable_steady_tick(Duration::from_millis(200));
         install(Shown::Live(bar))
-    } else if run.progress {
-        install(Shown::Lines)
     } else {
         install(Shown::Off)
     }
