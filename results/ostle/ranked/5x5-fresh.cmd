@@ -9,9 +9,12 @@
 # The second fresh solve (2026-11-27 18:08-), same directory, builds 623e55a (4v4, 5v4) and 51eca9c (5v5);
 # records copied here as 5x5-fresh2-class-4v4.err, 5x5-fresh2-class-4v4.json, 5x5-fresh2-class-5v4.err,
 # 5x5-fresh2-class-5v4.json, 5x5-fresh2-class-5v5.1.err (5v5's run 1, ended with its session after
-# the checkpoint that follows the count) and 5x5-fresh2-class-5v5.2-partial.err (run 2, resumed there by
-# run-fresh-2.sh, the same command writing class-5v5.2.*); 5x5-fresh2-wait-then-5v5.sh started run 1.
+# the checkpoint that follows the count), 5x5-fresh2-class-5v5.2.err (run 2, resumed there by
+# run-fresh-2.sh, the same command writing class-5v5.2.*, ended with its session after level 35) and
+# 5x5-fresh2-class-5v5.3.{err,json} (run 3, 2026-11-28, run-fresh-2.sh again: resumed after level 35, to the end);
+# 5x5-fresh2-wait-then-5v5.sh started run 1.
 /usr/bin/time -v ./dfasolve-623e55a explicit ostle --rule class --long --tables tables --class 4v4 --json --max-memory 20 --no-census --check-sample 0 > class-4v4.1.json 2> class-4v4.1.err
 /usr/bin/time -v ./dfasolve-623e55a explicit ostle --rule class --long --tables tables --class 5v4 --json --max-memory 20 --no-census --check-sample 0 > class-5v4.1.json 2> class-5v4.1.err
 /usr/bin/time -v ./dfasolve-51eca9c explicit ostle --rule class --long --tables tables --class 5v5 --json --max-memory 20 --no-census --check-sample 0 > class-5v5.1.json 2> class-5v5.1.err
 /usr/bin/time -v ./dfasolve-51eca9c explicit ostle --rule class --long --tables tables --class 5v5 --json --max-memory 20 --no-census --check-sample 0 > class-5v5.2.json 2> class-5v5.2.err
+/usr/bin/time -v ./dfasolve-51eca9c explicit ostle --rule class --long --tables tables --class 5v5 --json --max-memory 20 --no-census --check-sample 0 > class-5v5.3.json 2> class-5v5.3.err
