@@ -18,3 +18,5 @@
 /usr/bin/time -v ./dfasolve-51eca9c explicit ostle --rule class --long --tables tables --class 5v5 --json --max-memory 20 --no-census --check-sample 0 > class-5v5.1.json 2> class-5v5.1.err
 /usr/bin/time -v ./dfasolve-51eca9c explicit ostle --rule class --long --tables tables --class 5v5 --json --max-memory 20 --no-census --check-sample 0 > class-5v5.2.json 2> class-5v5.2.err
 /usr/bin/time -v ./dfasolve-51eca9c explicit ostle --rule class --long --tables tables --class 5v5 --json --max-memory 20 --no-census --check-sample 0 > class-5v5.3.json 2> class-5v5.3.err
+# 2026-11-28, build 517f046, beside the DFA solve of the 4 v 4 class (run in ~/dfasolve-runs/ostle-5x5-fresh): 5x5-fresh2-check-1m.{json,err}
+/usr/bin/time -v dfasolve check tables --sample 1000000 --json > check-1m.json 2> check-1m.err
