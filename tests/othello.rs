@@ -54,3 +54,38 @@ fn margins_give_every_position_its_negamax_difference() {
     std::fs::write(m.join("margins.json"), b"{\"program\": 1}").unwrap();
     assert_clean_error(&dfasolve(&["query", m.to_str().unwrap(), ".ox./.xo./.... black"]), "not a margins index");
 }
+
+/// `othello --reachable --by-classes DIR` makes each class's universe from the start up and
+/// saves it beside the class files, never the whole universe: the solution is the whole
+/// solve's, a one-class job reads the saved universes, and a damaged universe file is a clean
+/// error.
+#[test]
+fn reachable_classes_are_solved_from_their_own_universes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, classes) = (dir.path().join("whole.dfas"), dir.path().join("classes"));
+    let base = ["othello", "--width", "4", "--height", "4", "--reachable", "--json"];
+    let solve = |extra: &[&str]| {
+        let out = dfasolve(&[&base[..], extra].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let a = solve(&["--out", whole.to_str().unwrap()]);
+    let b = solve(&["--by-classes", classes.to_str().unwrap(), "--no-save"]);
+    for key in ["initial_value", "positions_solved", "solution_bytes"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    for discs in 4..=16 {
+        assert!(classes.join(format!("universe-{discs}.dfas")).exists(), "universe of class {discs}");
+    }
+    // One class again, as a job of its own: its universe and its successor's are read.
+    let class_file = classes.join("class-10.dfas");
+    let before = std::fs::read(&class_file).unwrap();
+    std::fs::remove_file(&class_file).unwrap();
+    let job = dfasolve(&[&base[..], &["--by-classes", classes.to_str().unwrap(), "--class", "10"]].concat());
+    assert!(job.status.success(), "{}", String::from_utf8_lossy(&job.stderr));
+    assert_eq!(std::fs::read(&class_file).unwrap(), before, "the job writes the class the whole run wrote");
+    std::fs::write(classes.join("universe-11.dfas"), b"not a universe").unwrap();
+    std::fs::remove_file(&class_file).unwrap();
+    let damaged = dfasolve(&[&base[..], &["--by-classes", classes.to_str().unwrap(), "--class", "10"]].concat());
+    assert_clean_error(&damaged, "universe-11.dfas");
+}

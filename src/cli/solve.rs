@@ -48,7 +48,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     make_default_parents([(run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref()])?;
     let started = Instant::now();
-    let mut solver = Solver::with_options(game, solve_options(run, checkpoint.clone()));
+    let mut solver = Solver::for_classes(game, solve_options(run, checkpoint.clone()));
     let progress = follow_steps(&mut solver, game, run);
     let class = solver
         .solve_one_class(dir, name)
@@ -98,7 +98,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
 pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
     let started = Instant::now();
     let prepared = before_solving(game, mode, run)?;
-    solve_with(&mut Solver::with_options(game, prepared.options()), game, prepared, run, started)
+    solve_with(&mut prepared.solver(game), game, prepared, run, started)
 }
 
 /// A solve's outputs, checked by [`before_solving`]: what [`solve_with`] needs to start.
@@ -111,12 +111,24 @@ pub struct Prepared {
     out: Option<PathBuf>,
     /// The solver's options from the run's.
     options: SolveOptions,
+    /// Solved by classes (the whole universe's sets are then never made).
+    by_classes: bool,
 }
 
 impl Prepared {
     /// The options to make the solver with.
     pub fn options(&self) -> SolveOptions {
         self.options.clone()
+    }
+
+    /// The solver of `game` for this solve, with these options: [`Solver::for_classes`] for
+    /// a solve by classes, [`Solver::with_options`] otherwise.
+    pub fn solver<'g>(&self, game: &'g dyn Game) -> Solver<'g> {
+        if self.by_classes {
+            Solver::for_classes(game, self.options())
+        } else {
+            Solver::with_options(game, self.options())
+        }
     }
 }
 
@@ -140,7 +152,7 @@ pub fn before_solving(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<P
     make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
     let options = solve_options(run, checkpoint.clone());
-    Ok(Prepared { mode, checkpoint, out, options })
+    Ok(Prepared { mode, checkpoint, out, options, by_classes: run.by_classes.is_some() })
 }
 
 /// [`solve`] with a solver the caller keeps (to compute more from its sets afterwards), made

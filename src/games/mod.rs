@@ -156,6 +156,15 @@ pub trait Game: Sync {
         Vec::new()
     }
 
+    /// The universe class by class, for a game whose universe is made by forward images from
+    /// the start, so that a solve by classes never builds the whole universe: `each` gets
+    /// the index of a class in [`Game::classes`] and its positions with each side to move
+    /// (`[first, second]`), every class once, and may stop the sweep with an error. `None`
+    /// (the default): a class's universe is [`Game::universe`] within the class's set.
+    fn class_universes(&self, _each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
+        None
+    }
+
     /// A partition of the positions with `side` to move into parts that the solver's
     /// largest step, a loss step's escape filter, may take one at a time, so that each
     /// part's sets and tables are a fraction of the whole (Ostle: where the hole is). Empty

@@ -16,11 +16,12 @@
 
 use super::lower::LowerValues;
 use super::pass::SecondSide;
-use super::{Solver, timed};
+use super::universe::UniverseSets;
+use super::{PerSide, Sides, Solver, set_passes, timed};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
-use crate::games::solution::ClassValues;
-use crate::games::{Mode, PositionClass, Solution, ValueClass};
+use crate::games::solution::{ClassUniverse, ClassValues};
+use crate::games::{Game, Mode, PositionClass, Solution, ValueClass};
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -50,6 +51,7 @@ impl Solver<'_> {
         }
         let mut values: Vec<Option<Vec<ValueClass>>> = vec![None; classes.len()];
         let mut done: Vec<ValueClass> = Vec::new();
+        let universes = self.class_universes(dir, &classes)?;
         for (k, class) in classes.iter().enumerate() {
             let stored = dir.map(|d| ClassValues::path(d, &class.name)).filter(|p| p.exists());
             values[k] = Some(match stored {
@@ -61,7 +63,7 @@ impl Solver<'_> {
                         .flat_map(|&s| values[s].as_deref().expect("lower classes are solved first"))
                         .map(Cow::Borrowed)
                         .collect();
-                    let solved = self.solve_class(class, &classes, lower)?;
+                    let solved = self.solve_class(k, &classes, lower, &universes)?;
                     self.save_class(dir, class, solved)?
                 }
             });
@@ -91,7 +93,7 @@ impl Solver<'_> {
     fn solve_one_class_unchecked(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
         self.checkpoints.set_mode(Mode::Strong);
         let classes = self.declared_classes()?;
-        let Some(class) = classes.iter().find(|c| c.name == name) else {
+        let Some(k) = classes.iter().position(|c| c.name == name) else {
             let names: Vec<&str> = classes.iter().map(|c| c.name.as_str()).collect();
             return Err(Error::BadParameters(format!(
                 "{} has no class {name:?} (its classes, lowest first: {})",
@@ -99,6 +101,7 @@ impl Solver<'_> {
                 names.join(" ")
             )));
         };
+        let class = &classes[k];
         let mut lower = Vec::new();
         for &s in &class.successors {
             let path = ClassValues::path(dir, &classes[s].name);
@@ -112,7 +115,8 @@ impl Solver<'_> {
             let values = ClassValues::load(&path, Some(&self.game.params()), Some(&classes[s].name))?.values;
             lower.extend(values.into_iter().map(Cow::Owned));
         }
-        let solved = self.solve_class(class, &classes, lower)?;
+        let universes = self.class_universes(Some(dir), &classes)?;
+        let solved = self.solve_class(k, &classes, lower, &universes)?;
         let values = self.save_class(Some(dir), class, solved)?;
         Ok(ClassValues {
             params: self.game.params(),
@@ -154,26 +158,37 @@ impl Solver<'_> {
         Ok(file.values)
     }
 
-    /// Solve one class given the final values of the lower classes one move can reach
-    /// (`lower`: the value classes of `class.successors`, from [`Solver::solve_class`] or
+    /// Solve class `k` of `classes` given the final values of the lower classes one move can
+    /// reach (`lower`: the value classes of its successors, from [`Solver::solve_class`] or
     /// their files; owned ones leave memory once their part where the class's moves land is
-    /// taken). Returns the class's value classes, exact distances and draws.
+    /// taken), over its universe from `universes`. Returns the class's value classes, exact
+    /// distances and draws.
     ///
     /// # Errors
-    /// [`Error::Mismatch`] if a lower value has no exact distance; checkpoint I/O.
-    pub fn solve_class(
+    /// [`Error::Mismatch`] if a lower value has no exact distance; universe files; checkpoint
+    /// I/O.
+    fn solve_class(
         &mut self,
-        class: &PositionClass,
+        k: usize,
         classes: &[PositionClass],
         lower: Vec<Cow<'_, ValueClass>>,
+        universes: &ClassUniverses,
     ) -> Result<Vec<ValueClass>> {
+        let class = &classes[k];
         let shape = self.game.shape().clone();
         let empty = Dfa::reject_all(&shape);
-        let mut start = self.pass_start(Some(&class.set));
+        let (sets, targets) = self.class_sets(k, classes, universes)?;
+        // The class's passes (a swept universe's own; the whole universe's otherwise).
+        if let Some(passing) = &sets.passing {
+            set_passes(&mut self.moves, Some(passing));
+            self.whole_passes = false;
+        }
+        let mut start = self.pass_start(sets);
         // Where one move from the class can lead: the class, and the part of the lower
         // classes that its moves land on (by side to move after the move).
         let lower_sets = class.successors.iter().fold(empty.clone(), |acc, &s| acc.union(&classes[s].set));
-        let landing = self.universe.map(|o, u| {
+        let targets = targets.as_ref().unwrap_or_else(|| &self.whole_made().universe);
+        let landing = targets.map(|o, u| {
             let mover = o.other();
             let image = timed!("landing", self.moves[mover].forward(&start.undecided.sets()[mover]));
             image.intersection(&lower_sets).intersection(u)
@@ -186,6 +201,124 @@ impl Solver<'_> {
         start.lower = lower;
         start.second_side = SecondSide::Imaged;
         Ok(self.backward_pass(start)?.into_values())
+    }
+
+    /// Class `k`'s sets, and where its moves land (`None`: in the whole universe, whose sets
+    /// are then made): the whole universe's sets within the class, or, for a swept universe,
+    /// the class's own with its successors' universes as the moves' targets.
+    fn class_sets(
+        &mut self,
+        k: usize,
+        classes: &[PositionClass],
+        universes: &ClassUniverses,
+    ) -> Result<(UniverseSets, Option<PerSide<Dfa>>)> {
+        let class = &classes[k];
+        if let ClassUniverses::ByRule = universes {
+            self.whole();
+            let w = self.whole_made();
+            let within = |sets: &PerSide<Dfa>| sets.map(|_, d| d.intersection(&class.set));
+            let sets = UniverseSets {
+                universe: within(&w.universe),
+                lost: within(&w.lost),
+                won: within(&w.won),
+                ongoing: within(&w.ongoing),
+                passing: None,
+            };
+            return Ok((sets, None));
+        }
+        let own = universes.get(self.game, k, classes)?;
+        let mut targets = own.clone();
+        for &s in &class.successors {
+            let next = universes.get(self.game, s, classes)?;
+            targets = [targets[0].union(&next[0]), targets[1].union(&next[1])];
+        }
+        let per_side = |sets: [Dfa; 2]| {
+            let [first, second] = sets;
+            match self.sides {
+                Sides::Shared => PerSide::Shared(first),
+                Sides::Apart => PerSide::Apart([first, second]),
+            }
+        };
+        let (universe, targets) = (per_side(own), per_side(targets));
+        let sets = UniverseSets::new(self.game, &self.moves, universe, Some(&targets));
+        Ok((sets, Some(targets)))
+    }
+
+    /// Where the classes' universes come from: the game's sweep ([`Game::class_universes`]),
+    /// saved as universe files in `dir` (made once: a later run reads them) or held in
+    /// memory without one; else the whole universe within each class.
+    ///
+    /// # Errors
+    /// Universe files that cannot be written.
+    fn class_universes(&self, dir: Option<&Path>, classes: &[PositionClass]) -> Result<ClassUniverses> {
+        let params = self.game.params();
+        if let Some(dir) = dir
+            && classes.iter().all(|c| ClassUniverse::path(dir, &c.name).exists())
+        {
+            return Ok(ClassUniverses::Saved { dir: dir.to_path_buf(), params });
+        }
+        let mut held: Vec<Option<[Dfa; 2]>> = vec![None; classes.len()];
+        let swept = self.game.class_universes(&mut |k, sets| {
+            let class = &classes[k].name;
+            crate::progress!(
+                "universe of class {class}: {} positions, {} DFA states",
+                crate::counts::human(sets[0].checked_count().and_then(|a| sets[1].checked_count().map(|b| a + b))),
+                sets[0].state_count() + sets[1].state_count()
+            );
+            match dir {
+                Some(dir) => {
+                    std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.to_path_buf(), error })?;
+                    let file = ClassUniverse { params: params.clone(), class: class.clone(), sets };
+                    file.save(&ClassUniverse::path(dir, class))
+                }
+                None => {
+                    held[k] = Some(sets);
+                    Ok(())
+                }
+            }
+        });
+        Ok(match (swept, dir) {
+            (None, _) => ClassUniverses::ByRule,
+            (Some(done), Some(dir)) => {
+                done?;
+                ClassUniverses::Saved { dir: dir.to_path_buf(), params }
+            }
+            (Some(done), None) => {
+                done?;
+                ClassUniverses::Held(held)
+            }
+        })
+    }
+}
+
+/// Where a solve by classes takes each class's universe from.
+enum ClassUniverses {
+    /// The whole universe within the class's set.
+    ByRule,
+    /// The universe files in `dir` of the game `params`.
+    Saved { dir: std::path::PathBuf, params: crate::games::GameParams },
+    /// Held in memory, by class (a class the sweep did not reach has no positions).
+    Held(Vec<Option<[Dfa; 2]>>),
+}
+
+impl ClassUniverses {
+    /// Class `k`'s universe, by side to move (`ByRule` has none to give).
+    fn get(&self, game: &dyn Game, k: usize, classes: &[PositionClass]) -> Result<[Dfa; 2]> {
+        let empty = || Dfa::reject_all(game.shape());
+        match self {
+            ClassUniverses::ByRule => unreachable!("a class's sets by rule are the whole universe's"),
+            ClassUniverses::Saved { dir, params } => {
+                let path = ClassUniverse::path(dir, &classes[k].name);
+                if !path.exists() {
+                    return Err(Error::Mismatch(format!(
+                        "{} is missing: the universes were not all saved",
+                        path.display()
+                    )));
+                }
+                Ok(ClassUniverse::load(&path, params, &classes[k].name)?.sets)
+            }
+            ClassUniverses::Held(held) => Ok(held[k].clone().unwrap_or_else(|| [empty(), empty()])),
+        }
     }
 }
 

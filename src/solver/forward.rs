@@ -19,6 +19,7 @@ impl Solver<'_> {
         max_plies: Option<u32>,
     ) -> Result<Vec<Dfa>> {
         let shape = self.game.shape().clone();
+        self.whole();
         let mut plies = vec![Dfa::from_string(&shape, &start.board)];
         self.recorder.record(Phase::Forward, 0, start.side, SetName::Reachable, &plies[0]);
         loop {
@@ -36,7 +37,7 @@ impl Solver<'_> {
                     .map(|(_, d)| d)
                     .ok_or_else(|| Error::Mismatch(format!("{name}: empty checkpoint")))?,
                 None => {
-                    let mut expand = plies[k as usize].intersection(&self.ongoing[side]);
+                    let mut expand = plies[k as usize].intersection(&self.whole_made().ongoing[side]);
                     if let Some(d) = decided {
                         expand = expand.difference(&d[side]);
                     }

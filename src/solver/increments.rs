@@ -72,7 +72,7 @@ impl Solver<'_> {
         };
         // Moved out of the bundle, not copied: late iterations' sets are large.
         let what = name.to_string();
-        let sides = self.universe.sharing();
+        let sides = self.sides;
         let dw = PerSide::try_new(sides, |s| b.take(&format!("new_win/{s}"), &what))?;
         let dl = PerSide::try_new(sides, |s| b.take(&format!("new_loss/{s}"), &what))?;
         Ok(Some((dw, dl)))

@@ -85,14 +85,16 @@ impl Solver<'_> {
             reached_decided[side].add(&take_ply(k).intersection(&decided[side]));
             undone = k;
         }
-        let mut prepared = undone.checked_sub(1).map(|k| unvalued(k, take_ply(k), &self.ongoing, &win_all, &loss_all));
+        let mut prepared =
+            undone.checked_sub(1).map(|k| unvalued(k, take_ply(k), &self.whole_made().ongoing, &win_all, &loss_all));
         for k in (0..undone).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
             let o = side.other();
             let (prepared_k, reached) = prepared.take().expect("prepared during the previous ply");
             reached_decided[side].add(&reached);
             drop(reached);
-            let (moves, ongoing, win_ref, loss_ref) = (&self.moves[side], &self.ongoing, &win_all, &loss_all);
+            let (moves, ongoing, win_ref, loss_ref) =
+                (&self.moves[side], &self.whole_made().ongoing, &win_all, &loss_all);
             let decided_loss = &r.loss[o];
             let previous = &previous_new;
             let chain = || {

@@ -52,6 +52,7 @@ mod retrograde;
 mod running;
 mod step_key;
 mod undecided;
+mod universe;
 
 pub use mirror::MirrorPolicy;
 pub use options::{FILTER_PARTS_ABOVE, SolveOptions};
@@ -62,13 +63,14 @@ pub use step_key::{JournalPart, NotAStepKey, StepKey};
 use crate::dfa::Dfa;
 use crate::dfa::limits::InstalledLimits;
 use crate::error::{Error, Result};
-use crate::games::{Game, Mode, NoMove, Solution, ValueClass};
+use crate::games::{Game, Mode, Solution, ValueClass};
 use crate::move_graph::{Moves, Pass};
 use crate::record::{Recorder, StepRecord};
 use crate::vocabulary::{Outcome, Position, Side};
 use checkpoint::Checkpoints;
 use mirror::Mirror;
 use std::time::{Duration, Instant};
+use universe::UniverseSets;
 
 /// Evaluate `expr` (a set), and emit a debug event with how long it took and its size.
 macro_rules! timed {
@@ -85,10 +87,13 @@ pub(crate) use timed;
 pub struct Solver<'g> {
     game: &'g dyn Game,
     moves: PerSide<Moves>,
-    universe: PerSide<Dfa>,
-    lost: PerSide<Dfa>,
-    won: PerSide<Dfa>,
-    ongoing: PerSide<Dfa>,
+    /// Whether the sides share their sets (mover-relative strings).
+    sides: Sides,
+    /// The whole universe's sets, made at their first use: a solve by classes makes each
+    /// class's own instead, and never the whole.
+    whole: Option<UniverseSets>,
+    /// Whether the passes on `moves` are the whole universe's (not a class's).
+    whole_passes: bool,
     recorder: Recorder<'g>,
     checkpoints: Checkpoints,
     /// The engine's limits of the options, in force while the solver lives.
@@ -113,44 +118,27 @@ impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game` to solve with `options` (their
     /// engine limits are in force from now on, for as long as the solver lives).
     pub fn with_options(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
+        let mut solver = Solver::for_classes(game, options);
+        solver.whole();
+        solver
+    }
+
+    /// Prepare the move graphs of `game` for a solve by classes with `options`, without the
+    /// whole universe's sets: a game whose universe is made class by class
+    /// ([`Game::class_universes`]) then never builds them. Any other solve makes them when
+    /// it starts; the accessors of those sets need them made.
+    pub fn for_classes(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
         let started = Instant::now();
         let limits = options.limits.install();
         // With mover-relative strings both sides are the same computation: done once.
         let sides = Sides::of_game(game.mover_relative());
-        let mut moves = PerSide::new(sides, |s| game.solver_moves(s));
-        let universe = PerSide::new(sides, |s| timed!("universe", game.universe(s)));
-        // Terminal by rule, whatever the moves would be; then the positions the rules do not
-        // end but that have no legal move, which lose or pass.
-        let lost_by_rule = universe.map(|s, u| game.lost_terminal(s).intersection(u));
-        let won_by_rule = universe.map(|s, u| game.won_terminal(s).intersection(u));
-        let drawn_by_rule = universe.map(|s, u| game.drawn_terminal(s).intersection(u));
-        let by_rule = lost_by_rule.map(|s, lost| lost.union(&won_by_rule[s]).union(&drawn_by_rule[s]));
-        let stuck = universe.map(|s, u| {
-            let stuck = match game.stuck(s) {
-                Some(stuck) => stuck.intersection(u),
-                None => {
-                    let has_move = timed!("has move", moves[s].backward_within(&universe[s.other()], u));
-                    u.difference(&has_move)
-                }
-            };
-            stuck.difference(&by_rule[s])
-        });
-        let passes = game.without_a_move() == NoMove::Passes;
-        let lost = if passes { lost_by_rule } else { lost_by_rule.zip_map(&stuck, |_, l, st| l.union(st)) };
-        let won = won_by_rule.zip_map(&lost, |_, w, l| w.difference(l));
-        let ongoing = universe.map(|s, u| u.difference(&by_rule[s]).difference(&lost[s]));
-        if passes {
-            for (s, from) in stuck.into_iter_sides() {
-                moves[s].set_pass(Pass { from });
-            }
-        }
+        let moves = PerSide::new(sides, |s| game.solver_moves(s));
         Solver {
             game,
             moves,
-            universe,
-            lost,
-            won,
-            ongoing,
+            sides,
+            whole: None,
+            whole_passes: false,
             recorder: Recorder::new(started),
             checkpoints: options.checkpoints.map_or_else(Checkpoints::none, |dir| Checkpoints::new(dir, game.params())),
             _limits: limits,
@@ -178,18 +166,48 @@ impl<'g> Solver<'g> {
     }
 
     /// Positions where `side` is to move and play goes on.
+    ///
+    /// # Panics
+    /// On a solver made by [`Solver::for_classes`] that has not solved the whole game.
     pub fn ongoing(&self, side: Side) -> &Dfa {
-        &self.ongoing[side]
+        &self.whole_made().ongoing[side]
     }
 
     /// Terminal positions lost for the side to move (by rule or without a legal move).
+    ///
+    /// # Panics
+    /// As [`Solver::ongoing`].
     pub fn lost_terminal(&self, side: Side) -> &Dfa {
-        &self.lost[side]
+        &self.whole_made().lost[side]
     }
 
     /// The universe with `side` to move.
+    ///
+    /// # Panics
+    /// As [`Solver::ongoing`].
     pub fn universe(&self, side: Side) -> &Dfa {
-        &self.universe[side]
+        self.whole_made().universe(side)
+    }
+
+    /// The whole universe's sets, made now if they are not yet, with the whole universe's
+    /// passes on the moves.
+    fn whole(&mut self) -> &UniverseSets {
+        if self.whole.is_none() {
+            let game = self.game;
+            let universe = PerSide::new(self.sides, |s| timed!("universe", game.universe(s)));
+            self.whole = Some(UniverseSets::new(game, &self.moves, universe, None));
+        }
+        let whole = self.whole.as_ref().expect("made above");
+        if !self.whole_passes {
+            set_passes(&mut self.moves, whole.passing.as_ref());
+            self.whole_passes = true;
+        }
+        whole
+    }
+
+    /// The whole universe's sets, made by [`Solver::whole`] before any whole-universe step.
+    fn whole_made(&self) -> &UniverseSets {
+        self.whole.as_ref().expect("the whole universe's sets are made before a whole-universe step")
     }
 
     /// The moves of `side` as the solver applies them.
@@ -225,6 +243,7 @@ impl<'g> Solver<'g> {
     /// [`Solver::solve`], letting an operation stopped for too many states unwind.
     fn solve_unchecked(&mut self, mode: Mode) -> Result<Solution> {
         self.checkpoints.set_mode(mode);
+        self.whole();
         let initial = self.game.initial();
         let (classes, reachable_valued) = match mode {
             Mode::Strong => (self.solve_strong()?, None),
@@ -254,5 +273,15 @@ impl<'g> Solver<'g> {
             .ok_or_else(|| Error::Verification("the initial position is not in any value class".into()))?;
         solution.records = self.recorder.records().to_vec();
         Ok(solution)
+    }
+}
+
+/// Put the passes of `passing` (the positions whose only move is the pass, by side) on
+/// `moves`, replacing any earlier ones.
+fn set_passes(moves: &mut PerSide<Moves>, passing: Option<&PerSide<Dfa>>) {
+    if let Some(passing) = passing {
+        for (s, from) in passing.clone().into_iter_sides() {
+            moves[s].set_pass(Pass { from });
+        }
     }
 }

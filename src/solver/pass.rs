@@ -9,6 +9,7 @@
 use super::lower::LowerValues;
 use super::retrograde::exact_classes;
 use super::undecided::{Draws, Undecided};
+use super::universe::UniverseSets;
 use super::{PerSide, Solver, StepKey, timed};
 use crate::dfa::Dfa;
 use crate::error::Result;
@@ -109,20 +110,15 @@ pub(super) fn with_lower<'a>(own: &'a Dfa, lower: &Dfa) -> Cow<'a, Dfa> {
 }
 
 impl Solver<'_> {
-    /// The start of a pass over the positions of `within` (every position for `None`), with
-    /// no lower values and no move landing outside (a class sets `landing` and adds its
-    /// lower values).
-    pub(super) fn pass_start(&self, within: Option<&Dfa>) -> PassStart {
-        let within = |sets: &PerSide<Dfa>| match within {
-            Some(class) => sets.map(|_, d| d.intersection(class)),
-            None => sets.clone(),
-        };
-        let universe = within(&self.universe);
-        let (won, lost, ongoing) = (within(&self.won), within(&self.lost), within(&self.ongoing));
+    /// The start of a pass over `sets` (the whole universe's, or a class's), with no lower
+    /// values and no move landing outside (a class sets `landing` and adds its lower values).
+    pub(super) fn pass_start(&self, sets: UniverseSets) -> PassStart {
+        let UniverseSets { universe, won, lost, ongoing, .. } = sets;
         let undecided = Undecided::new(&ongoing, &won, &lost, Draws::of(self.game.has_draws()));
         // Positions that are neither ongoing nor won or lost by rule (no move left) are
         // draws from the start; the ongoing ones that stay undecided are the others.
         let settled_draws = universe.map(|s, u| u.difference(&ongoing[s]).difference(&won[s]).difference(&lost[s]));
+        let sides = universe.sharing();
         PassStart {
             class: None,
             landing: None,
@@ -131,7 +127,7 @@ impl Solver<'_> {
             lost,
             undecided,
             settled_draws,
-            lower: LowerValues::none(self.universe.sharing()),
+            lower: LowerValues::none(sides),
             second_side: SecondSide::MayMirror,
             depth: Depth::Fixpoint,
         }

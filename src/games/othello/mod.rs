@@ -154,6 +154,36 @@ impl Othello {
         }
     }
 
+    /// The positions reachable from the start by the number of discs on the board, per side
+    /// to move, from the start's four discs up: `each` gets the discs and the class's sets
+    /// until it breaks or a class is empty. Every move adds a disc, and a pass (the mover has
+    /// no move and the opponent has) keeps the board, so a class is the images of the class
+    /// below plus the passes within it; only two classes are held at a time.
+    pub fn classes_from_start(&self, mut each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>) {
+        let moves = [self.moves(Side::First), self.moves(Side::Second)];
+        let all = Dfa::accept_all(&self.shape);
+        let mut class = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
+        for discs in 4..=self.shape.len() {
+            // The passes: positions of one side without a move where the other side has one
+            // are also positions of the other side (who then has a move: no second pass).
+            let passing = [Side::First, Side::Second].map(|mover| {
+                let (me, them) = (mover.index(), mover.other().index());
+                let stuck = class[me].difference(&moves[me].backward_within(&all, &class[me]));
+                moves[them].backward_within(&all, &stuck)
+            });
+            let [to_second, to_first] = passing;
+            class = [class[0].union(&to_first), class[1].union(&to_second)];
+            if class.iter().all(Dfa::is_empty) {
+                return;
+            }
+            let next = [moves[1].forward(&class[1]), moves[0].forward(&class[0])];
+            if each(discs, class).is_break() {
+                return;
+            }
+            class = next;
+        }
+    }
+
     /// Black's disc difference at the end compared with the threshold, for the player to move.
     fn score(&self, board: &[Symbol], mover: Side) -> Status {
         let count = |side: Side| board.iter().filter(|&&s| s == disc(side)).count() as i32;
@@ -173,10 +203,11 @@ impl Othello {
             .difference(&self.board.can_move(&self.shape, Side::Second))
     }
 
-    /// Over boards whose score is `order` for `side` to move.
+    /// Over boards whose score is `order` for `side` to move (the solver takes them within
+    /// its universe: the whole reachable one is not made for this).
     fn scored(&self, side: Side, order: Ordering) -> Dfa {
         let for_black = if side == Side::First { order } else { order.reverse() };
-        self.universe(side).intersection(&self.over()).intersection(&self.board.difference_compared(
+        self.boards().intersection(&self.over()).intersection(&self.board.difference_compared(
             &self.shape,
             self.threshold,
             for_black,
@@ -282,6 +313,24 @@ impl Game for Othello {
                 successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
             })
             .collect()
+    }
+
+    /// With the positions reachable from the start only: their classes by discs, made from
+    /// the start up ([`Othello::classes_from_start`]).
+    fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
+        if !self.reachable {
+            return None;
+        }
+        let squares = self.shape.len();
+        let mut outcome = Ok(());
+        self.classes_from_start(|discs, sets| match each(squares - discs, sets) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                outcome = Err(e);
+                ControlFlow::Break(())
+            }
+        });
+        Some(outcome)
     }
 
     fn moves(&self, side: Side) -> MoveGraph {

@@ -77,6 +77,32 @@ fn the_reachable_universe_is_what_the_plain_rules_reach() {
     assert_eq!(symbolic, seen);
 }
 
+/// The classes by discs from the start are the reachable positions with that many discs:
+/// together exactly the universe of the plies, each on its own disc count, each once (4x3,
+/// and 4x4, which has passes inside a class).
+#[test]
+fn the_classes_from_the_start_partition_the_reachable_positions_by_discs() {
+    for (w, h) in [(4, 3), (4, 4)] {
+        let g = Othello::new(w, h, 0).unwrap().reachable_only();
+        let mut union = [Dfa::reject_all(&g.shape), Dfa::reject_all(&g.shape)];
+        let mut seen = Vec::new();
+        g.classes_from_start(|discs, sets| {
+            let on_the_board = &g.classes()[g.shape.len() - discs].set;
+            for side in Side::BOTH {
+                let set = &sets[side.index()];
+                assert_eq!(&set.intersection(on_the_board), set, "{w}x{h}: class {discs} holds other disc counts");
+                union[side.index()] = union[side.index()].union(set);
+            }
+            seen.push(discs);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, (4..=w * h).collect::<Vec<_>>(), "{w}x{h}: every class once, the start's first");
+        for side in Side::BOTH {
+            assert_eq!(union[side.index()], g.universe(side), "{w}x{h}, {side:?} to move");
+        }
+    }
+}
+
 /// The plies from the start are exactly the positions the plain rules reach in n plies, a pass
 /// being a ply (4x4 and 5x4 have passes before their last ply).
 #[test]

@@ -1,9 +1,11 @@
 //! A solved game: value classes that partition the solved positions, how they were solved,
 //! and the run's record. Saved and loaded by [`file`].
 
+mod class_universe;
 mod classes;
 mod file;
 
+pub use class_universe::ClassUniverse;
 pub use classes::ClassValues;
 pub use file::metadata_for_reports;
 
