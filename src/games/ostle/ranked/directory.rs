@@ -279,8 +279,15 @@ impl Directory {
     /// The rank of a canonical board.
     #[inline]
     pub fn rank(&self, sym: &Symmetries, b: &Board) -> u64 {
+        self.rank_of_raw(self.raw(sym, b))
+    }
+
+    /// The raw index of a canonical board: arithmetic only, where its rank reads the
+    /// directory's bits.
+    #[inline]
+    pub fn raw(&self, sym: &Symmetries, b: &Board) -> u64 {
         let hole_index = sym.fundamental_index[usize::from(b.hole)].expect("a canonical board's hole is fundamental");
-        self.rank_of_raw(self.layout.raw_index(hole_index, b))
+        self.layout.raw_index(hole_index, b)
     }
 
     /// The raw index of the canonical board of rank `r`.
@@ -310,6 +317,42 @@ impl Directory {
     /// A reader of the boards of increasing ranks.
     pub fn seeker(&self) -> Seeker<'_> {
         Seeker { dir: self, at: None }
+    }
+
+    /// A reader of the boards at increasing raw indexes.
+    pub fn raw_seeker(&self) -> RawSeeker<'_> {
+        RawSeeker { dir: self, at: None }
+    }
+}
+
+/// The boards at increasing raw indexes, each with its rank: a near one by stepping the
+/// cursor on, a far one by a fresh cursor. Raw indexes in order read the directory's bits in
+/// order, where ranks asked of boards met at random read them at random.
+pub struct RawSeeker<'a> {
+    dir: &'a Directory,
+    /// The last raw index and the cursor on it.
+    at: Option<(u64, Cursor<'a>)>,
+}
+
+impl RawSeeker<'_> {
+    /// The canonical board at raw index `raw` (not below the last one asked for) and its rank.
+    pub fn board(&mut self, raw: u64) -> (Board, u64) {
+        debug_assert!(self.dir.is_set(raw), "raw index {raw} is a canonical board");
+        let rank = self.dir.rank_of_raw(raw);
+        if let Some((at, cursor)) = &mut self.at {
+            debug_assert!(raw >= *at, "raw indexes are asked for in increasing order");
+            if raw - *at <= SEEK_STEPS {
+                while *at < raw {
+                    cursor.advance();
+                    *at += 1;
+                }
+                return (cursor.board(), rank);
+            }
+        }
+        let cursor = self.dir.layout.cursor(raw);
+        let board = cursor.board();
+        self.at = Some((raw, cursor));
+        (board, rank)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::board::{Board, Moves, Mv, Unmove};
 use super::code::{self, DECIDED, DRAW, OTHER_PARITY};
-use super::directory::Seeker;
+use super::directory::{RawSeeker, Seeker};
 use super::solve::{Level, Solve, Task};
 use super::tables::{BLOCK, bit};
 use crate::error::Result;
@@ -24,23 +24,25 @@ const APPLY_CHUNK: usize = 1 << 16;
 
 /// A move into a state decided at the level walked, packed into 64 bits so that a batch sorts
 /// fast (the sort of 40-byte records was a fifth of the walk on 5 v 5): from the top, the kind
-/// of the canonical board before it (1 bit), its rank (54), the move on it (square 6, direction
-/// 2), and whether the state after is a win for the opponent (1). Sorted, the boards before
-/// come in rank order, and the board itself is read again by a [`Seeker`].
+/// of the canonical board before it (1 bit), its raw index in the directory (54), the move on
+/// it (square 6, direction 2), and whether the state after is a win for the opponent (1).
+/// Sorted, the boards before come in directory order, and their ranks and boards are read
+/// there by a [`RawSeeker`] (a rank asked of each board as it is found read the directory's
+/// bits at random: a seventh of a class's time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Pred(u64);
 
 impl Pred {
-    fn new(kind: usize, rank: u64, mv: Mv, from_win: bool) -> Pred {
-        assert!(kind < 2 && rank < 1 << 54 && mv.square < 64 && mv.dir < 4, "a move into a level fits 64 bits");
-        Pred((kind as u64) << 63 | rank << 9 | u64::from(mv.square) << 3 | u64::from(mv.dir) << 1 | u64::from(from_win))
+    fn new(kind: usize, raw: u64, mv: Mv, from_win: bool) -> Pred {
+        assert!(kind < 2 && raw < 1 << 54 && mv.square < 64 && mv.dir < 4, "a move into a level fits 64 bits");
+        Pred((kind as u64) << 63 | raw << 9 | u64::from(mv.square) << 3 | u64::from(mv.dir) << 1 | u64::from(from_win))
     }
 
     fn kind(self) -> usize {
         (self.0 >> 63) as usize
     }
 
-    fn rank(self) -> u64 {
+    fn raw(self) -> u64 {
         self.0 >> 9 & ((1 << 54) - 1)
     }
 
@@ -114,10 +116,10 @@ impl Solve<'_> {
         preds.par_sort_unstable();
         let failure = Mutex::new(None);
         preds.par_chunks(APPLY_CHUNK).for_each(|chunk| {
-            let mut seekers: Vec<Seeker> = self.kinds.iter().map(|w| w.dir.seeker()).collect();
+            let mut seekers: Vec<RawSeeker> = self.kinds.iter().map(|w| w.dir.raw_seeker()).collect();
             for p in chunk {
-                let (k, rank) = (p.kind(), p.rank());
-                let board = seekers[k].board(rank);
+                let k = p.kind();
+                let (board, rank) = seekers[k].board(p.raw());
                 if let Err(e) = self.update_predecessor(k, rank, &board, p.mv(), p.into_win(), d) {
                     failure.lock().expect("no panic holds the lock").get_or_insert(e);
                     return;
@@ -215,10 +217,10 @@ impl Solve<'_> {
                 continue;
             }
             let (p, which) = rules.sym.canonical(&u.before);
-            let rank = self.kinds[partner].dir.rank(&rules.sym, &p);
+            let raw = self.kinds[partner].dir.raw(&rules.sym, &p);
             let from_win = frontier_wins >> slot & 1 == 1;
             for h in (0..8u8).filter(|h| which >> h & 1 == 1) {
-                walk.board_preds.push(Pred::new(partner, rank, rules.sym.mv(h, u.mv), from_win));
+                walk.board_preds.push(Pred::new(partner, raw, rules.sym.mv(h, u.mv), from_win));
             }
         }
         // A move of a board before is one move, however many symmetries lead to it (and the
