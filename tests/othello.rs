@@ -84,6 +84,21 @@ fn reachable_classes_are_solved_from_their_own_universes() {
     let job = dfasolve(&[&base[..], &["--by-classes", classes.to_str().unwrap(), "--class", "10"]].concat());
     assert!(job.status.success(), "{}", String::from_utf8_lossy(&job.stderr));
     assert_eq!(std::fs::read(&class_file).unwrap(), before, "the job writes the class the whole run wrote");
+    // Another threshold's classes over the same universes, copied: none is made again, and
+    // Black's difference -8 draws at -8.
+    let other = dir.path().join("threshold-8");
+    std::fs::create_dir(&other).unwrap();
+    for discs in 4..=16 {
+        let name = format!("universe-{discs}.dfas");
+        std::fs::copy(classes.join(&name), other.join(&name)).unwrap();
+    }
+    let args =
+        [&base[..], &["--threshold=-8", "--by-classes", other.to_str().unwrap(), "--no-save", "--progress"]].concat();
+    let out = dfasolve(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("universe of class"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["initial_value"], "draw");
     std::fs::write(classes.join("universe-11.dfas"), b"not a universe").unwrap();
     std::fs::remove_file(&class_file).unwrap();
     let damaged = dfasolve(&[&base[..], &["--by-classes", classes.to_str().unwrap(), "--class", "10"]].concat());

@@ -165,6 +165,13 @@ pub trait Game: Sync {
         None
     }
 
+    /// The parameters the universe depends on, which name the game in its universe files
+    /// ([`Game::class_universes`]): games with equal ones can share those files (Othello's
+    /// reachable positions are the same at every threshold). Default: [`Game::params`].
+    fn universe_params(&self) -> GameParams {
+        self.params()
+    }
+
     /// A partition of the positions with `side` to move into parts that the solver's
     /// largest step, a loss step's escape filter, may take one at a time, so that each
     /// part's sets and tables are a fraction of the whole (Ostle: where the hole is). Empty

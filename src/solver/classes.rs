@@ -251,7 +251,7 @@ impl Solver<'_> {
     /// # Errors
     /// Universe files that cannot be written.
     fn class_universes(&self, dir: Option<&Path>, classes: &[PositionClass]) -> Result<ClassUniverses> {
-        let params = self.game.params();
+        let params = self.game.universe_params();
         if let Some(dir) = dir
             && classes.iter().all(|c| ClassUniverse::path(dir, &c.name).exists())
         {

@@ -333,6 +333,14 @@ impl Game for Othello {
         Some(outcome)
     }
 
+    /// The reachable positions do not depend on the threshold.
+    fn universe_params(&self) -> GameParams {
+        match self.params() {
+            GameParams::Othello(p) => GameParams::Othello(OthelloParams { threshold: 0, ..p }),
+            other => other,
+        }
+    }
+
     fn moves(&self, side: Side) -> MoveGraph {
         self.board.moves(&self.shape, side)
     }
