@@ -58,8 +58,9 @@ pub enum Command {
     /// Solve Nim and check every position against Bouton's XOR rule.
     #[command(after_help = "Example:\n  dfasolve nim --heaps 4 --tokens 7 --json")]
     Nim(NimArgs),
-    /// Strongly solve Othello on a small board (`games/othello/README.md`): win, draw or loss
-    /// against a threshold on the final disc difference, or the start's exact difference.
+    /// Solve Othello on a small board (`games/othello/README.md`) over the positions reachable
+    /// from the start (every board with `--strong`): win, draw or loss against a threshold on
+    /// the final disc difference, or the start's exact difference.
     #[command(after_help = "Examples:\n  dfasolve othello --width 4 --height 4\n  \
         dfasolve othello --width 4 --height 5 --margin")]
     Othello(OthelloArgs),

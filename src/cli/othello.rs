@@ -23,6 +23,9 @@ pub struct OthelloArgs {
     /// Which Othello.
     #[command(flatten)]
     pub game: OthelloParams,
+    /// The default, kept so that command lines written when it was not still run.
+    #[arg(long = "reachable", hide = true, conflicts_with = "reachable")]
+    pub reachable_only: bool,
     /// Find the start's exact final disc difference: solve the game at the thresholds a
     /// binary search needs (each a strong solve, saved under its own name).
     #[arg(long, conflicts_with_all = ["threshold", "out", "checkpoint", "by_classes"])]

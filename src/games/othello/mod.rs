@@ -43,10 +43,18 @@ pub struct OthelloParams {
     #[serde(default, skip_serializing_if = "is_plain")]
     #[cfg_attr(feature = "cli", arg(long, default_value_t = 0, allow_negative_numbers = true))]
     pub threshold: i32,
-    /// Solve only the positions reachable from the start (their values are the whole game's)
-    /// instead of every board whose centre holds discs.
+    /// Only the positions reachable from the start (their values are the whole game's), or
+    /// every board whose centre holds discs. The command line solves the reachable ones
+    /// unless `--strong` is given.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[cfg_attr(feature = "cli", arg(long))]
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long = "strong",
+            action = clap::ArgAction::SetFalse,
+            help = "Solve every board whose centre holds discs, not only the positions reachable from the start (the default)"
+        )
+    )]
     pub reachable: bool,
 }
 
