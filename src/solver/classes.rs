@@ -214,7 +214,7 @@ impl Solver<'_> {
     ) -> Result<(UniverseSets, Option<PerSide<Dfa>>)> {
         let class = &classes[k];
         if let ClassUniverses::ByRule = universes {
-            self.whole();
+            self.make_whole();
             let w = self.whole_made();
             let within = |sets: &PerSide<Dfa>| sets.map(|_, d| d.intersection(&class.set));
             let sets = UniverseSets {

@@ -19,7 +19,7 @@ impl Solver<'_> {
         max_plies: Option<u32>,
     ) -> Result<Vec<Dfa>> {
         let shape = self.game.shape().clone();
-        self.whole();
+        self.make_whole();
         let mut plies = vec![Dfa::from_string(&shape, &start.board)];
         self.recorder.record(Phase::Forward, 0, start.side, SetName::Reachable, &plies[0]);
         loop {

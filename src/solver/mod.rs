@@ -119,7 +119,7 @@ impl<'g> Solver<'g> {
     /// engine limits are in force from now on, for as long as the solver lives).
     pub fn with_options(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
         let mut solver = Solver::for_classes(game, options);
-        solver.whole();
+        solver.make_whole();
         solver
     }
 
@@ -191,7 +191,7 @@ impl<'g> Solver<'g> {
 
     /// The whole universe's sets, made now if they are not yet, with the whole universe's
     /// passes on the moves.
-    fn whole(&mut self) -> &UniverseSets {
+    fn make_whole(&mut self) {
         if self.whole.is_none() {
             let game = self.game;
             let universe = PerSide::new(self.sides, |s| timed!("universe", game.universe(s)));
@@ -202,10 +202,9 @@ impl<'g> Solver<'g> {
             set_passes(&mut self.moves, whole.passing.as_ref());
             self.whole_passes = true;
         }
-        whole
     }
 
-    /// The whole universe's sets, made by [`Solver::whole`] before any whole-universe step.
+    /// The whole universe's sets, made by [`Solver::make_whole`] before any whole-universe step.
     fn whole_made(&self) -> &UniverseSets {
         self.whole.as_ref().expect("the whole universe's sets are made before a whole-universe step")
     }
@@ -243,7 +242,6 @@ impl<'g> Solver<'g> {
     /// [`Solver::solve`], letting an operation stopped for too many states unwind.
     fn solve_unchecked(&mut self, mode: Mode) -> Result<Solution> {
         self.checkpoints.set_mode(mode);
-        self.whole();
         let initial = self.game.initial();
         let (classes, reachable_valued) = match mode {
             Mode::Strong => (self.solve_strong()?, None),

@@ -49,7 +49,7 @@ impl Solver<'_> {
     /// # Errors
     /// Checkpoint files that cannot be written or read.
     pub fn retrograde(&mut self, max_iterations: Option<u32>) -> Result<Retrograde> {
-        self.whole();
+        self.make_whole();
         let mut start = self.pass_start(self.whole_made().for_pass());
         start.depth = max_iterations.map_or(Depth::Fixpoint, Depth::Iterations);
         let r = self.backward_pass(start)?;
@@ -61,7 +61,7 @@ impl Solver<'_> {
 
     /// Retrograde to the fixpoint: exact distances, and draws where nothing was decided.
     pub(super) fn solve_strong(&mut self) -> Result<Vec<ValueClass>> {
-        self.whole();
+        self.make_whole();
         let start = self.pass_start(self.whole_made().for_pass());
         Ok(self.backward_pass(start)?.into_values())
     }

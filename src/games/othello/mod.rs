@@ -74,6 +74,15 @@ impl OthelloParams {
     }
 }
 
+/// The boards of `set` (positions with `mover` to move) on which `mover` has no move and
+/// the other side has: their passes, positions of the other side. `moves` by side index,
+/// `all` every board.
+fn passes(moves: &[MoveGraph; 2], all: &Dfa, mover: Side, set: &Dfa) -> Dfa {
+    let (me, them) = (mover.index(), mover.other().index());
+    let stuck = set.difference(&moves[me].backward_within(all, set));
+    moves[them].backward_within(all, &stuck)
+}
+
 /// Othello on a `width` x `height` board, scored against a threshold.
 #[derive(Clone, Debug)]
 pub struct Othello {
@@ -154,10 +163,8 @@ impl Othello {
             // asked of the ply's positions only: the set of every board on which a side can
             // move does not compress on wide boards.
             ply = [Side::Second, Side::First].map(|mover| {
-                let (me, them) = (mover.index(), mover.other().index());
-                let stuck = ply[me].difference(&moves[me].backward_within(&all, &ply[me]));
-                let passing = moves[them].backward_within(&all, &stuck);
-                moves[me].forward(&ply[me]).union(&passing)
+                let me = mover.index();
+                moves[me].forward(&ply[me]).union(&passes(&moves, &all, mover, &ply[me]))
             });
         }
     }
@@ -174,12 +181,7 @@ impl Othello {
         for discs in 4..=self.shape.len() {
             // The passes: positions of one side without a move where the other side has one
             // are also positions of the other side (who then has a move: no second pass).
-            let passing = [Side::First, Side::Second].map(|mover| {
-                let (me, them) = (mover.index(), mover.other().index());
-                let stuck = class[me].difference(&moves[me].backward_within(&all, &class[me]));
-                moves[them].backward_within(&all, &stuck)
-            });
-            let [to_second, to_first] = passing;
+            let [to_second, to_first] = Side::BOTH.map(|mover| passes(&moves, &all, mover, &class[mover.index()]));
             class = [class[0].union(&to_first), class[1].union(&to_second)];
             if class.iter().all(Dfa::is_empty) {
                 return;
