@@ -8,5 +8,5 @@ BIN=./dfasolve-48d697f
 for discs in $(seq 24 -1 4); do
     [ -f classes/class-$discs.dfas ] && continue
     /usr/bin/time -v $BIN othello --width 4 --height 6 --reachable --by-classes classes --class $discs \
-        --json --progress --max-memory 6 > class-$discs.json 2> class-$discs.err || exit 1
+        --json --progress --max-memory 4 > class-$discs.json 2> class-$discs.err || exit 1
 done
