@@ -226,12 +226,6 @@ impl Solver<'_> {
             };
             return Ok((sets, None));
         }
-        let own = universes.get(self.game, k, classes)?;
-        let mut targets = own.clone();
-        for &s in &class.successors {
-            let next = universes.get(self.game, s, classes)?;
-            targets = [targets[0].union(&next[0]), targets[1].union(&next[1])];
-        }
         let per_side = |sets: [Dfa; 2]| {
             let [first, second] = sets;
             match self.sides {
@@ -239,7 +233,12 @@ impl Solver<'_> {
                 Sides::Apart => PerSide::Apart([first, second]),
             }
         };
-        let (universe, targets) = (per_side(own), per_side(targets));
+        let universe = per_side(universes.get(self.game, k, classes)?);
+        let mut targets = universe.clone();
+        for &s in &class.successors {
+            let next = per_side(universes.get(self.game, s, classes)?);
+            targets = targets.zip_map(&next, |_, t, n| t.union(n));
+        }
         let sets = UniverseSets::new(self.game, &self.moves, universe, Some(&targets));
         Ok((sets, Some(targets)))
     }
@@ -262,8 +261,8 @@ impl Solver<'_> {
             let class = &classes[k].name;
             crate::progress!(
                 "universe of class {class}: {} positions, {} DFA states",
-                crate::counts::human(sets[0].checked_count().and_then(|a| sets[1].checked_count().map(|b| a + b))),
-                sets[0].state_count() + sets[1].state_count()
+                crate::counts::human(sets.iter().try_fold(0u128, |n, set| set.checked_count()?.checked_add(n))),
+                sets.iter().map(Dfa::state_count).sum::<usize>()
             );
             match dir {
                 Some(dir) => {
