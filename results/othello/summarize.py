@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Build results/othello/sizes.csv from runs/WxH.{json,cmd,time} (the plain game over the
 positions reachable from the start) and runs/WxH-margin.json (the start's exact disc
-difference), both written by sweep.sh."""
-import glob, json, os
+difference), both written by sweep.sh; and of boards solved by class jobs, from
+runs/WxH-classes.csv and runs/WxH-classes/ (written by runs/WxH-classes.sh)."""
+import csv, glob, json, os, re
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -23,7 +24,7 @@ def cpu_seconds(name):
 rows = []
 for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
     name = os.path.basename(cmd_file)[:-4]
-    if name.endswith("-margin"):
+    if not re.fullmatch(r"\d+x\d+", name):
         continue
     w, h = map(int, name.split("x"))
     js, st = os.path.join(here, "runs", name + ".json"), os.path.join(here, "runs", name + ".status")
@@ -40,6 +41,33 @@ for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
     elif os.path.exists(st):
         rows.append([w, h, "reachable from the start", "", "", diff, "", "", "", "", "", "", "", margin_wall,
                      open(st).read().strip(), cmd])
+
+
+def cpu_of_err(path):
+    """User + system seconds from a job's stderr ending in `/usr/bin/time -v`'s report."""
+    times = re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", open(path).read())
+    return sum(map(float, times))
+
+
+# Boards solved by class jobs (runs/WxH-classes.sh): runs/WxH-classes.csv is the per-class table
+# (classes_summary.py), runs/WxH-classes/ each job's stderr and report and the start's query.
+for table in glob.glob(os.path.join(here, "runs", "*-classes.csv")):
+    name = os.path.basename(table)[: -len("-classes.csv")]
+    w, h = map(int, name.split("x"))
+    jobs = os.path.join(here, "runs", name + "-classes")
+    classes = list(csv.DictReader(open(table)))
+    query = open(os.path.join(jobs, "query-start.txt")).read()
+    value = re.search(r"value for the first player \(to move\): (.+)", query).group(1)
+    winner = {"win": "first player", "loss": "second player", "draw": "draw"}[value.split()[0]]
+    errs = glob.glob(os.path.join(jobs, "class-*.err"))
+    positions = sum(int(c["valued_positions"]) for c in classes)
+    solution = sum(int(c["value_sets_bytes"]) for c in classes)
+    cmd = "results/othello/runs/%s-classes.sh (one dfasolve othello --reachable --by-classes job per class)" % name
+    rows.append([w, h, "reachable from the start, by classes of discs", winner, value, "",
+                 round(sum(float(c["wall_s"]) for c in classes), 1), round(sum(cpu_of_err(e) for e in errs), 1),
+                 max(int(c["peak_rss_kib"]) for c in classes) >> 10,
+                 "", positions, solution,
+                 round(positions / solution, 2), "", "solved; exact margin not yet solved", cmd])
 rows.sort(key=lambda r: (r[0] * r[1], r[0]))
 with open(os.path.join(here, "sizes.csv"), "w") as f:
     f.write("width,height,positions,winner,initial_value,start_difference,wall_s,cpu_s,peak_rss_mib,"
