@@ -213,6 +213,35 @@ fn charts_are_valid_svg_with_title_legend_and_exponent() {
     assert!(texts.iter().any(|t| t.starts_with("compression")), "{texts:?}");
 }
 
+/// Class jobs side by side share one checkpoint directory: a job removes the files a killed
+/// run left for its own class only, never the live temporaries or parked sets of another.
+#[test]
+fn class_jobs_leave_each_others_checkpoints_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (classes, ck) = (dir.path().join("classes"), dir.path().join("ck"));
+    let job = |class: &str| {
+        let args = ["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--no-save"];
+        let dirs = ["--by-classes", path(&classes), "--checkpoint", path(&ck), "--class", class];
+        dfasolve(&[&args[..], &dirs[..]].concat())
+    };
+    std::fs::create_dir_all(&ck).unwrap();
+    let others = [".class-1v1-backward-0002.dfas.tmpXYZ", "class-1v1-backward-0002-first-parked.dfas"];
+    let own = [".class-0v1-backward-0001.dfas.tmpXYZ", "class-0v1-backward-0001-second-parked.dfas"];
+    for name in others.iter().chain(&own) {
+        std::fs::write(ck.join(name), b"a live write, or a killed run's").unwrap();
+    }
+    for class in ["0v0", "0v1"] {
+        let out = job(class);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for name in others {
+        assert!(ck.join(name).exists(), "{name}: class 1v1's, left alone by the jobs of 0v0 and 0v1");
+    }
+    for name in own {
+        assert!(!ck.join(name).exists(), "{name}: class 0v1's, removed as its job started");
+    }
+}
+
 /// Defect 7: checkpoints are keyed by everything that shapes them; stale temporaries go.
 #[test]
 fn checkpoints_of_another_solve_are_refused() {
@@ -223,11 +252,13 @@ fn checkpoints_of_another_solve_are_refused() {
     };
     let ck = dir.path().join("ck");
     assert!(run(&ck, "2").status.success());
-    std::fs::write(ck.join(".backward-1.dfas.tmpXYZ"), b"left by a killed run").unwrap();
-    std::fs::write(ck.join("class-2v2-backward-0003-first-parked.dfas"), b"parked by a killed run").unwrap();
+    std::fs::write(ck.join(".backward-0001.dfas.tmpXYZ"), b"left by a killed run").unwrap();
+    std::fs::write(ck.join("backward-0003-first-parked.dfas"), b"parked by a killed run").unwrap();
+    std::fs::write(ck.join("class-2v2-backward-0003-first-parked.dfas"), b"another job's").unwrap();
     assert!(run(&ck, "2").status.success(), "the same solve resumes");
-    assert!(!ck.join(".backward-1.dfas.tmpXYZ").exists(), "stale temporary removed");
-    assert!(!ck.join("class-2v2-backward-0003-first-parked.dfas").exists(), "stale parked sets removed");
+    assert!(!ck.join(".backward-0001.dfas.tmpXYZ").exists(), "stale temporary removed");
+    assert!(!ck.join("backward-0003-first-parked.dfas").exists(), "stale parked sets removed");
+    assert!(ck.join("class-2v2-backward-0003-first-parked.dfas").exists(), "a class's files are its job's");
     assert_clean_error(&run(&ck, "3"), "not for this solve");
     // Swap two checkpoints of the same solve: each names its own step.
     let ck2 = dir.path().join("ck2");

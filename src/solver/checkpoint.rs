@@ -28,11 +28,21 @@ impl Checkpoints {
         Checkpoints { dir: None, params: serde_json::Value::Null, solve: serde_json::Value::Null }
     }
 
-    /// Checkpoints of a solve of `params` under `dir`. Temporary files that killed runs left
-    /// there are removed: no live write of this solve can own one yet.
+    /// Checkpoints of a solve of `params` under `dir`. The temporary files that killed runs
+    /// left there for steps outside any class are removed: no live write of this solve can
+    /// own one yet. A class's are removed as its pass starts ([`Checkpoints::clean_class`]):
+    /// class jobs running side by side share the directory.
     pub(super) fn new(dir: PathBuf, params: GameParams) -> Checkpoints {
-        remove_stale_temporaries(&dir);
+        remove_stale_files(&dir, None);
         Checkpoints { dir: Some(dir), params: params.to_json(), solve: serde_json::Value::Null }
+    }
+
+    /// Remove the temporary files and parked sets that a killed solve of class `class` left:
+    /// the class is solved here now, so no other live job owns them.
+    pub(super) fn clean_class(&self, class: &str) {
+        if let Some(dir) = &self.dir {
+            remove_stale_files(dir, Some(class));
+        }
     }
 
     /// The steps from here on belong to a solve by `mode`.
@@ -119,16 +129,22 @@ fn stop_if_asked(name: &StepKey) {
     }
 }
 
-/// Remove `dir/.NAME.tmp*`, the temporary files of atomic writes that a killed run left, and
-/// `*-parked.dfas`, running sets a killed class solve had parked (never read by a new run,
-/// and gigabytes on the largest classes).
-fn remove_stale_temporaries(dir: &Path) {
+/// Remove the files of `class`'s steps (`None`: the steps outside any class) that only a
+/// killed run leaves: `.STEP.dfas.tmp*`, the temporary files of atomic writes, and
+/// `STEP-parked.dfas`, running sets a class solve had parked (never read by a new run, and
+/// gigabytes on the largest classes).
+fn remove_stale_files(dir: &Path, class: Option<&str>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let stale = (name.starts_with('.') && name.contains(".tmp")) || name.ends_with("-parked.dfas");
-        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+        let step = match name.strip_prefix('.').and_then(|n| n.split_once(".dfas.tmp")) {
+            Some((step, _)) => step,
+            None if name.ends_with("-parked.dfas") => name.trim_end_matches(".dfas"),
+            None => continue,
+        };
+        let owned = step.parse::<StepKey>().is_ok_and(|key| key.class() == class);
+        if owned && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }
     }

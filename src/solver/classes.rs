@@ -175,6 +175,7 @@ impl Solver<'_> {
         universes: &ClassUniverses,
     ) -> Result<Vec<ValueClass>> {
         let class = &classes[k];
+        self.checkpoints.clean_class(&class.name);
         let shape = self.game.shape().clone();
         let empty = Dfa::reject_all(&shape);
         let (sets, targets) = self.class_sets(k, classes, universes)?;

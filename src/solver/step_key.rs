@@ -62,6 +62,16 @@ impl StepKey {
         StepKey::Journal { step: Box::new(self.clone()), side, part }
     }
 
+    /// The class whose solve this step belongs to (`None`: a step outside any class).
+    pub fn class(&self) -> Option<&str> {
+        match self {
+            StepKey::Backward { class, .. } => class.as_deref(),
+            StepKey::Lower { class, .. } => Some(class),
+            StepKey::Journal { step, .. } => step.class(),
+            StepKey::Forward(_) | StepKey::Backup(_) => None,
+        }
+    }
+
     /// Whether this is a journal (of an image or of parked sets), which a finished
     /// iteration removes.
     pub fn is_journal(&self) -> bool {
