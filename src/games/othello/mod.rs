@@ -94,6 +94,9 @@ pub struct Othello {
     shape: Shape,
     /// The reachable positions per side, worked out on first use.
     reached: OnceLock<[Dfa; 2]>,
+    /// The boards on which each side has a move, worked out on first use: every terminal
+    /// set and every class's positions without a move are cut from them.
+    movable: OnceLock<[Dfa; 2]>,
 }
 
 impl Othello {
@@ -117,6 +120,7 @@ impl Othello {
             reachable: false,
             shape: Shape::uniform(width * height, 3),
             reached: OnceLock::new(),
+            movable: OnceLock::new(),
         })
     }
 
@@ -206,11 +210,14 @@ impl Othello {
         }
     }
 
+    /// The boards on which `side` has a move.
+    fn movable(&self, side: Side) -> &Dfa {
+        &self.movable.get_or_init(|| Side::BOTH.map(|s| self.board.can_move(&self.shape, s)))[side.index()]
+    }
+
     /// Boards on which neither side can move: the game is over.
     fn over(&self) -> Dfa {
-        let all = Dfa::accept_all(&self.shape);
-        all.difference(&self.board.can_move(&self.shape, Side::First))
-            .difference(&self.board.can_move(&self.shape, Side::Second))
+        Dfa::accept_all(&self.shape).difference(self.movable(Side::First)).difference(self.movable(Side::Second))
     }
 
     /// Over boards whose score is `order` for `side` to move (the solver takes them within
@@ -299,6 +306,12 @@ impl Game for Othello {
 
     fn without_a_move(&self) -> NoMove {
         NoMove::Passes
+    }
+
+    /// The boards without a move, from the rules' own sets: a class of a swept universe
+    /// takes its positions without a move from these instead of from an image of its moves.
+    fn stuck(&self, side: Side) -> Option<Dfa> {
+        Some(Dfa::accept_all(&self.shape).difference(self.movable(side)))
     }
 
     fn has_draws(&self) -> bool {

@@ -24,6 +24,23 @@ fn staged_moves_equal_the_plain_rules() {
     }
 }
 
+/// The boards without a move that the game gives the solver are those the move graph finds no
+/// move on, and those the plain rules find none on (4x4, every board, both sides).
+#[test]
+fn the_boards_without_a_move_are_those_the_moves_and_the_rules_find() {
+    let g = Othello::new(4, 4, 0).unwrap();
+    let all = Dfa::accept_all(&g.shape);
+    for side in Side::BOTH {
+        let stuck = g.stuck(side).expect("Othello knows its boards without a move");
+        assert_eq!(stuck, all.difference(&g.moves(side).backward(&all)), "{side}: the move graph");
+        for (i, board) in all.iter().enumerate().filter(|(i, _)| i % 97 == 0) {
+            let pos = Position { side, board };
+            let none = g.geometry.moves(g.discs(&pos)).is_empty();
+            assert_eq!(stuck.contains(&pos.board), none, "{} (board {i})", g.render(&pos));
+        }
+    }
+}
+
 /// The start of 4x4 is lost by Black by 8 discs (negamax): with thresholds around -8 the
 /// symbolic solve over the reachable positions says win, draw and loss.
 #[test]
