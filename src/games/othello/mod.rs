@@ -180,12 +180,15 @@ impl Othello {
     /// below plus the passes within it; only two classes are held at a time.
     pub fn classes_from_start(&self, mut each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>) {
         let moves = [self.moves(Side::First), self.moves(Side::Second)];
-        let all = Dfa::accept_all(&self.shape);
         let mut class = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
         for discs in 4..=self.shape.len() {
             // The passes: positions of one side without a move where the other side has one
             // are also positions of the other side (who then has a move: no second pass).
-            let [to_second, to_first] = Side::BOTH.map(|mover| passes(&moves, &all, mover, &class[mover.index()]));
+            // The boards each side can move on are built for the solve anyway (its terminal
+            // sets), so the passes are set operations here, not images.
+            let [to_second, to_first] = Side::BOTH.map(|mover| {
+                class[mover.index()].difference(self.movable(mover)).intersection(self.movable(mover.other()))
+            });
             class = [class[0].union(&to_first), class[1].union(&to_second)];
             if class.iter().all(Dfa::is_empty) {
                 return;
