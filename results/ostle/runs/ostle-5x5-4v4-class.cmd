@@ -1,0 +1,10 @@
+# The 4 v 4 class of Ostle 5x5 in the class reading, solved with DFAs (run in
+# ~/dfasolve-runs/ostle-4v4-class-dfa/ by its run.sh, build a167d0d), in two runs: run 1
+# (2026-11-28 00:23, killed with its session after iteration 21; ostle-5x5-4v4-class.run1.partial.csv)
+# and run 2 (03:08-05:06, the same command, resumed from ckpt/; ostle-5x5-4v4-class.csv, and
+# ostle-5x5-4v4-class.run2.err: its stderr and /usr/bin/time -v).
+./dfasolve-a167d0d ostle --pieces 4 --lose-at 3 --rule class --long --json --csv run.N.csv \
+    --checkpoint ckpt --out ostle-4v4-class.dfas --max-memory 20 --progress
+# The cross-check against the explicit class tables (2026-11-28, build e3ddb3c, queued by
+# results/handover-2026-11-28.sh): ostle-5x5-4v4-class.check-against.{json,err}
+dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas --sample 1000000 --json
