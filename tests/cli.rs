@@ -67,6 +67,22 @@ fn progress_is_shown_as_asked() {
     assert_eq!(quiet, "");
 }
 
+/// `ostle --no-census` reports the solve without the census of its values (the same value of
+/// the start); the census is there by default.
+#[test]
+fn ostle_solve_without_its_census() {
+    let game = ["ostle", "--width", "3", "--height", "3", "--pieces", "2", "--lose-at", "1", "--no-save", "--json"];
+    let report = |extra: &[&str]| -> serde_json::Value {
+        let out = dfasolve(&[&game[..], extra].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (with, without) = (report(&[]), report(&["--no-census"]));
+    assert!(with.get("census").is_some() && without.get("census").is_none(), "{without}");
+    assert_eq!(with["initial_value"], without["initial_value"]);
+    assert_clean_error(&dfasolve(&[&game[..], &["--no-census", "--census"]].concat()), "cannot be used with");
+}
+
 /// `othello --plies` counts positions per ply from the start; it solves nothing, so solve
 /// options are refused.
 #[test]

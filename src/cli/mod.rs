@@ -80,6 +80,12 @@ pub enum Command {
         /// non-trivial states, breadth-first levels from the start (part by part, so 5x5 fits).
         #[arg(long)]
         census: bool,
+        /// Solve and save without the census of the solved values (raw and up to symmetry,
+        /// with the breadth-first levels), which on the largest classes needs more memory and
+        /// time than the solve (5x5's 4 v 4 in the class reading: past 20 GiB after a 4-hour
+        /// solve).
+        #[arg(long, conflicts_with = "census")]
+        no_census: bool,
         /// Stop the breadth-first levels from the start after this many minutes; the report
         /// gives the levels finished by then and says where they stopped.
         #[arg(long, value_name = "MIN", default_value_t = 60.0)]
@@ -358,9 +364,14 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
             ostle::run_class_from_subgame(&variant, &file, &run)
         }
-        Command::Ostle { variant, census, levels_minutes, run, .. } => {
+        Command::Ostle { variant, census, no_census, levels_minutes, run, .. } => {
             let limit = ostle::levels_limit(levels_minutes)?;
-            if census { ostle::run_census(&variant, limit, &run) } else { ostle::run_ostle(&variant, limit, &run) }
+            if census {
+                ostle::run_census(&variant, limit, &run)
+            } else {
+                let after = if no_census { ostle::AfterSolve::Save } else { ostle::AfterSolve::Census(limit) };
+                ostle::run_ostle(&variant, after, &run)
+            }
         }
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => {
             ostle::run_verify_ostle(&args, run.json, &run.run_options())

@@ -63,8 +63,16 @@ pub(super) fn levels_limit(minutes: f64) -> Result<LevelsLimit> {
     Ok(LevelsLimit { time: Some(std::time::Duration::from_secs_f64((minutes * 60.0).min(1e9))) })
 }
 
+/// What `dfasolve ostle` does once the solution is solved (and saved).
+pub enum AfterSolve {
+    /// Report the census of the solved values, with breadth-first levels within the limit.
+    Census(LevelsLimit),
+    /// Report the solve only.
+    Save,
+}
+
 /// `dfasolve ostle`.
-pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Result<()> {
+pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Result<()> {
     let v = args.variant()?;
     let game = symbolic_game(&v)?;
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
@@ -73,6 +81,9 @@ pub fn run_ostle(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Resu
     let prepared = super::solve::before_solving(&game, Mode::Strong, run)?;
     let mut solver = Solver::with_options(&game, prepared.options());
     let report: SolveReport = solve_with(&mut solver, &game, prepared, run, started)?;
+    let AfterSolve::Census(limit) = after else {
+        return finish(&report, run, &[], |_| {});
+    };
     let t = Instant::now();
     let sets = SolvedSets {
         universe: solver.universe(Side::First),
