@@ -7,7 +7,7 @@ R=~/dfasolve-runs
 BIN=$R/dfasolve-handover
 while pgrep -f dfasolve-a167d0d > /dev/null; do sleep 30; done
 cd $R/ostle-4v4-class-dfa
-if [ -f ostle-4v4-class.dfas ] && [ ! -s check-against.json ]; then
+if [ -f ostle-4v4-class.dfas ] && [ ! -s check-against.json ] && [ ! -s check-against.err ]; then
     /usr/bin/time -v $BIN check $R/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas \
         --sample 1000000 --json > check-against.json 2> check-against.err
 fi

@@ -7,4 +7,4 @@
     --checkpoint ckpt --out ostle-4v4-class.dfas --max-memory 20 --progress
 # The cross-check against the explicit class tables (2026-11-28, build e3ddb3c, queued by
 # results/handover-2026-11-28.sh): ostle-5x5-4v4-class.check-against.{json,err}
-dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas --sample 1000000 --json
+dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas --sample 5000 --json (first started with --sample 1000000, stopped: see ranked/README.md)
