@@ -5,6 +5,7 @@
 # ostle-5x5-4v4-class.run2.err: its stderr and /usr/bin/time -v).
 ./dfasolve-a167d0d ostle --pieces 4 --lose-at 3 --rule class --long --json --csv run.N.csv \
     --checkpoint ckpt --out ostle-4v4-class.dfas --max-memory 20 --progress
-# The cross-check against the explicit class tables (2026-11-28, build e3ddb3c, queued by
-# results/handover-2026-11-28.sh): ostle-5x5-4v4-class.check-against.{json,err}
-dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas --sample 5000 --json (first started with --sample 1000000, stopped: see ranked/README.md)
+# The cross-check against the explicit class tables (2026-11-28, build e3ddb3c, run by
+# results/handover-2026-11-28-resume.sh; first started with --sample 1000000 and stopped, see
+# ranked/README.md): ostle-5x5-4v4-class.check-against.json and .err
+dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas --sample 5000 --json
