@@ -252,11 +252,11 @@ fn checkpoints_of_another_solve_are_refused() {
     };
     let ck = dir.path().join("ck");
     assert!(run(&ck, "2").status.success());
-    std::fs::write(ck.join(".backward-0001.dfas.tmpXYZ"), b"left by a killed run").unwrap();
+    std::fs::write(ck.join(".backward-1.dfas.tmpXYZ"), b"left by a killed run").unwrap();
     std::fs::write(ck.join("backward-0003-first-parked.dfas"), b"parked by a killed run").unwrap();
     std::fs::write(ck.join("class-2v2-backward-0003-first-parked.dfas"), b"another job's").unwrap();
     assert!(run(&ck, "2").status.success(), "the same solve resumes");
-    assert!(!ck.join(".backward-0001.dfas.tmpXYZ").exists(), "stale temporary removed");
+    assert!(!ck.join(".backward-1.dfas.tmpXYZ").exists(), "stale temporary removed");
     assert!(!ck.join("backward-0003-first-parked.dfas").exists(), "stale parked sets removed");
     assert!(ck.join("class-2v2-backward-0003-first-parked.dfas").exists(), "a class's files are its job's");
     assert_clean_error(&run(&ck, "3"), "not for this solve");

@@ -369,7 +369,7 @@ pub fn run(cli: Cli) -> Result<()> {
             if census {
                 ostle::run_census(&variant, limit, &run)
             } else {
-                let after = if no_census { ostle::AfterSolve::Save } else { ostle::AfterSolve::Census(limit) };
+                let after = if no_census { ostle::AfterSolve::Nothing } else { ostle::AfterSolve::Census(limit) };
                 ostle::run_ostle(&variant, after, &run)
             }
         }

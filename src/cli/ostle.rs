@@ -67,8 +67,8 @@ pub(super) fn levels_limit(minutes: f64) -> Result<LevelsLimit> {
 pub enum AfterSolve {
     /// Report the census of the solved values, with breadth-first levels within the limit.
     Census(LevelsLimit),
-    /// Report the solve only.
-    Save,
+    /// Nothing more: the report of the solve.
+    Nothing,
 }
 
 /// `dfasolve ostle`.

@@ -129,10 +129,10 @@ fn stop_if_asked(name: &StepKey) {
     }
 }
 
-/// Remove the files of `class`'s steps (`None`: the steps outside any class) that only a
-/// killed run leaves: `.STEP.dfas.tmp*`, the temporary files of atomic writes, and
-/// `STEP-parked.dfas`, running sets a class solve had parked (never read by a new run, and
-/// gigabytes on the largest classes).
+/// Remove the files that only a killed run leaves, `.NAME.dfas.tmp*` (the temporary files of
+/// atomic writes) and `NAME-parked.dfas` (running sets a class solve had parked: never read by
+/// a new run, and gigabytes on the largest classes), of class `class`'s steps; with `None`,
+/// every such file but those of a class's steps, which a class job beside this solve may own.
 fn remove_stale_files(dir: &Path, class: Option<&str>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -143,7 +143,11 @@ fn remove_stale_files(dir: &Path, class: Option<&str>) {
             None if name.ends_with("-parked.dfas") => name.trim_end_matches(".dfas"),
             None => continue,
         };
-        let owned = step.parse::<StepKey>().is_ok_and(|key| key.class() == class);
+        let owner = step.parse::<StepKey>().ok();
+        let owned = match class {
+            Some(class) => owner.is_some_and(|key| key.class() == Some(class)),
+            None => owner.is_none_or(|key| key.class().is_none()),
+        };
         if owned && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }

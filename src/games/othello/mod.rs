@@ -311,8 +311,9 @@ impl Game for Othello {
         NoMove::Passes
     }
 
-    /// The boards without a move, from the rules' own sets: a class of a swept universe
-    /// takes its positions without a move from these instead of from an image of its moves.
+    /// The boards without a move, from the rules' own sets: every universe (the whole one or
+    /// a class's) takes its positions without a move from these instead of from an image of
+    /// its moves.
     fn stuck(&self, side: Side) -> Option<Dfa> {
         Some(Dfa::accept_all(&self.shape).difference(self.movable(side)))
     }
