@@ -6,20 +6,28 @@
 use super::super::Rule;
 use super::super::explicit::value_text;
 use super::Solution;
+use super::directory::Kind;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
 impl Solution {
-    /// `samples` states drawn at random from `seed`, or every state if the tables hold no
-    /// more, as (class, kind, state index).
-    pub(super) fn random_states(&self, samples: u64, seed: u64) -> Vec<(usize, usize, u64)> {
+    /// `samples` states drawn at random from `seed` among the kinds `drawn` accepts, or every
+    /// such state if they hold no more, as (class, kind, state index).
+    pub(super) fn random_states(
+        &self,
+        samples: u64,
+        seed: u64,
+        drawn: impl Fn(Kind) -> bool,
+    ) -> Vec<(usize, usize, u64)> {
         let sizes: Vec<(usize, usize, u64)> = self
             .classes()
             .iter()
             .enumerate()
-            .flat_map(|(c, t)| t.kinds.iter().enumerate().map(move |(k, kt)| (c, k, kt.states())))
+            .flat_map(|(c, t)| t.kinds.iter().enumerate().map(move |(k, kt)| (c, k, kt)))
+            .filter(|(_, _, kt)| drawn(kt.kind))
+            .map(|(c, k, kt)| (c, k, kt.states()))
             .collect();
         let all: u64 = sizes.iter().map(|s| s.2).sum();
         let locate = |mut i: u64| {
@@ -31,7 +39,9 @@ impl Solution {
             }
             unreachable!("an index below the total")
         };
-        if samples >= all {
+        if all == 0 {
+            Vec::new()
+        } else if samples >= all {
             (0..all).map(locate).collect()
         } else {
             let mut rng = SplitMix64::new(seed);
@@ -48,7 +58,7 @@ impl Solution {
     /// [`Error::Verification`] naming the first state whose value does not follow, or whose
     /// successor is in no table given.
     pub fn check_sample(&self, samples: u64, seed: u64) -> Result<u64> {
-        let picks = self.random_states(samples, seed);
+        let picks = self.random_states(samples, seed, |_| true);
         let v = &self.variant;
         picks.par_iter().try_for_each(|&(c, k, i)| {
             let state = self.state_of(c, k, i);

@@ -5,7 +5,7 @@ use super::super::explicit::{State, value_text};
 use super::Solution;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
-use crate::games::{Position, Side};
+use crate::games::{GameParams, Position, Side};
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
@@ -15,27 +15,34 @@ pub struct Comparison {
     /// States of the tables looked up in the DFA solution.
     pub from_tables: u64,
     /// Of those, states the DFA solution does not hold (its universe is the states its moves
-    /// reach; the tables hold every state of every board of their classes).
+    /// reach; the tables hold every state of every board of their classes). States of kinds
+    /// with more pieces than the DFA's variant are never drawn.
     pub not_in_dfa: u64,
     /// States of the DFA solution looked up in the tables.
     pub from_dfa: u64,
 }
 
 impl Solution {
-    /// Compare the values of `samples` states drawn at random from the tables (every state if
-    /// they hold no more) and of `samples` drawn from each value class of `dfa` (every member
-    /// of a class no larger).
+    /// Compare the values of `samples` states drawn at random from the tables' kinds that `dfa`
+    /// can hold (no side with more pieces than its variant's; every such state if they hold no
+    /// more) and of `samples` drawn from each value class of `dfa` (every member of a class no
+    /// larger).
     ///
     /// # Errors
-    /// [`Error::Verification`] naming the first state the two solutions value differently, or
-    /// a state of the DFA solution the tables do not hold.
+    /// [`Error::Verification`] naming the first state the two solutions value differently, a
+    /// state of the DFA solution the tables do not hold, or a `dfa` of another game.
     pub fn compare_with_dfa(&self, dfa: &crate::games::Solution, samples: u64, seed: u64) -> Result<Comparison> {
         let v = &self.variant;
         let text = |s: &State| v.state_text(s);
         let differ = |s: &State, tables: Outcome, dfa: &str| {
             Error::Verification(format!("{}: the tables say {}, the DFA solution {dfa}", text(s), value_text(tables)))
         };
-        let picks = self.random_states(samples, seed);
+        let held = match &dfa.params {
+            GameParams::Ostle(d) => d.pieces,
+            _ => return Err(Error::Verification("the DFA solution is not of Ostle".into())),
+        };
+        let fits = |n: u8| usize::from(n) <= held;
+        let picks = self.random_states(samples, seed, |k| fits(k.mover) && fits(k.opponent));
         let missing = picks
             .par_iter()
             .map(|&(c, k, i)| {
