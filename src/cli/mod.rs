@@ -296,7 +296,8 @@ pub enum Command {
         seed: u64,
         /// Ostle class tables only: also compare them state by state with this DFA solution of
         /// the same game (or of the game with fewer pieces, for the classes it has): `--sample`
-        /// states of the tables and of each DFA value class.
+        /// states of the tables' kinds the DFA can hold, and about `--sample` of the DFA
+        /// solution, shared equally by its value classes.
         #[arg(long, value_name = "DFA_FILE")]
         against: Option<PathBuf>,
         /// Print one JSON object instead of text.

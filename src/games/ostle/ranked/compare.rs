@@ -25,8 +25,9 @@ pub struct Comparison {
 impl Solution {
     /// Compare the values of `samples` states drawn at random from the tables' kinds that `dfa`
     /// can hold (no side with more pieces than its variant's; every such state if they hold no
-    /// more) and of `samples` drawn from each value class of `dfa` (every member of a class no
-    /// larger).
+    /// more) and of about `samples` drawn from `dfa`, an equal share from each of its value
+    /// classes (every member of a class no larger than its share), so that every distance is
+    /// looked at however few states hold it.
     ///
     /// # Errors
     /// [`Error::Verification`] naming the first state the two solutions value differently, a
@@ -57,14 +58,16 @@ impl Solution {
             .try_reduce(|| 0, |a, b| Ok(a + b))?;
         let mut rng = SplitMix64::new(seed);
         let mut from_dfa = 0u64;
-        for class in dfa.classes.iter().filter(|c| c.side == Side::First) {
+        let value_classes: Vec<_> = dfa.classes.iter().filter(|c| c.side == Side::First).collect();
+        let share = (samples / value_classes.len().max(1) as u64).max(1);
+        for class in value_classes {
             let members: Vec<Vec<u8>> = match class.set.checked_count() {
-                Some(n) if n <= u128::from(samples) => class.set.to_strings(),
+                Some(n) if n <= u128::from(share) => class.set.to_strings(),
                 _ => {
                     let sampler = class.set.sampler().ok_or_else(|| {
                         Error::Verification("a value class is too large to sample (its count overflows u128)".into())
                     })?;
-                    (0..samples).map(|_| sampler.sample(&mut rng)).collect()
+                    (0..share).map(|_| sampler.sample(&mut rng)).collect()
                 }
             };
             from_dfa += members.len() as u64;
