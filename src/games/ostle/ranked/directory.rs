@@ -6,6 +6,7 @@
 //! and a count per 512 bits gives the rank of a canonical board in one popcount pass: the
 //! rank directory (about 1/8 of a bit per raw board more).
 
+use super::bits::{deposit, extract};
 use super::board::Board;
 use super::store::Store;
 use super::symmetry::Symmetries;
@@ -87,10 +88,9 @@ impl Layout {
     }
 
     fn colex(&self, set: u64, free: u64) -> u64 {
-        let (mut r, mut m, mut i) = (0, set, 1);
+        let (mut r, mut m, mut i) = (0, extract(set, free), 1);
         while m != 0 {
-            let s = m.trailing_zeros();
-            r += self.binomial.get((free & ((1u64 << s) - 1)).count_ones() as usize, i);
+            r += self.binomial.get(m.trailing_zeros() as usize, i);
             m &= m - 1;
             i += 1;
         }
@@ -158,19 +158,6 @@ pub struct Cursor<'a> {
     mover: u64,
     /// The opponent's among those left, packed.
     opponent: u64,
-}
-
-fn deposit(mask: u64, free: u64) -> u64 {
-    let (mut out, mut f, mut m) = (0, free, mask);
-    while m != 0 {
-        let low = f & f.wrapping_neg();
-        if m & 1 == 1 {
-            out |= low;
-        }
-        f ^= low;
-        m >>= 1;
-    }
-    out
 }
 
 fn next_combination(x: u64) -> u64 {

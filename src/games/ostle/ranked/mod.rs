@@ -17,6 +17,7 @@
 //! Plain board code, no DFAs; [`super::explicit`] (the hash-map solver of the raw game) is the
 //! oracle the tests compare with.
 
+mod bits;
 pub mod board;
 pub mod census;
 mod check;
