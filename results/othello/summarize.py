@@ -2,7 +2,8 @@
 """Build results/othello/sizes.csv from runs/WxH.{json,cmd,time} (the plain game over the
 positions reachable from the start) and runs/WxH-margin.json (the start's exact disc
 difference), both written by sweep.sh; and of boards solved by class jobs, from
-runs/WxH-classes.csv and runs/WxH-classes/ (written by runs/WxH-classes.sh)."""
+runs/WxH-classes.csv and runs/WxH-classes/ (written by runs/WxH-classes.sh), with the start's
+difference from runs/WxH-margin.json where margin_summary.py wrote it."""
 import csv, glob, json, os, re
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -63,11 +64,16 @@ for table in glob.glob(os.path.join(here, "runs", "*-classes.csv")):
     positions = sum(int(c["valued_positions"]) for c in classes)
     solution = sum(int(c["value_sets_bytes"]) for c in classes)
     cmd = "results/othello/runs/%s-classes.sh (one dfasolve othello --reachable --by-classes job per class)" % name
-    rows.append([w, h, "reachable from the start, by classes of discs", winner, value, "",
+    # The start's difference, if its search by class jobs has ended (margin_summary.py).
+    margin = os.path.join(here, "runs", name + "-margin.json")
+    m = json.load(open(margin)) if os.path.exists(margin) else None
+    rows.append([w, h, "reachable from the start, by classes of discs", winner, value,
+                 m["start_difference"] if m else "",
                  round(sum(float(c["wall_s"]) for c in classes), 1), round(sum(cpu_of_err(e) for e in errs), 1),
                  max(int(c["peak_rss_kib"]) for c in classes) >> 10,
                  "", positions, solution,
-                 round(positions / solution, 2), "", "solved; exact margin not yet solved", cmd])
+                 round(positions / solution, 2), m["wall_s"] if m else "",
+                 "solved" if m else "solved; exact margin not yet solved", cmd])
 rows.sort(key=lambda r: (r[0] * r[1], r[0]))
 with open(os.path.join(here, "sizes.csv"), "w") as f:
     f.write("width,height,positions,winner,initial_value,start_difference,wall_s,cpu_s,peak_rss_mib,"
