@@ -39,9 +39,7 @@ impl Solution {
             }
             unreachable!("an index below the total")
         };
-        if all == 0 {
-            Vec::new()
-        } else if samples >= all {
+        if samples >= all {
             (0..all).map(locate).collect()
         } else {
             let mut rng = SplitMix64::new(seed);

@@ -295,10 +295,8 @@ impl Solve<'_> {
     /// Whether code `c` is a decided win longer than `n` plies (in the byte, not the side
     /// table).
     fn win_longer_than(c: u8, n: u32) -> bool {
-        !code::undecided(c)
-            && c != DRAW
-            && c != OTHER_PARITY
-            && matches!(code::decode(c), Outcome::Win { plies: Some(w) } if w > n)
+        // Draws and undecided counts decode as draws.
+        c != OTHER_PARITY && matches!(code::decode(c), Outcome::Win { plies: Some(w) } if w > n)
     }
 
     /// [`Solve::make_win`] where the side table is involved, under its lock.
