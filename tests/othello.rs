@@ -104,3 +104,43 @@ fn reachable_classes_are_solved_from_their_own_universes() {
     let damaged = dfasolve(&[&base[..], &["--by-classes", classes.to_str().unwrap(), "--class", "10"]].concat());
     assert_clean_error(&damaged, "universe-11.dfas");
 }
+
+/// `othello --differences DIR` over the universes and class files a solve by classes left in
+/// DIR: no universe is made again, every class's won, drawn and lost counts agree with the
+/// class files, the start is the published 4x4 loss by 8, and a damaged table is a clean
+/// error, not a wrong answer.
+#[test]
+fn differences_by_rank_agree_with_the_solve_by_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    let base = ["othello", "--width", "4", "--height", "4"];
+    let by_classes =
+        dfasolve(&[&base[..], &["--by-classes", classes.to_str().unwrap(), "--no-save", "--json"]].concat());
+    assert!(by_classes.status.success(), "{}", String::from_utf8_lossy(&by_classes.stderr));
+    let args = [&base[..], &["--differences", classes.to_str().unwrap(), "--json", "--progress"]].concat();
+    let out = dfasolve(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !stderr.contains("universe of"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["start_difference"], -8);
+    assert_eq!(report["positions"], 62789, "the reachable positions of 4x4 (sizes.csv)");
+    let checked = report["classes"].as_array().unwrap();
+    assert_eq!(checked.len(), 13);
+    assert!(checked.iter().all(|c| c["signs_checked"] == true && c["solved"] == true));
+    // The directory answers positions: the start and each move with its exact score.
+    let query = dfasolve(&["query", classes.to_str().unwrap(), "..../.ox./.xo./.... black", "--json"]);
+    assert!(query.status.success(), "{}", String::from_utf8_lossy(&query.stderr));
+    let look: serde_json::Value = serde_json::from_slice(&query.stdout).unwrap();
+    assert_eq!((look["score"].clone(), look["value"].clone()), (serde_json::json!(-8), serde_json::json!("loss")));
+    let moves = look["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    assert!(moves.iter().all(|m| m["score_for_opponent"] == 8), "every first move loses by 8: {moves:?}");
+    let table = classes.join("differences-10.table");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&table, &bytes).unwrap();
+    assert_clean_error(&dfasolve(&args), "differences-10.table");
+    let human = dfasolve(&[&base[..], &["--differences", classes.to_str().unwrap(), "--strong"]].concat());
+    assert_clean_error(&human, "leave out --strong");
+}

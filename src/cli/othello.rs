@@ -40,6 +40,12 @@ pub struct OthelloArgs {
     /// stopped part way resumes: thresholds already saved there are read, not solved again.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["threshold", "margin", "plies", "out", "checkpoint", "by_classes"])]
     pub margins: Option<PathBuf>,
+    /// The exact final disc difference of every position reachable from the start, a byte
+    /// each by rank in its class's universe, one explicit pass per class of discs, into this
+    /// directory (the universes are made there first, unless a solve by classes left them;
+    /// a stopped run resumes at its class). Prints Black's difference from the start.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["threshold", "margin", "plies", "margins", "out", "checkpoint", "by_classes"])]
+    pub differences: Option<PathBuf>,
     /// Output, progress and checkpoint options.
     #[command(flatten)]
     pub run: RunOptions,
@@ -72,6 +78,9 @@ impl OthelloArgs {
         }
         if let Some(dir) = &self.margins {
             return self.run_margins(dir);
+        }
+        if let Some(dir) = &self.differences {
+            return self.run_differences(dir);
         }
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})
@@ -222,6 +231,76 @@ impl OthelloArgs {
         Ok(())
     }
 
+    /// Every reachable position's exact difference by rank, class by class, each class's
+    /// line as it is done.
+    fn run_differences(&self, dir: &Path) -> Result<()> {
+        use crate::games::othello::differences::{self, ClassReport};
+        anyhow::ensure!(
+            self.game.reachable,
+            "--differences values the positions reachable from the start; leave out --strong"
+        );
+        std::fs::create_dir_all(dir).about_file("cannot make", dir)?;
+        let game = self.game_at(0)?;
+        let limits = EngineLimits { memory_budget: solve::budget_bytes(self.run.max_memory), layer_states: None };
+        let _limits = limits.install();
+        let started = Instant::now();
+        if !self.run.json {
+            say!("{}: the exact final disc difference of every reachable position, by class of discs", game.name());
+            say!(
+                "{:>5} {:>16} {:>12} {:>16} {:>14} {:>16} {:>9} {:>6}",
+                "discs",
+                "positions",
+                "DFA states",
+                "mover wins",
+                "draws",
+                "mover loses",
+                "seconds",
+                "signs"
+            );
+        }
+        let (mut classes, mut unwritten): (Vec<ClassReport>, Option<anyhow::Error>) = (Vec::new(), None);
+        let solved = crate::dfa::limits::catch_engine_stop(|| {
+            differences::solve(&game, dir, |c| {
+                if !self.run.json && unwritten.is_none() {
+                    unwritten = print_class(c).err();
+                }
+                classes.push(c.clone());
+            })
+        });
+        if let Some(e) = unwritten {
+            return Err(e);
+        }
+        let value = solved.map_err(anyhow::Error::from)??;
+        let positions: u64 = classes.iter().map(|c| c.positions[0] + c.positions[1]).sum();
+        let (wall_s, peak) = (started.elapsed().as_secs_f64(), crate::record::peak_rss_bytes());
+        if self.run.json {
+            let obj = serde_json::json!({
+                "program": crate::PROGRAM_VERSION,
+                "game": game.name(),
+                "start_difference": value,
+                "difference_is": "Black's discs less White's at the end under perfect play, empty squares counted for nobody",
+                "positions": positions,
+                "table_bytes": positions,
+                "classes": classes,
+                "directory": dir,
+                "wall_s": wall_s,
+                "peak_rss_bytes": peak,
+            });
+            say!("{}", serde_json::to_string_pretty(&obj)?);
+        } else {
+            say!(
+                "{}: Black's final difference from the start is {value:+} ({}); {} positions, a byte each, in {}; \
+                 {wall_s:.1} s, peak {} MiB",
+                game.name(),
+                who_wins(i32::from(value)),
+                human(Some(positions.into())),
+                dir.display(),
+                peak.unwrap_or(0) >> 20
+            );
+        }
+        Ok(())
+    }
+
     /// The start's value is the difference `v` with which Black ends under perfect play: the
     /// game at threshold `t` is a win for Black when `v > t`, a draw at `v = t` and a loss
     /// below, so a binary search over `t` finds `v`.
@@ -256,11 +335,7 @@ impl OthelloArgs {
             say!("{}", serde_json::to_string_pretty(&obj)?);
             return Ok(());
         }
-        let who = match value {
-            0 => "a draw".to_string(),
-            v if v > 0 => format!("Black wins by {v}"),
-            v => format!("White wins by {}", -v),
-        };
+        let who = who_wins(value);
         say!(
             "{name}: with perfect play Black's final disc difference is {value}: {who} (empty squares counted for \
              nobody; {} thresholds solved in {:.1} s)",
@@ -269,4 +344,30 @@ impl OthelloArgs {
         );
         Ok(())
     }
+}
+
+/// Who wins with Black's final difference `value`, in words.
+fn who_wins(value: i32) -> String {
+    match value {
+        0 => "a draw".to_string(),
+        v if v > 0 => format!("Black wins by {v}"),
+        v => format!("White wins by {}", -v),
+    }
+}
+
+/// One class's line of `othello --differences`.
+fn print_class(c: &crate::games::othello::differences::ClassReport) -> Result<()> {
+    let count = |keep: fn(i8) -> bool| c.histogram.iter().filter(|&(&v, _)| keep(v)).map(|(_, n)| n).sum::<u64>();
+    say!(
+        "{:>5} {:>16} {:>12} {:>16} {:>14} {:>16} {:>9} {:>6}",
+        c.discs,
+        human(Some(u128::from(c.positions[0] + c.positions[1]))),
+        c.universe_states,
+        human(Some(count(|v| v > 0).into())),
+        human(Some(count(|v| v == 0).into())),
+        human(Some(count(|v| v < 0).into())),
+        if c.solved { format!("{:.1}", c.wall_s) } else { "read".into() },
+        if c.signs_checked { "agree" } else { "-" }
+    );
+    Ok(())
 }

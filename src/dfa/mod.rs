@@ -51,7 +51,7 @@ mod unique;
 mod validate;
 
 pub use build::DfaBuilder;
-pub use count::{Members, Sampler, SplitMix64};
+pub use count::{Members, RankedSet, Sampler, SplitMix64};
 pub use image::{Background, Move, MovePlan};
 pub use ops::Change;
 pub use product::product_states_explored;

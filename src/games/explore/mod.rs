@@ -33,7 +33,7 @@ pub trait Solved {
 }
 
 /// Open a saved solution: a directory of Ostle class tables, a directory of Othello's exact
-/// margins, or a DFA solution file.
+/// margins or of its differences by rank, or a DFA solution file.
 ///
 /// # Errors
 /// The file cannot be read, or is not a solution.
@@ -43,6 +43,9 @@ pub fn open(path: &Path) -> Result<Box<dyn Solved>> {
     }
     if crate::games::othello::margins::is_margins_dir(path) {
         return Ok(Box::new(crate::games::othello::margins::MarginsSolved::open(path)?));
+    }
+    if crate::games::othello::differences_solved::is_differences_dir(path) {
+        return Ok(Box::new(crate::games::othello::differences_solved::DifferencesSolved::open(path)?));
     }
     Ok(Box::new(DfaSolved::load(path)?))
 }

@@ -12,6 +12,9 @@
 //! by the sign of the difference); solving several thresholds brackets the exact difference
 //! of every position. Rules as implemented: `games/othello/README.md`.
 
+pub mod difference_table;
+pub mod differences;
+pub mod differences_solved;
 pub mod explicit;
 pub mod margins;
 pub mod sets;
@@ -81,6 +84,20 @@ fn passes(moves: &[MoveGraph; 2], all: &Dfa, mover: Side, set: &Dfa) -> Dfa {
     let (me, them) = (mover.index(), mover.other().index());
     let stuck = set.difference(&moves[me].backward_within(all, set));
     moves[them].backward_within(all, &stuck)
+}
+
+/// Writes the board string of `d` with `side` to move into `board` (cleared first).
+fn write_board(d: Discs, side: Side, squares: usize, board: &mut Vec<Symbol>) {
+    board.clear();
+    board.extend((0..squares).map(|i| {
+        if d.mover >> i & 1 == 1 {
+            disc(side)
+        } else if d.opponent >> i & 1 == 1 {
+            disc(side.other())
+        } else {
+            EMPTY
+        }
+    }));
 }
 
 /// Othello on a `width` x `height` board, scored against a threshold.
@@ -244,17 +261,8 @@ impl Othello {
 
     /// The board of `d` with `side` to move.
     fn position(&self, d: Discs, side: Side) -> Position {
-        let board = (0..self.shape.len())
-            .map(|i| {
-                if d.mover >> i & 1 == 1 {
-                    disc(side)
-                } else if d.opponent >> i & 1 == 1 {
-                    disc(side.other())
-                } else {
-                    EMPTY
-                }
-            })
-            .collect();
+        let mut board = Vec::with_capacity(self.shape.len());
+        write_board(d, side, self.shape.len(), &mut board);
         Position { side, board }
     }
 

@@ -1,0 +1,343 @@
+//! The exact final disc difference of every position reachable from the start, a byte each,
+//! indexed by the position's rank in its class's universe.
+//!
+//! Value sets give exact differences only through a strong solve per threshold
+//! (`margins.rs`: 49 solves on 4x6). Explicitly it is one pass per class of discs: a move adds
+//! a disc, so the values of the positions with `d` discs read only those with `d + 1`; a pass
+//! keeps the board and reads the other side's value of it. The classes' universes (their
+//! reachable positions per side to move, the `universe-D.dfas` files a solve by classes saves)
+//! give every position its place, its rank, so a class costs a byte per position plus its
+//! universe's counts (16 bytes per DFA state), and only two classes are held at a time.
+//!
+//! Invariants, checked as the solve goes: every successor of a universe's position is in the
+//! next class's universe (a pass's in the other side's universe of the same class), and every
+//! value lies within `-squares..=squares`.
+
+use super::difference_table::{DifferenceTable, Header, VERSION};
+use super::explicit::{Discs, Geometry};
+use super::sets::disc;
+use super::{Othello, OthelloParams, write_board};
+use crate::dfa::{Dfa, RankedSet, Symbol};
+use crate::error::{Error, Result};
+use crate::games::solution::{ClassUniverse, ClassValues};
+use crate::games::{Game, GameParams};
+use crate::vocabulary::{Outcome, Side};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::Instant;
+
+/// Not worked out yet (no real difference is this low).
+const UNKNOWN: i8 = i8::MIN;
+/// Positions per parallel task.
+const CHUNK: usize = 1 << 14;
+
+/// What one class's solve found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClassReport {
+    /// Discs on the board.
+    pub discs: usize,
+    /// Positions with Black to move and with White to move.
+    pub positions: [u64; 2],
+    /// DFA states of the two universes.
+    pub universe_states: usize,
+    /// How many positions have each final difference, from the mover's side.
+    pub histogram: BTreeMap<i8, u64>,
+    /// Whether the class was solved by this run (`false`: its table was read).
+    pub solved: bool,
+    /// Seconds for the class (reading or solving it).
+    pub wall_s: f64,
+    /// Whether its signs were compared with a solve at threshold 0, and agreed.
+    pub signs_checked: bool,
+}
+
+/// A class in memory: its universes with their ranks, and its values.
+struct Class {
+    universes: [RankedSet; 2],
+    values: [Vec<i8>; 2],
+}
+
+/// The position of board string `word` from `side`'s view.
+fn discs_of(word: &[Symbol], side: Side) -> Discs {
+    let bits = |s: Symbol| word.iter().enumerate().filter(|&(_, &x)| x == s).fold(0u64, |b, (i, _)| b | 1 << i);
+    Discs { mover: bits(disc(side)), opponent: bits(disc(side.other())) }
+}
+
+fn ranked(dfa: Dfa) -> Result<RankedSet> {
+    let set = RankedSet::new(dfa).ok_or_else(|| Error::Mismatch("a universe too large to rank".into()))?;
+    if set.len() > (isize::MAX as u128) {
+        return Err(Error::Mismatch("a universe too large for a table in memory".into()));
+    }
+    Ok(set)
+}
+
+/// The universes of every class, made by the sweep from the start and saved in `dir` unless
+/// all are there already (from this command or a solve by classes).
+///
+/// # Errors
+/// Universe files that cannot be written.
+fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
+    let squares = game.shape().len();
+    let params = game.universe_params();
+    if (4..=squares).all(|d| ClassUniverse::path(dir, &d.to_string()).exists()) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.to_path_buf(), error })?;
+    let mut outcome = Ok(());
+    let mut reached = 3;
+    game.classes_from_start(|discs, sets| {
+        reached = discs;
+        crate::progress!(
+            "universe of {discs} discs: {} positions, {} DFA states",
+            sets[0].count() + sets[1].count(),
+            sets[0].state_count() + sets[1].state_count()
+        );
+        let file = ClassUniverse { params: params.clone(), class: discs.to_string(), sets };
+        match file.save(&ClassUniverse::path(dir, &discs.to_string())) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                outcome = Err(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    outcome?;
+    for d in reached + 1..=squares {
+        let empty = Dfa::reject_all(game.shape());
+        let file = ClassUniverse { params: params.clone(), class: d.to_string(), sets: [empty.clone(), empty] };
+        file.save(&ClassUniverse::path(dir, &d.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Solve every class of `game` (the reachable positions) into `dir`, the full board first,
+/// reporting each class as it is done. A table already in `dir` is read, not solved again, so
+/// a stopped run resumes at the class it was in. Where `dir` also holds a solve by classes
+/// at threshold 0 (`class-D.dfas`), each class's signs are compared with it.
+///
+/// # Errors
+/// File errors; [`Error::Mismatch`] if a successor is missing from its universe or the signs
+/// disagree with the saved solve.
+pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassReport)) -> Result<i8> {
+    let squares = game.shape().len();
+    let GameParams::Othello(OthelloParams { width, height, .. }) = game.params() else {
+        unreachable!("an Othello game has Othello parameters")
+    };
+    ensure_universes(game, dir)?;
+    let params = game.universe_params();
+    let mut upper: Option<Class> = None;
+    for d in (4..=squares).rev() {
+        let started = Instant::now();
+        let universe = ClassUniverse::load(&ClassUniverse::path(dir, &d.to_string()), &params, &d.to_string())?;
+        let [black, white] = universe.sets;
+        let universes = [ranked(black)?, ranked(white)?];
+        let path = DifferenceTable::path(dir, d);
+        let (values, solved) = if path.exists() {
+            (DifferenceTable::load(&path, width, height, d)?.values, false)
+        } else {
+            let values = solve_class(game.geometry, &universes, upper.as_ref())?;
+            let positions = universes.each_ref().map(|u| u.len() as u64);
+            let header = Header {
+                version: VERSION,
+                program: crate::PROGRAM_VERSION.into(),
+                width: width as u8,
+                height: height as u8,
+                discs: d as u8,
+                positions,
+            };
+            let table = DifferenceTable { header, values };
+            table.save(&path)?;
+            (table.values, true)
+        };
+        let signs_checked = check_signs(game, dir, d, &values)?;
+        let mut histogram = BTreeMap::new();
+        for v in values.iter().flatten() {
+            *histogram.entry(*v).or_insert(0) += 1;
+        }
+        each(&ClassReport {
+            discs: d,
+            positions: universes.each_ref().map(|u| u.len() as u64),
+            universe_states: universes.iter().map(|u| u.dfa().state_count()).sum(),
+            histogram,
+            solved,
+            wall_s: started.elapsed().as_secs_f64(),
+            signs_checked,
+        });
+        upper = Some(Class { universes, values });
+    }
+    let class = upper.expect("the class of 4 discs");
+    let start = game.geometry.start();
+    let mut word = Vec::new();
+    write_board(start, Side::First, squares, &mut word);
+    let rank =
+        class.universes[0].rank(&word).ok_or_else(|| Error::Mismatch("the start is not in its universe".into()))?;
+    Ok(class.values[0][rank as usize])
+}
+
+/// The values of one class: first every position whose mover has a move (from the class
+/// above), then the passes and the ends.
+fn solve_class(geometry: Geometry, universes: &[RankedSet; 2], upper: Option<&Class>) -> Result<[Vec<i8>; 2]> {
+    let squares = geometry.width * geometry.height;
+    let mut values = universes.each_ref().map(|u| vec![UNKNOWN; u.len() as usize]);
+    for side in Side::BOTH {
+        let universe = &universes[side.index()];
+        values[side.index()].par_chunks_mut(CHUNK).enumerate().try_for_each(|(c, chunk)| {
+            let (mut word, mut child) = (Vec::new(), Vec::new());
+            for (i, value) in chunk.iter_mut().enumerate() {
+                universe.member_into((c * CHUNK + i) as u128, &mut word);
+                let d = discs_of(&word, side);
+                let moves = geometry.moves(d);
+                if moves.is_empty() {
+                    continue;
+                }
+                let upper = upper.ok_or_else(|| Error::Mismatch("a full board with a move".into()))?;
+                let next = side.other().index();
+                let mut best = i8::MIN;
+                for m in moves {
+                    write_board(geometry.play(d, m), side.other(), squares, &mut child);
+                    let r = upper.universes[next].rank(&child).ok_or_else(|| {
+                        Error::Mismatch(format!(
+                            "a successor of a reachable position is not in its universe: {child:?}"
+                        ))
+                    })?;
+                    best = best.max(-upper.values[next][r as usize]);
+                }
+                *value = best;
+            }
+            Ok::<(), Error>(())
+        })?;
+    }
+    let [black, white] = &mut values;
+    fill_passes(geometry, universes, Side::First, black, white)?;
+    fill_passes(geometry, universes, Side::Second, white, black)?;
+    let bound = squares as i8;
+    if values.iter().flatten().any(|&v| !(-bound..=bound).contains(&v)) {
+        return Err(Error::Mismatch("a difference outside the board's".into()));
+    }
+    Ok(values)
+}
+
+/// The values of `side`'s positions without a move (`mine`, the others set): a pass, valued
+/// from the other side's value of the board (`theirs`, who then has a move), or the end.
+fn fill_passes(
+    geometry: Geometry,
+    universes: &[RankedSet; 2],
+    side: Side,
+    mine: &mut [i8],
+    theirs: &[i8],
+) -> Result<()> {
+    let (universe, other) = (&universes[side.index()], &universes[side.other().index()]);
+    mine.par_chunks_mut(CHUNK).enumerate().try_for_each(|(c, chunk)| {
+        let mut word = Vec::new();
+        for (i, value) in chunk.iter_mut().enumerate().filter(|(_, v)| **v == UNKNOWN) {
+            universe.member_into((c * CHUNK + i) as u128, &mut word);
+            let d = discs_of(&word, side);
+            *value = if geometry.moves(Geometry::pass(d)).is_empty() {
+                d.mover.count_ones() as i8 - d.opponent.count_ones() as i8
+            } else {
+                let r = other.rank(&word).ok_or_else(|| {
+                    Error::Mismatch(format!("a pass from a reachable position is not in its universe: {word:?}"))
+                })?;
+                -theirs[r as usize]
+            };
+        }
+        Ok(())
+    })
+}
+
+/// Compare class `d`'s signs with a solve at threshold 0 saved in `dir`, if there is one:
+/// per side, the positions won, drawn and lost must be exactly its value classes' sizes.
+fn check_signs(game: &Othello, dir: &Path, d: usize, values: &[Vec<i8>; 2]) -> Result<bool> {
+    let path = ClassValues::path(dir, &d.to_string());
+    if !path.exists() {
+        return Ok(false);
+    }
+    let saved = ClassValues::load(&path, Some(&game.params()), Some(&d.to_string()))?;
+    if saved.mover_relative {
+        return Ok(false);
+    }
+    for side in Side::BOTH {
+        let mut theirs = [0u128; 3];
+        for c in saved.values.iter().filter(|c| c.side == side) {
+            let k = match c.outcome {
+                Outcome::Win { .. } => 0,
+                Outcome::Draw => 1,
+                Outcome::Loss { .. } => 2,
+            };
+            theirs[k] += c.set.count();
+        }
+        let mut ours = [0u128; 3];
+        for &v in &values[side.index()] {
+            ours[usize::from(v <= 0) + usize::from(v < 0)] += 1;
+        }
+        if ours != theirs {
+            return Err(Error::Mismatch(format!(
+                "{d} discs, {side:?} to move: won/drawn/lost {ours:?} here, {theirs:?} in {}",
+                path.display()
+            )));
+        }
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::explicit::Negamax;
+
+    /// Every reachable position's table value is the plain rules' negamax value, on boards
+    /// small enough to value every position both ways; the start is the published 4x4 loss
+    /// by 8 and the 3x4 win by 12 (`results/othello/sizes.csv`).
+    #[test]
+    fn every_reachable_difference_is_the_negamax_value() {
+        for (w, h, start) in [(3, 3, -9), (4, 3, 12), (3, 4, 12), (4, 4, -8)] {
+            let game = Othello::new(w, h, 0).unwrap().reachable_only();
+            let dir = tempfile::tempdir().unwrap();
+            let mut reports = Vec::new();
+            assert_eq!(solve(&game, dir.path(), |c| reports.push(c.clone())).unwrap(), start, "{w}x{h}");
+            assert!(reports.iter().all(|c| c.solved && !c.signs_checked));
+            let mut oracle = Negamax::new(game.geometry);
+            let mut word = Vec::new();
+            let mut valued = 0;
+            for d in 4..=w * h {
+                let table = DifferenceTable::load(&DifferenceTable::path(dir.path(), d), w, h, d).unwrap();
+                let params = game.universe_params();
+                let universe =
+                    ClassUniverse::load(&ClassUniverse::path(dir.path(), &d.to_string()), &params, &d.to_string())
+                        .unwrap();
+                for side in Side::BOTH {
+                    let set = RankedSet::new(universe.sets[side.index()].clone()).unwrap();
+                    for (r, &v) in table.values[side.index()].iter().enumerate() {
+                        set.member_into(r as u128, &mut word);
+                        assert_eq!(v, oracle.value(discs_of(&word, side)), "{w}x{h}, {word:?}, {side:?} to move");
+                        valued += 1;
+                    }
+                }
+            }
+            let total: u64 = reports.iter().map(|c| c.positions[0] + c.positions[1]).sum();
+            assert_eq!(valued, total);
+            // A second run reads every table back and finds the same start.
+            let mut again = Vec::new();
+            assert_eq!(solve(&game, dir.path(), |c| again.push(c.solved)).unwrap(), start);
+            assert!(again.iter().all(|&s| !s));
+        }
+    }
+
+    /// A universe that lacks a successor is refused, not valued from a wrong rank.
+    #[test]
+    fn a_universe_missing_a_successor_is_refused() {
+        let game = Othello::new(4, 4, 0).unwrap().reachable_only();
+        let dir = tempfile::tempdir().unwrap();
+        ensure_universes(&game, dir.path()).unwrap();
+        let params = game.universe_params();
+        let path = ClassUniverse::path(dir.path(), "10");
+        let mut universe = ClassUniverse::load(&path, &params, "10").unwrap();
+        let sampler = universe.sets[1].sampler().unwrap();
+        let dropped = Dfa::from_string(game.shape(), &sampler.nth(0));
+        universe.sets[1] = universe.sets[1].difference(&dropped);
+        universe.save(&path).unwrap();
+        let err = solve(&game, dir.path(), |_| {}).unwrap_err();
+        assert!(matches!(err, Error::Mismatch(_)), "{err}");
+    }
+}
