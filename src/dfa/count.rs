@@ -4,10 +4,11 @@
 //! of layer `l` accepts), computed bottom-up in `u128` with overflow checks: a count is never
 //! approximated.
 
+use super::rank::member_of_rank;
 use super::{Dfa, StateId, Symbol};
 
 /// Per-layer suffix counts of every state; `counts[n]` is `[0, 1]`.
-fn suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u128>>> {
+pub(super) fn suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u128>>> {
     let n = dfa.shape().len();
     let mut counts: Vec<Vec<u128>> = vec![Vec::new(); n + 1];
     counts[n] = vec![0, 1];
@@ -202,121 +203,5 @@ impl SplitMix64 {
                 return x;
             }
         }
-    }
-}
-
-/// Appends to `word` the member of rank `index` (below the member count) of `dfa`, whose
-/// suffix counts are `counts`.
-fn member_of_rank(dfa: &Dfa, counts: &[Vec<u128>], mut index: u128, word: &mut Vec<Symbol>) {
-    let mut state = dfa.initial();
-    for (l, layer) in dfa.layers().iter().enumerate() {
-        for c in 0..layer.alphabet() {
-            let child = layer.next(state, c as Symbol);
-            let below = counts[l + 1][child.index()];
-            if index < below {
-                word.push(c as Symbol);
-                state = child;
-                break;
-            }
-            index -= below;
-        }
-    }
-}
-
-/// A set that owns its suffix counts: each member's rank (its place in lexicographic order)
-/// and the member of each rank, both in one walk down the layers. The counts cost 16 bytes
-/// a state, so a table indexed by rank is a byte per member plus that.
-#[derive(Clone, Debug)]
-pub struct RankedSet {
-    dfa: Dfa,
-    counts: Vec<Vec<u128>>,
-}
-
-impl RankedSet {
-    /// `dfa` with its counts, or `None` if it has more than `u128::MAX` members.
-    pub fn new(dfa: Dfa) -> Option<RankedSet> {
-        let counts = if dfa.is_empty() { Vec::new() } else { suffix_counts(&dfa)? };
-        Some(RankedSet { dfa, counts })
-    }
-
-    /// The set.
-    pub fn dfa(&self) -> &Dfa {
-        &self.dfa
-    }
-
-    /// Number of members.
-    pub fn len(&self) -> u128 {
-        if self.dfa.is_empty() { 0 } else { self.counts[0][self.dfa.initial().index()] }
-    }
-
-    /// Whether there are no members.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The rank of `word`, or `None` if it is not a member (or has the wrong length).
-    pub fn rank(&self, word: &[Symbol]) -> Option<u128> {
-        let n = self.dfa.shape().len();
-        if self.dfa.is_empty() || word.len() != n {
-            return None;
-        }
-        let mut state = self.dfa.initial();
-        let mut rank = 0;
-        for (l, &symbol) in word.iter().enumerate() {
-            let layer = &self.dfa.layers()[l];
-            if symbol as usize >= layer.alphabet() {
-                return None;
-            }
-            for c in 0..symbol {
-                rank += self.counts[l + 1][layer.next(state, c).index()];
-            }
-            state = layer.next(state, symbol);
-            if state == StateId::REJECT {
-                return None;
-            }
-        }
-        Some(rank)
-    }
-
-    /// Writes the member of rank `index` into `word` (cleared first).
-    ///
-    /// # Panics
-    /// If `index >= self.len()`.
-    pub fn member_into(&self, index: u128, word: &mut Vec<Symbol>) {
-        assert!(index < self.len(), "rank {index} out of range");
-        word.clear();
-        member_of_rank(&self.dfa, &self.counts, index, word);
-    }
-}
-
-#[cfg(test)]
-mod ranked_tests {
-    use super::*;
-    use crate::dfa::Shape;
-
-    /// Ranks are places in the lexicographic order of the members, both ways, and
-    /// non-members have none.
-    #[test]
-    fn ranks_are_lexicographic_places_both_ways() {
-        let shape = Shape::uniform(6, 3);
-        // Strings with exactly two 1s and no 2 in the first place: rows that reach the
-        // accept-all state early and rows that do not.
-        let set = Dfa::count_between(&shape, 0..6, |s| s == 1, 2, 2)
-            .intersection(&Dfa::from_allowed(&shape, |l, s| l != 0 || s != 2));
-        let members = set.to_strings();
-        let ranked = RankedSet::new(set.clone()).unwrap();
-        assert_eq!(ranked.len(), members.len() as u128);
-        let mut word = Vec::new();
-        for (i, m) in members.iter().enumerate() {
-            assert_eq!(ranked.rank(m), Some(i as u128));
-            ranked.member_into(i as u128, &mut word);
-            assert_eq!(&word, m);
-        }
-        assert_eq!(ranked.rank(&[2, 1, 1, 0, 0, 0]), None);
-        assert_eq!(ranked.rank(&[1, 1, 1, 0, 0, 0]), None);
-        assert_eq!(ranked.rank(&[1, 1]), None);
-        let all = RankedSet::new(Dfa::accept_all(&shape)).unwrap();
-        assert_eq!(all.rank(&[0, 0, 0, 0, 1, 2]), Some(5));
-        assert!(RankedSet::new(Dfa::reject_all(&shape)).unwrap().rank(&[0; 6]).is_none());
     }
 }

@@ -45,16 +45,18 @@ mod nary;
 mod ops;
 mod packed;
 mod product;
+mod rank;
 mod relation;
 mod reverse;
 mod unique;
 mod validate;
 
 pub use build::DfaBuilder;
-pub use count::{Members, RankedSet, Sampler, SplitMix64};
+pub use count::{Members, Sampler, SplitMix64};
 pub use image::{Background, Move, MovePlan};
 pub use ops::Change;
 pub use product::product_states_explored;
+pub use rank::{Cursor, RankMemo, RankedSet};
 pub use relation::RelationImager;
 pub use validate::InvariantViolation;
 

@@ -17,7 +17,7 @@ use super::difference_table::{DifferenceTable, Header, VERSION};
 use super::explicit::{Discs, Geometry};
 use super::sets::disc;
 use super::{Othello, OthelloParams, write_board};
-use crate::dfa::{Dfa, RankedSet, Symbol};
+use crate::dfa::{Dfa, RankMemo, RankedSet, Symbol};
 use crate::error::{Error, Result};
 use crate::games::solution::{ClassUniverse, ClassValues};
 use crate::games::{Game, GameParams};
@@ -183,10 +183,15 @@ fn solve_class(geometry: Geometry, universes: &[RankedSet; 2], upper: Option<&Cl
     for side in Side::BOTH {
         let universe = &universes[side.index()];
         values[side.index()].par_chunks_mut(CHUNK).enumerate().try_for_each(|(c, chunk)| {
-            let (mut word, mut child) = (Vec::new(), Vec::new());
+            let mut child = Vec::new();
+            // Neighbouring positions' successors by the same square share long prefixes.
+            let mut memos = vec![RankMemo::default(); squares];
+            let mut cursor = universe.cursor((c * CHUNK) as u128);
             for (i, value) in chunk.iter_mut().enumerate() {
-                universe.member_into((c * CHUNK + i) as u128, &mut word);
-                let d = discs_of(&word, side);
+                if i > 0 {
+                    cursor.advance();
+                }
+                let d = discs_of(cursor.word(), side);
                 let moves = geometry.moves(d);
                 if moves.is_empty() {
                     continue;
@@ -196,7 +201,7 @@ fn solve_class(geometry: Geometry, universes: &[RankedSet; 2], upper: Option<&Cl
                 let mut best = i8::MIN;
                 for m in moves {
                     write_board(geometry.play(d, m), side.other(), squares, &mut child);
-                    let r = upper.universes[next].rank(&child).ok_or_else(|| {
+                    let r = upper.universes[next].rank_with(&mut memos[m.square], &child).ok_or_else(|| {
                         Error::Mismatch(format!(
                             "a successor of a reachable position is not in its universe: {child:?}"
                         ))
