@@ -94,6 +94,22 @@ fn othello_positions_per_ply() {
     assert_eq!(counts, [1, 4, 12, 42]);
     assert_clean_error(&dfasolve(&["othello", "--plies", "3", "--margin"]), "cannot be used with");
     assert_clean_error(&dfasolve(&["othello", "--plies", "3", "--out", "x.dfas"]), "cannot be used with");
+    // By hash sets: the same counts to the end of every game (the DFA count has ply 0, the
+    // start), said when the plies run out; a budget too small for the next ply stops cleanly.
+    let by_dfa = dfasolve(&["othello", "--width", "4", "--height", "4", "--plies", "40", "--json"]);
+    let by_sets = dfasolve(&["othello", "--width", "4", "--height", "4", "--plies", "40", "--explicit", "--json"]);
+    let counts = |out: &std::process::Output| -> Vec<u64> {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["plies"].as_array().unwrap().iter().map(|p| p["positions"].as_u64().unwrap()).filter(|&c| c > 0).collect()
+    };
+    assert!(by_sets.status.success(), "{}", String::from_utf8_lossy(&by_sets.stderr));
+    assert_eq!(counts(&by_sets)[..], counts(&by_dfa)[1..]);
+    let v: serde_json::Value = serde_json::from_slice(&by_sets.stdout).unwrap();
+    assert!(v["stopped"].as_str().unwrap().starts_with("every game has ended"), "{v}");
+    let tight =
+        dfasolve(&["othello", "--width", "8", "--height", "8", "--plies", "12", "--explicit", "--max-memory", "0.05"]);
+    assert_clean_error(&tight, "over the --max-memory budget");
+    assert_clean_error(&dfasolve(&["othello", "--explicit"]), "--plies");
 }
 
 #[test]

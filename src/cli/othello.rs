@@ -35,6 +35,11 @@ pub struct OthelloArgs {
     /// A124005.
     #[arg(long, value_name = "N", conflicts_with_all = ["threshold", "reachable", "margin", "out", "checkpoint", "by_classes"])]
     pub plies: Option<u32>,
+    /// With `--plies`: count with a hash set of the positions of each ply instead of DFAs
+    /// (smaller where the DFAs do not compress, as in 8x8's opening); `--max-memory` bounds
+    /// the sets, estimated before each ply.
+    #[arg(long, requires = "plies")]
+    pub explicit: bool,
     /// Solve every threshold -N..=N (N the squares) into this directory, with an index: the
     /// exact final disc difference of every position (`dfasolve query DIR POSITION`). A run
     /// stopped part way resumes: thresholds already saved there are read, not solved again.
@@ -87,54 +92,58 @@ impl OthelloArgs {
     }
 
     /// Positions per ply from the start, each ply's line as it is done (its positions, the
-    /// DFA states of its two sets, the time and the peak memory so far).
+    /// DFA states of its two sets where DFAs count, the time and the peak memory so far).
     fn run_plies(&self, last: u32) -> Result<()> {
+        use crate::games::othello::explicit::Geometry;
+        use crate::games::othello::plies::{Stop, count_plies};
         let game = self.game()?;
-        let limits = EngineLimits { memory_budget: solve::budget_bytes(self.run.max_memory), layer_states: None };
-        let _limits = limits.install();
-        let started = Instant::now();
-        let mut rows = Vec::new();
+        let mut table =
+            PlyTable { json: self.run.json, dfa: !self.explicit, started: Some(Instant::now()), ..PlyTable::default() };
         if !self.run.json {
-            say!("{}: positions reachable from the start in exactly n plies (a pass is a ply)", game.name());
-            say!("{:>4} {:>24} {:>12} {:>10} {:>10}", "ply", "positions", "DFA states", "seconds", "peak MiB");
+            let by = if self.explicit { ", by hash sets" } else { "" };
+            say!("{}: positions reachable from the start in exactly n plies (a pass is a ply){by}", game.name());
+            let states = if self.explicit { String::new() } else { format!(" {:>12}", "DFA states") };
+            say!("{:>4} {:>24}{states} {:>10} {:>10}", "ply", "positions", "seconds", "peak MiB");
         }
-        let mut unwritten = None;
-        let counted = crate::dfa::limits::catch_engine_stop(|| {
-            game.plies_from_start(|n, ply| {
-                let positions: u128 = ply.iter().map(Dfa::count).sum();
-                let states: usize = ply.iter().map(Dfa::state_count).sum();
-                let (seconds, peak) = (started.elapsed().as_secs_f64(), crate::record::peak_rss_bytes());
-                rows.push(
-                    serde_json::json!({ "ply": n, "positions": crate::counts::json(positions), "dfa_states": states,
-                    "elapsed_s": seconds, "peak_rss_bytes": peak }),
-                );
-                if !self.run.json {
-                    use std::io::Write as _;
-                    let line = format!(
-                        "{n:>4} {:>24} {states:>12} {seconds:>10.1} {:>10}",
-                        human(Some(positions)),
-                        peak.unwrap_or(0) >> 20
-                    );
-                    if let Err(e) = writeln!(std::io::stdout().lock(), "{line}") {
-                        unwritten = Some(e);
-                        return ControlFlow::Break(());
-                    }
+        let budget = solve::budget_bytes(self.run.max_memory);
+        let stopped = if self.explicit {
+            let geometry = Geometry::new(self.game.width, self.game.height).map_err(anyhow::Error::msg)?;
+            match count_plies(geometry, budget, |n, positions| table.row(n, positions.into(), None, last)) {
+                None => None,
+                Some(Stop::Over { plies }) => {
+                    table.over = Some(format!("every game has ended before ply {plies}"));
+                    None
                 }
-                if n >= last { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-            })
-        });
-        if let Some(e) = unwritten {
+                Some(Stop::Budget { ply, estimated_bytes }) => Some(format!(
+                    "ply {ply} would need about {:.1} GiB, over the --max-memory budget",
+                    estimated_bytes / f64::from(1u32 << 30)
+                )),
+            }
+        } else {
+            let limits = EngineLimits { memory_budget: budget, layer_states: None };
+            let _limits = limits.install();
+            let counted = crate::dfa::limits::catch_engine_stop(|| {
+                game.plies_from_start(|n, ply| {
+                    let positions: u128 = ply.iter().map(Dfa::count).sum();
+                    table.row(n, positions, Some(ply.iter().map(Dfa::state_count).sum()), last)
+                })
+            });
+            counted.err().map(|e| e.to_string())
+        };
+        if let Some(e) = table.unwritten {
             return Err(e.into());
         }
-        let stopped = counted.err().map(|e| e.to_string());
         if self.run.json {
+            let method = if self.explicit { "hash sets of positions" } else { "forward images of DFAs" };
             let obj = serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(),
                 "counted": "positions (board and side to move) reachable from the start in exactly n plies, a pass being a ply",
-                "plies": rows, "stopped": stopped });
+                "method": method, "plies": table.rows, "stopped": stopped.as_ref().or(table.over.as_ref()) });
             say!("{}", serde_json::to_string_pretty(&obj)?);
+        } else if let Some(over) = &table.over {
+            say!("{over}");
         }
         match stopped {
-            Some(why) => Err(anyhow::anyhow!("stopped after ply {}: {why}", rows.len().saturating_sub(1))),
+            Some(why) => Err(anyhow::anyhow!("stopped after ply {}: {why}", table.done)),
             None => Ok(()),
         }
     }
@@ -370,4 +379,48 @@ fn print_class(c: &crate::games::othello::differences::ClassReport) -> Result<()
         if c.signs_checked { "agree" } else { "-" }
     );
     Ok(())
+}
+
+/// The lines and JSON rows of a count of positions per ply.
+#[derive(Default)]
+struct PlyTable {
+    json: bool,
+    /// Whether DFAs count (their states are a column).
+    dfa: bool,
+    started: Option<Instant>,
+    rows: Vec<serde_json::Value>,
+    /// The last ply counted.
+    done: u32,
+    /// Why the plies ended before the one asked for, if they did.
+    over: Option<String>,
+    unwritten: Option<std::io::Error>,
+}
+
+impl PlyTable {
+    /// Ply `n`'s line and row; breaks after ply `last` or when the line cannot be written.
+    fn row(&mut self, n: u32, positions: u128, states: Option<usize>, last: u32) -> ControlFlow<()> {
+        let seconds = self.started.map_or(0.0, |s| s.elapsed().as_secs_f64());
+        let peak = crate::record::peak_rss_bytes();
+        let mut row = serde_json::json!({ "ply": n, "positions": crate::counts::json(positions),
+            "elapsed_s": seconds, "peak_rss_bytes": peak });
+        if let Some(states) = states {
+            row["dfa_states"] = states.into();
+        }
+        self.rows.push(row);
+        self.done = n;
+        if !self.json {
+            use std::io::Write as _;
+            let states = if self.dfa { format!(" {:>12}", states.unwrap_or(0)) } else { String::new() };
+            let line = format!(
+                "{n:>4} {:>24}{states} {seconds:>10.1} {:>10}",
+                human(Some(positions)),
+                peak.unwrap_or(0) >> 20
+            );
+            if let Err(e) = writeln!(std::io::stdout().lock(), "{line}") {
+                self.unwritten = Some(e);
+                return ControlFlow::Break(());
+            }
+        }
+        if n >= last { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
 }

@@ -17,6 +17,7 @@ pub mod differences;
 pub mod differences_solved;
 pub mod explicit;
 pub mod margins;
+pub mod plies;
 pub mod sets;
 
 use super::{Game, GameParams, NoMove, Position, PositionClass, Side, SideMirror, Status};
