@@ -11,14 +11,14 @@ use std::path::Path;
 /// States per board up to symmetry in the explicit solver by rank (a board's forbidden-move
 /// slots), measured on 5x5: 4.47 (4 v 4) to 4.82 (5 v 5).
 const STATES_PER_BOARD: f64 = 4.8;
-/// States decided per second of wall per core, measured on the whole 5x5 game: 12.92 G
-/// states in 24,900 s on 2 cores.
-const STATES_PER_CORE_SECOND: f64 = 0.26e6;
+/// States decided per second of wall per core, measured on the whole 5x5 game (the third
+/// fresh solve, build 7625ed3, alone): 12.92 G states in 9,959 s on 2 cores.
+const STATES_PER_CORE_SECOND: f64 = 0.65e6;
 /// Bytes of tables on disk per state: 17.08 GB for the 12.92 G states of 5x5.
 const DISK_BYTES_PER_STATE: f64 = 1.32;
-/// Peak resident bytes per state of the class under way: 17,158 MiB for the 7.44 G states of
-/// 5x5's 5 v 5.
-const PEAK_BYTES_PER_STATE: f64 = 2.42;
+/// Peak resident bytes per state of the class under way: 18,976,940,032 bytes for the 7.44 G
+/// states of 5x5's 5 v 5 (the largest measured, a run resumed from its checkpoint).
+const PEAK_BYTES_PER_STATE: f64 = 2.55;
 /// What counts as long.
 const LONG_SECONDS: f64 = 1800.0;
 /// Universe states above which a DFA solve is long: 5x5's 4 v 4 class alone, 6.36 G states,
