@@ -3,7 +3,9 @@
 positions reachable from the start) and runs/WxH-margin.json (the start's exact disc
 difference), both written by sweep.sh; and of boards solved by class jobs, from
 runs/WxH-classes.csv and runs/WxH-classes/ (written by runs/WxH-classes.sh), with the start's
-difference from runs/WxH-margin.json where margin_summary.py wrote it."""
+difference from runs/WxH-margin.json where margin_summary.py wrote it; and the exact
+differences by rank (`othello --differences`, runs/WxH-differences.{json,err,cmd}), which give
+a by-classes board its start's difference, or a board of their own its row."""
 import csv, glob, json, os, re
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -20,6 +22,27 @@ def cpu_seconds(name):
         if key in ("User time (seconds)", "System time (seconds)"):
             times[key] = float(value)
     return round(sum(times.values()), 1) if len(times) == 2 else ""
+
+
+def differences(name):
+    """The run of `othello --differences` on board NAME, or None: its report with the command,
+    the CPU and the peak of its `/usr/bin/time -v` lines in runs/NAME-differences.err."""
+    js = os.path.join(here, "runs", name + "-differences.json")
+    if not os.path.exists(js):
+        return None
+    d = json.load(open(js))
+    err = open(os.path.join(here, "runs", name + "-differences.err")).read()
+    d["cpu_s"] = round(sum(map(float, re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", err))), 1)
+    d["peak_mib"] = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", err).group(1)) >> 10
+    d["cmd"] = open(os.path.join(here, "runs", name + "-differences.cmd")).read().strip().splitlines()[-1]
+    d["wall_s"] = round(d["wall_s"], 1)
+    return d
+
+
+def margin_of(name):
+    """runs/NAME-margin.json (a search over thresholds), or None."""
+    margin = os.path.join(here, "runs", name + "-margin.json")
+    return json.load(open(margin)) if os.path.exists(margin) else None
 
 
 rows = []
@@ -64,9 +87,9 @@ for table in glob.glob(os.path.join(here, "runs", "*-classes.csv")):
     positions = sum(int(c["valued_positions"]) for c in classes)
     solution = sum(int(c["value_sets_bytes"]) for c in classes)
     cmd = "results/othello/runs/%s-classes.sh (one dfasolve othello --reachable --by-classes job per class)" % name
-    # The start's difference, if its search by class jobs has ended (margin_summary.py).
-    margin = os.path.join(here, "runs", name + "-margin.json")
-    m = json.load(open(margin)) if os.path.exists(margin) else None
+    # The start's difference: from the differences by rank, or from a search by class jobs
+    # over thresholds (margin_summary.py).
+    m = differences(name) or margin_of(name)
     rows.append([w, h, "reachable from the start, by classes of discs", winner, value,
                  m["start_difference"] if m else "",
                  round(sum(float(c["wall_s"]) for c in classes), 1), round(sum(cpu_of_err(e) for e in errs), 1),
@@ -74,6 +97,21 @@ for table in glob.glob(os.path.join(here, "runs", "*-classes.csv")):
                  "", positions, solution,
                  round(positions / solution, 2), m["wall_s"] if m else "",
                  "solved" if m else "solved; exact margin not yet solved", cmd])
+
+# Boards whose only run is the differences by rank.
+solved = {(r[0], r[1]) for r in rows}
+for js in glob.glob(os.path.join(here, "runs", "*-differences.json")):
+    name = os.path.basename(js)[: -len("-differences.json")]
+    w, h = map(int, name.split("x"))
+    if (w, h) in solved:
+        continue
+    d = differences(name)
+    v = d["start_difference"]
+    winner, value = ("first player", "win") if v > 0 else ("second player", "loss") if v < 0 else ("draw", "draw")
+    table = d["table_bytes"] + (d.get("universe_bytes") or 0)
+    rows.append([w, h, "reachable from the start, exact differences by rank", winner, value, v,
+                 d["wall_s"], d["cpu_s"], d["peak_mib"], "", d["positions"], table,
+                 round(d["positions"] / table, 2), d["wall_s"], "solved", d["cmd"]])
 rows.sort(key=lambda r: (r[0] * r[1], r[0]))
 with open(os.path.join(here, "sizes.csv"), "w") as f:
     f.write("width,height,positions,winner,initial_value,start_difference,wall_s,cpu_s,peak_rss_mib,"

@@ -290,6 +290,7 @@ impl OthelloArgs {
                 "difference_is": "Black's discs less White's at the end under perfect play, empty squares counted for nobody",
                 "positions": positions,
                 "table_bytes": positions,
+                "universe_bytes": universe_bytes(dir, &classes),
                 "classes": classes,
                 "directory": dir,
                 "wall_s": wall_s,
@@ -423,4 +424,14 @@ impl PlyTable {
         }
         if n >= last { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     }
+}
+
+/// The bytes of the universe files of `classes` in `dir` (the index of the tables by rank).
+fn universe_bytes(dir: &Path, classes: &[crate::games::othello::differences::ClassReport]) -> u64 {
+    use crate::games::solution::ClassUniverse;
+    classes
+        .iter()
+        .filter_map(|c| std::fs::metadata(ClassUniverse::path(dir, &c.discs.to_string())).ok())
+        .map(|m| m.len())
+        .sum()
 }
