@@ -52,10 +52,45 @@ pub struct ClassReport {
     pub signs_checked: bool,
 }
 
-/// A class in memory: its universes with their ranks, and its values.
-struct Class {
-    universes: [RankedSet; 2],
-    values: [Vec<i8>; 2],
+/// A class in memory: its universes with their ranks, and its values by rank.
+pub(super) struct Class {
+    pub(super) universes: [RankedSet; 2],
+    pub(super) values: [Vec<i8>; 2],
+}
+
+impl Class {
+    /// Class `discs`'s universes and values, which must have one value per position.
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] if the counts differ (a table of other universes).
+    pub(super) fn new(discs: usize, universes: [RankedSet; 2], values: [Vec<i8>; 2]) -> Result<Class> {
+        if (0..2).any(|s| universes[s].len() != values[s].len() as u128) {
+            return Err(Error::Mismatch(format!("the table of {discs} discs does not match its universe")));
+        }
+        Ok(Class { universes, values })
+    }
+
+    /// Class `discs` of `game` from its universe file and table in `dir`.
+    ///
+    /// # Errors
+    /// Files that cannot be read or do not belong together.
+    pub(super) fn load(game: &Othello, dir: &Path, discs: usize) -> Result<Class> {
+        let universes = ranked_universes(game, dir, discs)?;
+        let g = game.geometry;
+        let table = DifferenceTable::load(&DifferenceTable::path(dir, discs), g.width, g.height, discs)?;
+        Class::new(discs, universes, table.values)
+    }
+}
+
+/// Class `discs`'s universe file in `dir`, ranked.
+///
+/// # Errors
+/// A universe file that cannot be read, or is too large to rank.
+fn ranked_universes(game: &Othello, dir: &Path, discs: usize) -> Result<[RankedSet; 2]> {
+    let name = discs.to_string();
+    let universe = ClassUniverse::load(&ClassUniverse::path(dir, &name), &game.universe_params(), &name)?;
+    let [black, white] = universe.sets;
+    Ok([ranked(black)?, ranked(white)?])
 }
 
 /// The position of board string `word` from `side`'s view.
@@ -125,13 +160,10 @@ pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassReport)) -> 
         unreachable!("an Othello game has Othello parameters")
     };
     ensure_universes(game, dir)?;
-    let params = game.universe_params();
     let mut upper: Option<Class> = None;
     for d in (4..=squares).rev() {
         let started = Instant::now();
-        let universe = ClassUniverse::load(&ClassUniverse::path(dir, &d.to_string()), &params, &d.to_string())?;
-        let [black, white] = universe.sets;
-        let universes = [ranked(black)?, ranked(white)?];
+        let universes = ranked_universes(game, dir, d)?;
         let path = DifferenceTable::path(dir, d);
         let (values, solved) = if path.exists() {
             (DifferenceTable::load(&path, width, height, d)?.values, false)
@@ -164,7 +196,7 @@ pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassReport)) -> 
             wall_s: started.elapsed().as_secs_f64(),
             signs_checked,
         });
-        upper = Some(Class { universes, values });
+        upper = Some(Class::new(d, universes, values)?);
     }
     let class = upper.expect("the class of 4 discs");
     let start = game.geometry.start();

@@ -3,12 +3,11 @@
 //! position and of its moves only.
 
 use super::difference_table::DifferenceTable;
+use super::differences::Class;
 use super::{Othello, OthelloParams};
-use crate::dfa::RankedSet;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::games::Game;
 use crate::games::explore::{Look, LookMove, Solved, rank_moves};
-use crate::games::solution::ClassUniverse;
 use crate::vocabulary::{Outcome, Position, Status};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,11 +17,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// start's 4 discs, is written last).
 pub fn is_differences_dir(dir: &Path) -> bool {
     DifferenceTable::path(dir, 4).is_file()
-}
-
-struct Class {
-    universes: [RankedSet; 2],
-    values: [Vec<i8>; 2],
 }
 
 /// Exact differences by rank, answering positions.
@@ -49,18 +43,7 @@ impl DifferencesSolved {
         if let Some(c) = self.loaded.lock().unwrap_or_else(PoisonError::into_inner).get(&discs) {
             return Ok(c.clone());
         }
-        let name = discs.to_string();
-        let universe =
-            ClassUniverse::load(&ClassUniverse::path(&self.dir, &name), &self.game.universe_params(), &name)?;
-        let g = self.game.geometry;
-        let table = DifferenceTable::load(&DifferenceTable::path(&self.dir, discs), g.width, g.height, discs)?;
-        let [black, white] = universe.sets;
-        let ranked = |dfa| RankedSet::new(dfa).ok_or_else(|| Error::Mismatch("a universe too large to rank".into()));
-        let universes = [ranked(black)?, ranked(white)?];
-        if universes[0].len() != table.values[0].len() as u128 || universes[1].len() != table.values[1].len() as u128 {
-            return Err(Error::Mismatch(format!("the table of {discs} discs does not match its universe")));
-        }
-        let class = Arc::new(Class { universes, values: table.values });
+        let class = Arc::new(Class::load(&self.game, &self.dir, discs)?);
         self.loaded.lock().unwrap_or_else(PoisonError::into_inner).insert(discs, class.clone());
         Ok(class)
     }
