@@ -135,6 +135,13 @@ fn differences_by_rank_agree_with_the_solve_by_classes() {
     let moves = look["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 4);
     assert!(moves.iter().all(|m| m["score_for_opponent"] == 8), "every first move loses by 8: {moves:?}");
+    let check = dfasolve(&["check", classes.to_str().unwrap(), "--sample", "1000", "--json"]);
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let checked: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(
+        (checked["passed"].clone(), checked["per"].clone()),
+        (serde_json::json!(true), serde_json::json!("class of discs"))
+    );
     let table = classes.join("differences-10.table");
     let mut bytes = std::fs::read(&table).unwrap();
     let middle = bytes.len() / 2;

@@ -125,6 +125,9 @@ pub(super) fn check(path: &Path, sample: usize, seed: u64, against: Option<&Path
     if crate::games::ostle::ranked::is_tables_dir(path) {
         return super::ostle_tables::check(path, sample, seed, against, json);
     }
+    if against.is_none() && crate::games::othello::differences_solved::is_differences_dir(path) {
+        return check_differences(path, sample, seed, json);
+    }
     if against.is_some() {
         bail!(
             "--against compares Ostle class tables (a directory) with a DFA solution; {} is a solution file",
@@ -162,6 +165,42 @@ pub(super) fn check(path: &Path, sample: usize, seed: u64, against: Option<&Path
         );
     }
     say!("check passed: {} positions of {} agree with the explicit rules", human(Some(checked)), game.name());
+    Ok(())
+}
+
+/// `dfasolve check` on a directory of Othello's differences by rank: each class's sample of
+/// positions against the plain rules and their successors' values.
+fn check_differences(path: &Path, sample: usize, seed: u64, json: bool) -> Result<()> {
+    use crate::games::othello::{differences, differences_solved};
+    let game = differences_solved::game_of(path)?;
+    let started = std::time::Instant::now();
+    let report = differences::check(&game, path, sample as u64, seed).map_err(|e| match e {
+        Error::Verification(why) => anyhow!("check failed: {why}"),
+        other => other.into(),
+    })?;
+    let checked: u64 = report.iter().map(|c| c.checked).sum();
+    let wall_s = started.elapsed().as_secs_f64();
+    if json {
+        say!(
+            "{}",
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "passed": true, "checked": checked,
+                "sample": sample, "seed": seed, "per": "class of discs", "classes": report, "wall_s": wall_s })
+        );
+        return Ok(());
+    }
+    for c in &report {
+        say!(
+            "{:>3} discs: {} positions checked{}",
+            c.discs,
+            human(Some(c.checked.into())),
+            if c.all { " (all)" } else { " (uniform sample)" }
+        );
+    }
+    say!(
+        "check passed: {} positions of {} follow from their moves' exact differences by the plain rules ({wall_s:.1} s)",
+        human(Some(checked.into())),
+        game.name()
+    );
     Ok(())
 }
 

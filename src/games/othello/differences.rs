@@ -318,6 +318,82 @@ fn check_signs(game: &Othello, dir: &Path, d: usize, values: &[Vec<i8>; 2]) -> R
     Ok(true)
 }
 
+/// What [`check`] found in one class.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClassChecked {
+    /// Discs on the board.
+    pub discs: usize,
+    /// Positions checked.
+    pub checked: u64,
+    /// Whether that is every position of the class (otherwise a uniform sample).
+    pub all: bool,
+}
+
+/// Check the tables in `dir` by the plain rules: in each class, every position if it has at
+/// most `sample`, else `sample` drawn uniformly with `seed` (per class, over both sides); a
+/// position's value must be the best of its moves' negated values read from the class above,
+/// or its pass's from the other side's table, or the board's difference at the end.
+///
+/// # Errors
+/// Files that cannot be read; [`Error::Verification`] for the first value that does not follow.
+pub fn check(game: &Othello, dir: &Path, sample: u64, seed: u64) -> Result<Vec<ClassChecked>> {
+    let squares = game.shape().len();
+    let geometry = game.geometry;
+    let mut rng = crate::dfa::SplitMix64::new(seed);
+    let (mut upper, mut report): (Option<Class>, Vec<ClassChecked>) = (None, Vec::new());
+    for d in (4..=squares).rev() {
+        let class = Class::load(game, dir, d)?;
+        let sizes = class.values.each_ref().map(|v| v.len() as u64);
+        let total = sizes[0] + sizes[1];
+        let all = total <= sample;
+        let picks: Vec<u64> =
+            if all { (0..total).collect() } else { (0..sample).map(|_| rng.below(total.into()) as u64).collect() };
+        let mut word = Vec::new();
+        for pick in picks {
+            let (side, r) = if pick < sizes[0] { (Side::First, pick) } else { (Side::Second, pick - sizes[0]) };
+            class.universes[side.index()].member_into(r.into(), &mut word);
+            let claimed = class.values[side.index()][r as usize];
+            let want = value_by_rules(geometry, &class, upper.as_ref(), side, &word)?;
+            if want != claimed {
+                return Err(Error::Verification(format!(
+                    "{}, {side:?} to move: the table says {claimed:+}, its moves give {want:+}",
+                    game.render(&crate::vocabulary::Position { side, board: word.clone() })
+                )));
+            }
+        }
+        report.push(ClassChecked { discs: d, checked: if all { total } else { sample }, all });
+        upper = Some(class);
+    }
+    Ok(report)
+}
+
+/// The value of `side`'s position `word` in `class` from the plain rules and the values of
+/// its successors (in `upper`) or of its pass (in `class`).
+fn value_by_rules(geometry: Geometry, class: &Class, upper: Option<&Class>, side: Side, word: &[Symbol]) -> Result<i8> {
+    let d = discs_of(word, side);
+    let moves = geometry.moves(d);
+    let squares = word.len();
+    let missing = |what: &str| Error::Verification(format!("{what} of {word:?} is not in its universe"));
+    if moves.is_empty() {
+        if geometry.moves(Geometry::pass(d)).is_empty() {
+            return Ok(d.mover.count_ones() as i8 - d.opponent.count_ones() as i8);
+        }
+        let other = side.other().index();
+        let r = class.universes[other].rank(word).ok_or_else(|| missing("the pass"))?;
+        return Ok(-class.values[other][r as usize]);
+    }
+    let upper = upper.ok_or_else(|| missing("a move"))?;
+    let next = side.other().index();
+    let mut child = Vec::new();
+    let mut best = i8::MIN;
+    for m in moves {
+        write_board(geometry.play(d, m), side.other(), squares, &mut child);
+        let r = upper.universes[next].rank(&child).ok_or_else(|| missing("a move"))?;
+        best = best.max(-upper.values[next][r as usize]);
+    }
+    Ok(best)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,5 +452,23 @@ mod tests {
         universe.save(&path).unwrap();
         let err = solve(&game, dir.path(), |_| {}).unwrap_err();
         assert!(matches!(err, Error::Mismatch(_)), "{err}");
+    }
+
+    /// `check` passes on the tables a solve wrote and names a position whose byte was changed.
+    #[test]
+    fn check_follows_the_rules_and_finds_a_changed_value() {
+        let game = Othello::new(4, 4, 0).unwrap().reachable_only();
+        let dir = tempfile::tempdir().unwrap();
+        solve(&game, dir.path(), |_| {}).unwrap();
+        let report = check(&game, dir.path(), 1_000_000, 1).unwrap();
+        assert!(report.iter().all(|c| c.all));
+        assert_eq!(report.iter().map(|c| c.checked).sum::<u64>(), 62789);
+        assert!(check(&game, dir.path(), 5, 2).unwrap().iter().all(|c| !c.all || c.checked <= 5));
+        let path = DifferenceTable::path(dir.path(), 12);
+        let mut table = DifferenceTable::load(&path, 4, 4, 12).unwrap();
+        table.values[1][7] = table.values[1][7].wrapping_add(2);
+        table.save(&path).unwrap();
+        let err = check(&game, dir.path(), 1_000_000, 1).unwrap_err();
+        assert!(matches!(err, Error::Verification(_)), "{err}");
     }
 }

@@ -19,6 +19,15 @@ pub fn is_differences_dir(dir: &Path) -> bool {
     DifferenceTable::path(dir, 4).is_file()
 }
 
+/// The game whose tables `dir` holds, read from the start's class.
+///
+/// # Errors
+/// A missing or damaged table of the start's class.
+pub fn game_of(dir: &Path) -> Result<Othello> {
+    let header = DifferenceTable::load_any(&DifferenceTable::path(dir, 4))?.header;
+    OthelloParams { width: header.width as usize, height: header.height as usize, threshold: 0, reachable: true }.game()
+}
+
 /// Exact differences by rank, answering positions.
 pub struct DifferencesSolved {
     dir: PathBuf,
@@ -32,11 +41,7 @@ impl DifferencesSolved {
     /// # Errors
     /// A missing or damaged table of the start's class.
     pub fn open(dir: &Path) -> Result<DifferencesSolved> {
-        let path = DifferenceTable::path(dir, 4);
-        let header = DifferenceTable::load_any(&path)?.header;
-        let (width, height) = (header.width as usize, header.height as usize);
-        let game = OthelloParams { width, height, threshold: 0, reachable: true }.game()?;
-        Ok(DifferencesSolved { dir: dir.to_path_buf(), game, loaded: Mutex::new(HashMap::new()) })
+        Ok(DifferencesSolved { dir: dir.to_path_buf(), game: game_of(dir)?, loaded: Mutex::new(HashMap::new()) })
     }
 
     fn class(&self, discs: usize) -> Result<Arc<Class>> {
