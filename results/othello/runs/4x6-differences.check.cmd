@@ -1,0 +1,1 @@
+nice -n 19 /usr/bin/time -v dfasolve check . --sample 100000 --json > check.json 2> check.err   # build f209753, 2026-11-28 10:37, in ~/dfasolve-runs/othello/4x6-differences/, beside the 6x4 differences job; files renamed 4x6-differences.check.{json,err}
