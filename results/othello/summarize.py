@@ -4,7 +4,7 @@ positions reachable from the start) and runs/WxH-margin.json (the start's exact 
 difference), both written by sweep.sh; and of boards solved by class jobs, from
 runs/WxH-classes.csv and runs/WxH-classes/ (written by runs/WxH-classes.sh), with the start's
 difference from runs/WxH-margin.json where margin_summary.py wrote it; and the exact
-differences by rank (`othello --differences`, runs/WxH-differences.{json,err,cmd}), which give
+differences by rank (`othello --differences`, runs/WxH-differences.{json,err,cmd,files}), which give
 a by-classes board its start's difference, or a board of their own its row."""
 import csv, glob, json, os, re
 
@@ -36,6 +36,12 @@ def differences(name):
     d["peak_mib"] = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", err).group(1)) >> 10
     d["cmd"] = open(os.path.join(here, "runs", name + "-differences.cmd")).read().strip().splitlines()[-1]
     d["wall_s"] = round(d["wall_s"], 1)
+    d["cmd"] = d["cmd"].replace("/usr/bin/time -v ", "")
+    # Builds before 90dca0d do not report the universes' bytes: runs/NAME-differences.files
+    # lists the run directory's universe files and tables (bytes, name).
+    listing = os.path.join(here, "runs", name + "-differences.files")
+    if d.get("universe_bytes") is None and os.path.exists(listing):
+        d["universe_bytes"] = sum(int(line.split()[0]) for line in open(listing) if "universe-" in line)
     return d
 
 

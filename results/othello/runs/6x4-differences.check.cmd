@@ -1,0 +1,1 @@
+nice -n 19 /usr/bin/time -v dfasolve check . --sample 100000 --json > check.json 2> check.err   # build 516d7bc-modified (the code of f209753: the tree differed in results files only), 2026-11-28 10:45, in ~/dfasolve-runs/othello/6x4-differences/, beside the 5x5 differences job; files renamed 6x4-differences.check.{json,err}
