@@ -252,6 +252,7 @@ impl OthelloArgs {
         let game = self.game_at(0)?;
         let limits = EngineLimits { memory_budget: solve::budget_bytes(self.run.max_memory), layer_states: None };
         let _limits = limits.install();
+        let _showing = super::progress::show_stamped(!self.run.progress);
         let started = Instant::now();
         if !self.run.json {
             say!("{}: the exact final disc difference of every reachable position, by class of discs", game.name());

@@ -182,6 +182,12 @@ pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassReport)) -> 
             table.save(&path)?;
             (table.values, true)
         };
+        crate::progress!(
+            "class of {d} discs: {} positions {} in {:.1} s",
+            values[0].len() + values[1].len(),
+            if solved { "solved" } else { "read" },
+            started.elapsed().as_secs_f64()
+        );
         let signs_checked = check_signs(game, dir, d, &values)?;
         let mut histogram = BTreeMap::new();
         for v in values.iter().flatten() {
