@@ -108,20 +108,22 @@ fn ranked(dfa: Dfa) -> Result<RankedSet> {
 }
 
 /// The universes of every class, made by the sweep from the start and saved in `dir` unless
-/// all are there already (from this command or a solve by classes).
+/// all are there already (from this command or a solve by classes). A sweep stopped part way
+/// resumes from the last class it saved (each is saved atomically).
 ///
 /// # Errors
-/// Universe files that cannot be written.
+/// Universe files that cannot be read or written.
 fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
     let squares = game.shape().len();
     let params = game.universe_params();
-    if (4..=squares).all(|d| ClassUniverse::path(dir, &d.to_string()).exists()) {
+    let path = |d: usize| ClassUniverse::path(dir, &d.to_string());
+    if (4..=squares).all(|d| path(d).exists()) {
         return Ok(());
     }
     std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.to_path_buf(), error })?;
     let mut outcome = Ok(());
     let mut reached = 3;
-    game.classes_from_start(|discs, sets| {
+    let mut save = |discs: usize, sets: [Dfa; 2]| {
         reached = discs;
         crate::progress!(
             "universe of {discs} discs: {} positions, {} DFA states",
@@ -129,19 +131,28 @@ fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
             sets[0].state_count() + sets[1].state_count()
         );
         let file = ClassUniverse { params: params.clone(), class: discs.to_string(), sets };
-        match file.save(&ClassUniverse::path(dir, &discs.to_string())) {
+        match file.save(&path(discs)) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 outcome = Err(e);
                 ControlFlow::Break(())
             }
         }
-    });
+    };
+    let saved = (4..=squares).take_while(|&d| path(d).exists()).last();
+    match saved {
+        Some(d) => {
+            let class = ClassUniverse::load(&path(d), &params, &d.to_string())?;
+            crate::progress!("universes resumed after the class of {d} discs");
+            game.classes_from(d, class.sets, &mut save);
+        }
+        None => game.classes_from_start(&mut save),
+    }
     outcome?;
     for d in reached + 1..=squares {
         let empty = Dfa::reject_all(game.shape());
         let file = ClassUniverse { params: params.clone(), class: d.to_string(), sets: [empty.clone(), empty] };
-        file.save(&ClassUniverse::path(dir, &d.to_string()))?;
+        file.save(&path(d))?;
     }
     Ok(())
 }
@@ -476,5 +487,26 @@ mod tests {
         table.save(&path).unwrap();
         let err = check(&game, dir.path(), 1_000_000, 1).unwrap_err();
         assert!(matches!(err, Error::Verification(_)), "{err}");
+    }
+
+    /// A sweep stopped after some classes resumes from the last one saved and makes the same
+    /// universes as an unbroken one.
+    #[test]
+    fn a_stopped_sweep_resumes_from_its_last_class() {
+        let game = Othello::new(4, 4, 0).unwrap().reachable_only();
+        let (whole, broken) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        ensure_universes(&game, whole.path()).unwrap();
+        for d in 4..=9 {
+            let name = format!("universe-{d}.dfas");
+            std::fs::copy(whole.path().join(&name), broken.path().join(&name)).unwrap();
+        }
+        ensure_universes(&game, broken.path()).unwrap();
+        let params = game.universe_params();
+        for d in 4..=16 {
+            let load = |dir: &Path| {
+                ClassUniverse::load(&ClassUniverse::path(dir, &d.to_string()), &params, &d.to_string()).unwrap().sets
+            };
+            assert_eq!(load(whole.path()), load(broken.path()), "class {d}");
+        }
     }
 }

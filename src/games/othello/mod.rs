@@ -196,10 +196,22 @@ impl Othello {
     /// until it breaks or a class is empty. Every move adds a disc, and a pass (the mover has
     /// no move and the opponent has) keeps the board, so a class is the images of the class
     /// below plus the passes within it; only two classes are held at a time.
-    pub fn classes_from_start(&self, mut each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>) {
+    pub fn classes_from_start(&self, each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>) {
+        let start = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
+        self.classes_from(4, start, each);
+    }
+
+    /// As [`Othello::classes_from_start`], from the class of `discs` discs given as `class`
+    /// (a class made before, with or without its passes): `each` sees that class again, then
+    /// the classes above it.
+    pub fn classes_from(
+        &self,
+        discs: usize,
+        mut class: [Dfa; 2],
+        mut each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>,
+    ) {
         let moves = [self.moves(Side::First), self.moves(Side::Second)];
-        let mut class = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
-        for discs in 4..=self.shape.len() {
+        for discs in discs..=self.shape.len() {
             // The passes: positions of one side without a move where the other side has one
             // are also positions of the other side (who then has a move: no second pass).
             // The boards each side can move on are built for the solve anyway (its terminal
