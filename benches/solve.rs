@@ -1,9 +1,12 @@
 //! End-to-end solves of small boards (full solves of large boards run through the CLI and
 //! write CSV into results/).
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use dfasolve::games::Mode;
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
+use dfasolve::games::othello::Othello;
+use dfasolve::games::othello::difference_table::DifferenceTable;
+use dfasolve::games::othello::differences;
 use dfasolve::solver::Solver;
 use std::hint::black_box;
 
@@ -19,6 +22,23 @@ fn solve(c: &mut Criterion) {
             b.iter(|| black_box(Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap()))
         });
     }
+    // Othello 4x5's exact differences by rank (4,990,592 positions), the universes made once:
+    // each iteration writes every class's table again.
+    let othello = Othello::new(4, 5, 0).unwrap().reachable_only();
+    let dir = tempfile::tempdir().unwrap();
+    differences::solve(&othello, dir.path(), |_| {}).unwrap();
+    let remove_tables = || {
+        for d in 4..=20 {
+            std::fs::remove_file(DifferenceTable::path(dir.path(), d)).unwrap();
+        }
+    };
+    g.bench_function(BenchmarkId::new("othello-differences", "4x5"), |b| {
+        b.iter_batched(
+            remove_tables,
+            |()| black_box(differences::solve(&othello, dir.path(), |_| {}).unwrap()),
+            BatchSize::PerIteration,
+        )
+    });
     let nim = Nim::new(8, 31).unwrap();
     g.bench_function(BenchmarkId::new("nim", "8x31"), |b| {
         b.iter(|| black_box(Solver::new(&nim).solve(Mode::Strong).unwrap()))
