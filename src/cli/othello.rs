@@ -108,7 +108,13 @@ impl OthelloArgs {
         let budget = solve::budget_bytes(self.run.max_memory);
         let stopped = if self.explicit {
             let geometry = Geometry::new(self.game.width, self.game.height).map_err(anyhow::Error::msg)?;
-            match count_plies(geometry, budget, |n, positions| table.row(n, positions.into(), None, last)) {
+            // Ply 0 is the start, as in the DFA count.
+            let counted = if table.row(0, 1, None, last).is_break() {
+                None
+            } else {
+                count_plies(geometry, budget, |n, positions| table.row(n, positions.into(), None, last))
+            };
+            match counted {
                 None => None,
                 Some(Stop::Over { plies }) => {
                     table.over = Some(format!("every game has ended before ply {plies}"));
