@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Session 42's hand-over queue for the next session, one heavy job at a time; rerun it to resume
 # (each step skips what is done, and a board under way resumes at its class):
-# 1. Othello 5x5's exact differences by rank (build ed1addc: a universe sweep stopped part way
-#    resumes from its last saved class; the run of handover-5.sh with f290a48 may have finished);
+# 1. Othello 5x5's exact differences by rank: finished in session 42 (Black +13), so skipped;
+#    then its check by the plain rules if the one started in session 42 did not finish;
 # 2. handover.sh's 5x6 strong by class jobs (Breakthrough, build ed1addc copied as bt-5x6-classes/dfasolve;
 #    it skips what is done);
 # 3. Othello's differences on 4x8, 8x4, 5x6 and 6x5 from scratch, each within --max-memory 20
@@ -20,5 +20,8 @@ differences() { # WxH
         --json --progress --max-memory 20 > run.$n.json 2> run.$n.err && cp run.$n.json run.json
 }
 differences 5x5
+# 5x5's check by the plain rules, if the niced one started at the end of session 42 did not finish.
+cd $R/othello/5x5-differences && { grep -q '"passed":true' check.json 2>/dev/null ||
+    /usr/bin/time -v $BIN check . --sample 100000 --json > check.json 2> check.err; }
 $R/handover.sh >> $R/handover.log 2>&1
 for size in 4x8 8x4 5x6 6x5; do differences $size; done
