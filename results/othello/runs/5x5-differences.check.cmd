@@ -1,0 +1,1 @@
+nice -n 19 /usr/bin/time -v dfasolve check . --sample 100000 --json > check.json 2> check.err   # build 45013b9, 2026-11-28 11:44-11:47, in ~/dfasolve-runs/othello/5x5-differences/, beside the Breakthrough 5x6 class jobs; files renamed 5x5-differences.check.{json,err}
