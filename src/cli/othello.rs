@@ -97,8 +97,7 @@ impl OthelloArgs {
         use crate::games::othello::explicit::Geometry;
         use crate::games::othello::plies::{Stop, count_plies};
         let game = self.game()?;
-        let mut table =
-            PlyTable { json: self.run.json, dfa: !self.explicit, started: Some(Instant::now()), ..PlyTable::default() };
+        let mut table = PlyTable::new(self.run.json, !self.explicit);
         if !self.run.json {
             let by = if self.explicit { ", by hash sets" } else { "" };
             say!("{}: positions reachable from the start in exactly n plies (a pass is a ply){by}", game.name());
@@ -390,12 +389,11 @@ fn print_class(c: &crate::games::othello::differences::ClassReport) -> Result<()
 }
 
 /// The lines and JSON rows of a count of positions per ply.
-#[derive(Default)]
 struct PlyTable {
     json: bool,
     /// Whether DFAs count (their states are a column).
     dfa: bool,
-    started: Option<Instant>,
+    started: Instant,
     rows: Vec<serde_json::Value>,
     /// The last ply counted.
     done: u32,
@@ -405,9 +403,14 @@ struct PlyTable {
 }
 
 impl PlyTable {
+    /// A table started now, printing lines unless `json`, with a DFA states column if `dfa`.
+    fn new(json: bool, dfa: bool) -> PlyTable {
+        PlyTable { json, dfa, started: Instant::now(), rows: Vec::new(), done: 0, over: None, unwritten: None }
+    }
+
     /// Ply `n`'s line and row; breaks after ply `last` or when the line cannot be written.
     fn row(&mut self, n: u32, positions: u128, states: Option<usize>, last: u32) -> ControlFlow<()> {
-        let seconds = self.started.map_or(0.0, |s| s.elapsed().as_secs_f64());
+        let seconds = self.started.elapsed().as_secs_f64();
         let peak = crate::record::peak_rss_bytes();
         let mut row = serde_json::json!({ "ply": n, "positions": crate::counts::json(positions),
             "elapsed_s": seconds, "peak_rss_bytes": peak });
