@@ -1,0 +1,1 @@
+cargo run --release --example othello_won_ends 6x6 4x8 > results/othello/runs/won-ends-large.txt (stopped by `timeout 900` in 4x8, after its wins in one; 6.0 GiB peak, beside a Breakthrough class job)
