@@ -64,6 +64,36 @@ fn breakthrough_by_classes_equals_whole() {
     }
 }
 
+/// Over the positions reachable from the start (`--reachable --by-classes`), every class holds
+/// its swept universe, and each position keeps the exact value the strong solve gives it: a
+/// swept universe is closed under moves, so no value depends on a position left out.
+#[test]
+fn breakthrough_reachable_classes_keep_the_strong_values() {
+    for (w, h) in [(3, 4), (2, 5), (4, 4)] {
+        let plain = Breakthrough::new(w, h).unwrap();
+        let reachable = plain.clone().reachable_only();
+        let strong = by_value(&Solver::new(&plain).solve(Mode::Strong).unwrap());
+        let solved = Solver::new(&reachable).solve_by_classes(None).unwrap();
+        assert_eq!(solved.initial_value, Solver::new(&plain).solve(Mode::Strong).unwrap().initial_value);
+        let mut valued = [Dfa::reject_all(plain.shape()), Dfa::reject_all(plain.shape())];
+        for (key, set) in by_value(&solved) {
+            let whole = strong.get(&key).unwrap_or_else(|| panic!("{w}x{h}: {key:?} is not a strong value"));
+            assert!(set.difference(whole).is_empty(), "{w}x{h}: {key:?} holds positions of another value");
+            valued[key.0.index()] = valued[key.0.index()].union(&set);
+        }
+        let mut swept = [Dfa::reject_all(plain.shape()), Dfa::reject_all(plain.shape())];
+        reachable
+            .classes_from_start(&mut |_, sets| {
+                for (all, set) in swept.iter_mut().zip(sets) {
+                    *all = all.union(&set);
+                }
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(valued, swept, "{w}x{h}: every reachable position is valued, and only those");
+    }
+}
+
 #[test]
 fn ostle_by_classes_equals_whole() {
     for (width, height, pieces, lose_at) in [(3, 3, 3, 1), (3, 3, 3, 2), (3, 4, 3, 1), (4, 3, 3, 2)] {

@@ -15,6 +15,8 @@ use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
 
+mod sweep;
+
 const EMPTY: Symbol = 0;
 
 /// The order in which a position's squares are read as a DFA string.
@@ -86,6 +88,11 @@ pub struct BreakthroughParams {
     #[serde(default, skip_serializing_if = "SquareOrder::is_rows")]
     #[cfg_attr(feature = "cli", arg(long, value_parser = crate::choice::parser::<SquareOrder>(), default_value = "rows"))]
     pub order: SquareOrder,
+    /// With `--by-classes`: each class over the positions reachable from the start (swept
+    /// class by class from the start's), instead of every board string.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "cli", arg(long, requires = "by_classes"))]
+    pub reachable: bool,
 }
 
 impl BreakthroughParams {
@@ -94,7 +101,8 @@ impl BreakthroughParams {
     /// # Errors
     /// [`Error::BadParameters`] for sizes [`Breakthrough::new`] refuses.
     pub fn game(self) -> Result<Breakthrough> {
-        Breakthrough::with_order(self.width, self.height, self.order)
+        let game = Breakthrough::with_order(self.width, self.height, self.order)?;
+        Ok(if self.reachable { game.reachable_only() } else { game })
     }
 }
 
@@ -105,6 +113,9 @@ pub struct Breakthrough {
     height: usize,
     order: SquareOrder,
     shape: Shape,
+    /// Whether a solve by classes takes each class's positions reachable from the start
+    /// ([`Game::class_universes`]) instead of every board string of the class.
+    reachable: bool,
 }
 
 /// The pawn symbol of `side`.
@@ -158,7 +169,12 @@ impl Breakthrough {
                 Self::MAX_SIDE
             )));
         }
-        Ok(Breakthrough { width, height, order, shape: Shape::uniform(width * height, 3) })
+        Ok(Breakthrough { width, height, order, shape: Shape::uniform(width * height, 3), reachable: false })
+    }
+
+    /// The same game, solved by classes over the positions reachable from the start only.
+    pub fn reachable_only(self) -> Breakthrough {
+        Breakthrough { reachable: true, ..self }
     }
 
     /// Board width (columns).
@@ -217,6 +233,15 @@ impl Breakthrough {
         Dfa::from_allowed(&self.shape, |layer, c| !(self.row_col(layer).0 == row && c == pawn(side))).complement()
     }
 
+    /// The pawns `(first, second)` of each class of [`Game::classes`], in its order: by
+    /// total, then by the first player's.
+    fn class_counts(&self) -> Vec<(usize, usize)> {
+        let most = 2 * self.width;
+        let mut counts: Vec<(usize, usize)> = (0..=most).flat_map(|a| (0..=most).map(move |b| (a, b))).collect();
+        counts.sort_by_key(|&(a, b)| (a + b, a));
+        counts
+    }
+
     fn pawns_between(&self, side: Side, lo: usize, hi: usize) -> Dfa {
         Dfa::count_between(&self.shape, 0..self.shape.len(), |c| c == pawn(side), lo, hi)
     }
@@ -231,14 +256,20 @@ impl Game for Breakthrough {
     /// `breakthrough WxH`, with `by columns` added in column order so that default file names
     /// of the two orders differ.
     fn name(&self) -> String {
+        let reachable = if self.reachable { " reachable" } else { "" };
         match self.order {
-            SquareOrder::Rows => format!("breakthrough {}x{}", self.width, self.height),
-            SquareOrder::Columns => format!("breakthrough {}x{} by columns", self.width, self.height),
+            SquareOrder::Rows => format!("breakthrough {}x{}{reachable}", self.width, self.height),
+            SquareOrder::Columns => format!("breakthrough {}x{} by columns{reachable}", self.width, self.height),
         }
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Breakthrough(BreakthroughParams { width: self.width, height: self.height, order: self.order })
+        GameParams::Breakthrough(BreakthroughParams {
+            width: self.width,
+            height: self.height,
+            order: self.order,
+            reachable: self.reachable,
+        })
     }
 
     fn shape(&self) -> &Shape {
@@ -272,9 +303,7 @@ impl Game for Breakthrough {
     /// The pawns on the board, `(first, second)`: a move keeps them or captures one, so a
     /// class `(a, b)` leads only to `(a, b)`, `(a - 1, b)` and `(a, b - 1)`. Named `AvB`.
     fn classes(&self) -> Vec<PositionClass> {
-        let most = 2 * self.width;
-        let mut counts: Vec<(usize, usize)> = (0..=most).flat_map(|a| (0..=most).map(move |b| (a, b))).collect();
-        counts.sort_by_key(|&(a, b)| (a + b, a));
+        let counts = self.class_counts();
         let index = |a: usize, b: usize| counts.iter().position(|&c| c == (a, b));
         counts
             .iter()
@@ -293,6 +322,12 @@ impl Game for Breakthrough {
     /// Rotating the board by 180° and swapping the colours turns a position with the first
     /// player to move into one with the second to move: the rules are left-right symmetric,
     /// so the rotation (a vertical flip and a mirror) keeps every value.
+    /// With [`Breakthrough::reachable_only`]: the classes' positions reachable from the start
+    /// ([`Breakthrough::classes_from_start`]).
+    fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
+        self.reachable.then(|| self.classes_from_start(each))
+    }
+
     fn side_mirror(&self) -> Option<SideMirror> {
         Some(SideMirror::RotateAndSwap { a: pawn(Side::First), b: pawn(Side::Second) })
     }
