@@ -94,6 +94,25 @@ fn breakthrough_reachable_classes_keep_the_strong_values() {
     }
 }
 
+/// A directory of class files answers through its index by class exactly as a scan of every
+/// value class does, for every position of the game.
+#[test]
+fn a_class_directory_answers_as_every_value_class_would() {
+    let game = Breakthrough::new(3, 4).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    Solver::new(&game).solve_by_classes(Some(&classes)).unwrap();
+    let (_, indexed) = Solution::load(&classes).unwrap();
+    assert!(indexed.index.is_some(), "the class files name the game's classes");
+    let scanned = Solution { index: None, ..indexed.clone() };
+    for side in Side::BOTH {
+        for board in game.universe(side).iter() {
+            let pos = dfasolve::vocabulary::Position { side, board };
+            assert_eq!(indexed.checked_value(&pos).unwrap(), scanned.checked_value(&pos).unwrap(), "{pos:?}");
+        }
+    }
+}
+
 #[test]
 fn ostle_by_classes_equals_whole() {
     for (width, height, pieces, lose_at) in [(3, 3, 3, 1), (3, 3, 3, 2), (3, 4, 3, 1), (4, 3, 3, 2)] {

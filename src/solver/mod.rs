@@ -265,6 +265,7 @@ impl<'g> Solver<'g> {
             records: Vec::new(),
             mover_relative: self.game.mover_relative(),
             reachable_valued: None,
+            index: None,
         };
         solution.initial_value = solution
             .value(&initial)

@@ -6,7 +6,7 @@
 //! DFA per value class. It is named `class-NAME.dfas`.
 
 use super::file::{read_meta, save_values};
-use super::{Mode, Solution, ValueClass};
+use super::{ClassIndex, Mode, Solution, ValueClass};
 use crate::dfa::file::Bundle;
 use crate::error::{Error, Result};
 use crate::games::{Game, GameParams};
@@ -111,14 +111,24 @@ pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
     let mut params: Option<GameParams> = None;
     let mut classes = Vec::new();
     let mut mover_relative = false;
+    let mut names = Vec::new();
     for file in &files {
         let part = ClassValues::load(file, params.as_ref(), None)?;
         mover_relative = part.mover_relative;
         params = Some(part.params);
+        names.push((part.class, classes.len()..classes.len() + part.values.len()));
         classes.extend(part.values);
     }
     let params = params.ok_or_else(|| corrupt("no class files (class-*.dfas) here".into()))?;
     let game = params.build()?;
+    // Each file's values under its class's set; a file of a class the game does not name
+    // leaves the lookups reading every value class.
+    let partition = game.classes();
+    let index = names.into_iter().try_fold(ClassIndex::default(), |mut index, (name, values)| {
+        let class = partition.iter().find(|c| c.name == name)?;
+        index.add(class.set.clone(), values);
+        Some(index)
+    });
     let initial = game.initial();
     let mut solution = Solution {
         params,
@@ -129,6 +139,7 @@ pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
         records: Vec::new(),
         mover_relative,
         reachable_valued: None,
+        index,
     };
     solution.initial_value =
         solution.value(&initial).ok_or_else(|| corrupt("no class file holds the start of the game".into()))?;

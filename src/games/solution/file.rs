@@ -129,6 +129,7 @@ impl Solution {
                 Some(n) => Some(n.parse().map_err(|_| corrupt(format!("reachable_valued {n:?} is not a count")))?),
                 None => None,
             },
+            index: None,
         };
         check_labels(&solution).map_err(corrupt)?;
         Ok((game, solution))

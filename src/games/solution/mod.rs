@@ -1,10 +1,12 @@
 //! A solved game: value classes that partition the solved positions, how they were solved,
 //! and the run's record. Saved and loaded by [`file`].
 
+mod class_index;
 mod class_universe;
 mod classes;
 mod file;
 
+pub use class_index::ClassIndex;
 pub use class_universe::ClassUniverse;
 pub use classes::ClassValues;
 pub use file::metadata_for_reports;
@@ -64,6 +66,9 @@ pub struct Solution {
     /// position of the classes is valued as solved (a strong solve), or not known (a file
     /// written before it was recorded).
     pub reachable_valued: Option<u128>,
+    /// For a solution made of class files: which value classes each class of positions
+    /// holds, so that a lookup reads one class's values. `None`: every value class is read.
+    pub index: Option<ClassIndex>,
 }
 
 impl Solution {
@@ -71,7 +76,15 @@ impl Solution {
     /// meet-in-the-middle solve).
     pub fn value(&self, pos: &Position) -> Option<Outcome> {
         let side = if self.mover_relative { Side::First } else { pos.side };
-        self.classes.iter().find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
+        self.candidates(&pos.board).find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
+    }
+
+    /// The value classes that can hold `board`.
+    fn candidates<'a>(&'a self, board: &'a [crate::dfa::Symbol]) -> Box<dyn Iterator<Item = &'a ValueClass> + 'a> {
+        match &self.index {
+            Some(index) => Box::new(index.candidates(board).iter().map(|&i| &self.classes[i])),
+            None => Box::new(self.classes.iter()),
+        }
     }
 
     /// [`Solution::value`], checking the invariant the answer rests on: the position is in
@@ -82,7 +95,7 @@ impl Solution {
     /// forged or damaged solution).
     pub fn checked_value(&self, pos: &Position) -> crate::Result<Option<Outcome>> {
         let side = if self.mover_relative { Side::First } else { pos.side };
-        let mut found = self.classes.iter().filter(|c| c.side == side && c.set.contains(&pos.board));
+        let mut found = self.candidates(&pos.board).filter(|c| c.side == side && c.set.contains(&pos.board));
         let first = found.next().map(|c| c.outcome);
         if let Some(second) = found.next() {
             return Err(crate::Error::Mismatch(format!(
