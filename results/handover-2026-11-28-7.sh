@@ -3,7 +3,7 @@
 # and the long ones resume from their files):
 # 0. dfasolve check of the Breakthrough 5x6 strong classes (300 a value class), if not done;
 # 1. Breakthrough 5x5 and 4x6 by classes, every board string against the reachable positions
-#    (--reachable), one after the other, alone: lever 1's pair (build 5889327);
+#    (--reachable), one after the other, alone: lever 1's pair (build 5ab7405);
 # 2. Breakthrough 5x6 meet in the middle in column order (--order columns), against the row
 #    order's 1,104 s: the reading-order lever on 5x6;
 # 3. Breakthrough 6x6 strong by class jobs (classes.sh 6 6 20), resumable from ckpt/;
@@ -11,7 +11,7 @@
 #    5x6 and 6x5, each within --max-memory 20.
 set -uo pipefail
 R=~/dfasolve-runs
-BIN=$R/dfasolve-5889327
+BIN=$R/dfasolve-5ab7405
 OLD=$R/dfasolve-ed1addc
 # A queue still running (pid given as $1) is waited for, not doubled.
 if [ $# -ge 1 ]; then while kill -0 "$1" 2>/dev/null; do sleep 30; done; fi

@@ -28,10 +28,11 @@ impl Breakthrough {
         let most = 4 * self.width;
         let total_set = |t: usize| Dfa::count_between(&self.shape, 0..self.shape.len(), |c| c != EMPTY, t, t);
         let totals: Vec<Dfa> = (0..=most).map(total_set).collect();
-        // Breadth first from the start over every total at once: one image per side and
-        // ply (a sweep per total took one per side, ply and total, 15x the time on 5x5). A
-        // capture lowers the total, so once every total from `t` up has nothing new, total
-        // `t` is complete: its classes go to `each` and its sets are dropped.
+        // Breadth first from the start over every total at once: one image per side and ply,
+        // where a sweep per class or per total takes one per side, step and class or total
+        // (`docs/engine-notes.md`). A capture lowers the total, so once every total from `t`
+        // up has nothing new, total `t` is complete: its classes go to `each` and its sets
+        // are dropped.
         let start = self.initial();
         let mut seen: Vec<[Dfa; 2]> = (0..=most).map(|_| empty()).collect();
         seen[most][start.side.index()] = Dfa::from_string(&self.shape, &start.board);
