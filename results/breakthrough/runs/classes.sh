@@ -4,7 +4,9 @@
 # the whole run's trace cannot give). Rerun after a stop: solved classes are skipped and the
 # class under way resumes from its checkpoints.
 # Usage (in the run directory, beside a build copied there as ./dfasolve):
-#   classes.sh WIDTH HEIGHT [MAX_MEMORY_GIB] [JOBS]
+#   classes.sh WIDTH HEIGHT [MAX_MEMORY_GIB] [JOBS] [OPTION ...]
+# OPTIONs go to every job (e.g. --reachable: each class over its positions reachable from the
+# start; the first job sweeps them and saves every class's universe in classes/).
 # JOBS > 1 solves that many classes of one total number of pawns side by side (a move stays in
 # its class or captures into a lower total, so they do not read each other), each with an
 # equal share of MAX_MEMORY_GIB; a class that stops on its share is solved again alone with the
@@ -12,13 +14,15 @@
 # Writes classes/class-NAME.dfas, ckpt/, and per class and attempt class-NAME.N.{json,err}.
 set -uo pipefail
 W=$1 H=$2 MEM=${3:-20} JOBS=${4:-1}
+shift $(( $# < 4 ? $# : 4 ))
+EXTRA=("$@")
 BIN=${BIN:-./dfasolve}
 
 solve() { # CLASS MEMORY: one job; its exit status
     local class=$1 mem=$2 n=1
     while [ -e "class-$class.$n.err" ]; do n=$((n+1)); done
     DFASOLVE_TRACE=1 /usr/bin/time -v "$BIN" breakthrough --width "$W" --height "$H" --strong \
-        --by-classes classes --class "$class" --checkpoint ckpt --max-memory "$mem" --json --no-save \
+        --by-classes classes --class "$class" --checkpoint ckpt --max-memory "$mem" --json --no-save "${EXTRA[@]}" \
         > "class-$class.$n.json" 2> "class-$class.$n.err"
 }
 
@@ -26,7 +30,7 @@ finish() { # CLASS: the class file holds its values, so its iterations' checkpoi
     rm -f ckpt/class-"$1"-*
 }
 
-classes=$($BIN breakthrough --width "$W" --height "$H" --strong --by-classes classes --list-classes | cut -f1) || exit 1
+classes=$($BIN breakthrough --width "$W" --height "$H" --strong --by-classes classes --list-classes "${EXTRA[@]}" | cut -f1) || exit 1
 for total in $(for c in $classes; do echo $(( ${c%v*} + ${c#*v} )); done | sort -nu); do
     todo=()
     for c in $classes; do
