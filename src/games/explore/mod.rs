@@ -192,7 +192,7 @@ impl Look {
             None => {
                 let _ = writeln!(
                     out,
-                    "value: not covered by this solution (a meet-in-the-middle solve covers what the start reaches)"
+                    "value: not covered by this solution (a solve over the positions reachable from the start, or a meet in the middle, covers only what the start reaches)"
                 );
             }
         }
