@@ -53,10 +53,7 @@ impl BreakthroughArgs {
         let game = self.game()?;
         let run = &self.run;
         let mode = if self.strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: self.depth } };
-        // Over the reachable positions a solve by classes is a meet in the middle's size of
-        // problem, not a strong solve's.
-        let every_board = self.strong || (run.by_classes.is_some() && !self.game.reachable);
-        refuse_hopeless(game.estimated_peak_bytes(every_board), self.force)?;
+        refuse_hopeless(game.estimated_peak_bytes(self.strong || run.by_classes.is_some()), self.force)?;
         let started = Instant::now();
         let prepared = solve::before_solving(&game, mode, run)?;
         let options = SolveOptions { mirror: self.side_mirror, ..prepared.options() };

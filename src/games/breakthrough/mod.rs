@@ -319,15 +319,15 @@ impl Game for Breakthrough {
             .collect()
     }
 
-    /// Rotating the board by 180° and swapping the colours turns a position with the first
-    /// player to move into one with the second to move: the rules are left-right symmetric,
-    /// so the rotation (a vertical flip and a mirror) keeps every value.
     /// With [`Breakthrough::reachable_only`]: the classes' positions reachable from the start
     /// ([`Breakthrough::classes_from_start`]).
     fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
         self.reachable.then(|| self.classes_from_start(each))
     }
 
+    /// Rotating the board by 180° and swapping the colours turns a position with the first
+    /// player to move into one with the second to move: the rules are left-right symmetric,
+    /// so the rotation (a vertical flip and a mirror) keeps every value.
     fn side_mirror(&self) -> Option<SideMirror> {
         Some(SideMirror::RotateAndSwap { a: pawn(Side::First), b: pawn(Side::Second) })
     }

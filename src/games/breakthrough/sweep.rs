@@ -1,9 +1,9 @@
 //! The positions reachable from the start, class by class of pawns on the board.
 //!
-//! A move keeps its class or captures into a class of one pawn fewer, so the classes are
-//! made from the start's (every pawn) down by total: a class's positions are those that
-//! captures from the classes above brought in, closed under its own moves that capture
-//! nothing. Only the class under way and the entries waiting for lower classes are held.
+//! A move keeps its class or captures into a class of one pawn fewer, so a total of pawns is
+//! complete once no total above it has anything new. The sweep goes breadth first from the
+//! start and hands each total's classes over as it completes: the totals still open are
+//! held, the completed ones are not.
 
 use super::{Breakthrough, EMPTY};
 use crate::dfa::Dfa;

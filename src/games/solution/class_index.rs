@@ -1,7 +1,7 @@
 //! Where a solution made of class files finds a position's value: the classes' own sets (a
 //! partition of the positions) and, per class, which value classes came from its file. A
 //! lookup scans the classes' sets and then one class's values, instead of every value class
-//! of every file (5x6 Breakthrough: 121 classes against about 5,000 value classes).
+//! of every file (5x6 Breakthrough: 121 classes against 3,842 value classes).
 
 use crate::dfa::{Dfa, Symbol};
 
