@@ -95,23 +95,81 @@ fn breakthrough_reachable_classes_keep_the_strong_values() {
     }
 }
 
-/// A directory of class files answers through its index by class exactly as a scan of every
-/// value class does, for every position of the game.
-#[test]
-fn a_class_directory_answers_as_every_value_class_would() {
-    let game = Breakthrough::new(3, 4).unwrap();
+/// 3x4 Breakthrough solved by classes into a temporary directory: (the directory's owner,
+/// the class directory).
+fn classes_of_3x4() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let classes = dir.path().join("classes");
-    Solver::new(&game).solve_by_classes(Some(&classes)).unwrap();
+    Solver::new(&Breakthrough::new(3, 4).unwrap()).solve_by_classes(Some(&classes)).unwrap();
+    (dir, classes)
+}
+
+/// A directory of class files answers the same for every position of the game three ways:
+/// loaded whole and looked up through its index by class, by a scan of every value class,
+/// and read in place; and a look in place opens only the position's class and the classes its
+/// moves lead to.
+#[test]
+fn a_class_directory_answers_as_every_value_class_would() {
+    use dfasolve::games::ClassesOnDisk;
+    use dfasolve::games::explore::{ClassDirSolved, DfaSolved, Solved};
+    let game = Breakthrough::new(3, 4).unwrap();
+    let (_dir, classes) = classes_of_3x4();
     let (_, indexed) = Solution::load(&classes).unwrap();
     assert!(indexed.index.is_some(), "the class files name the game's classes");
     let scanned = Solution { index: None, ..indexed.clone() };
+    let (_, in_place) = ClassesOnDisk::open(&classes).unwrap().expect("the files name the game's classes");
     for side in Side::BOTH {
         for board in game.universe(side).iter() {
             let pos = dfasolve::vocabulary::Position { side, board };
-            assert_eq!(indexed.checked_value(&pos).unwrap(), scanned.checked_value(&pos).unwrap(), "{pos:?}");
+            let value = indexed.checked_value(&pos).unwrap();
+            assert_eq!(value, scanned.checked_value(&pos).unwrap(), "{pos:?}");
+            assert_eq!(value, in_place.value(&pos).unwrap(), "{pos:?}");
         }
     }
+    let opened = dfasolve::games::explore::open(&classes).unwrap();
+    let read_whole = DfaSolved::load(&classes).unwrap();
+    let start = opened.start();
+    assert_eq!(start, read_whole.start());
+    assert_eq!(opened.look(&start).unwrap(), read_whole.look(&start).unwrap());
+    let start_class = game.classes().into_iter().find(|c| c.set.contains(&game.initial().board)).unwrap();
+    let (game, fresh) = ClassesOnDisk::open(&classes).unwrap().unwrap();
+    let fresh = ClassDirSolved::new(game, fresh);
+    fresh.look(&start).unwrap();
+    assert!(
+        fresh.classes_opened() <= 1 + start_class.successors.len(),
+        "the start's look opened {} class files",
+        fresh.classes_opened()
+    );
+}
+
+/// A damaged class file is reported when a position of its class is asked about; the other
+/// classes still answer, and a directory without the start's class is refused.
+#[test]
+fn a_damaged_class_file_read_in_place_is_an_error_not_an_answer() {
+    use dfasolve::games::ClassesOnDisk;
+    let game = Breakthrough::new(3, 4).unwrap();
+    let (_dir, classes) = classes_of_3x4();
+    let partition = game.classes();
+    let start = game.initial();
+    let start_class = partition.iter().find(|c| c.set.contains(&start.board)).unwrap();
+    // The largest other file: the smallest is read as the directory opens, to name the game.
+    let file = |name: &str| classes.join(format!("class-{name}.dfas"));
+    let size = |name: &str| std::fs::metadata(file(name)).unwrap().len();
+    let others = partition.iter().filter(|c| c.name != start_class.name);
+    let damaged = others.max_by_key(|c| size(&c.name)).unwrap();
+    let path = file(&damaged.name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, &bytes).unwrap();
+    let (_, mapped) = ClassesOnDisk::open(&classes).unwrap().unwrap();
+    assert!(mapped.value(&start).unwrap().is_some(), "the start's class still answers");
+    let board = damaged.set.iter().next().unwrap();
+    let err = mapped.value(&dfasolve::vocabulary::Position { side: Side::First, board }).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+    std::fs::remove_file(file(&start_class.name)).unwrap();
+    let err = ClassesOnDisk::open(&classes).err().expect("no start class");
+    assert!(err.to_string().contains("start"), "{err}");
 }
 
 #[test]

@@ -33,7 +33,7 @@ use std::path::Path;
 pub const MAGIC: &[u8; 8] = b"DFASOLVE";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
-const HEADER_LEN: usize = 8 + 4 + 4 + 8 + 32;
+pub(super) const HEADER_LEN: usize = 8 + 4 + 4 + 8 + 32;
 
 /// Bytes per transition entry when the next layer has `next_len` states.
 pub fn entry_width(next_len: usize) -> usize {
@@ -145,6 +145,31 @@ impl Bundle {
             ReadError::Io(source) => io(source),
         })
     }
+}
+
+/// Check the open bundle file `file` (read from `path`) without decoding it: its header, and
+/// its payload against the checksum, read through a buffer (nothing of it stays in memory).
+/// Returns the file's length; [`super::mapped::OnDiskBundle`] then reads the checked bytes in
+/// place, from the same open file.
+///
+/// # Errors
+/// [`Error::Io`], or the header and checksum errors of [`Bundle::load`].
+pub(super) fn verify(file: &std::fs::File, path: &Path) -> Result<u64> {
+    use std::io::{Read, Seek};
+    let io = |source| Error::Io { path: path.to_path_buf(), error: source };
+    let mut file = file;
+    file.rewind().map_err(io)?;
+    let file_len = file.metadata().map_err(io)?.len();
+    let mut input = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    (&mut input).take(HEADER_LEN as u64).read_to_end(&mut head).map_err(io)?;
+    let digest = check_header(&head, file_len, path)?;
+    let mut hashing = Hashing { inner: std::io::sink(), hasher: Sha256::new(), len: 0 };
+    std::io::copy(&mut input, &mut hashing).map_err(io)?;
+    if hashing.hasher.finalize().as_slice() != digest {
+        return Err(Error::Corrupt { path: path.to_path_buf(), what: CHECKSUM_MISMATCH.into() });
+    }
+    Ok(file_len)
 }
 
 const CHECKSUM_MISMATCH: &str = "checksum mismatch (the file was modified or damaged)";

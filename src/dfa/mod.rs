@@ -42,6 +42,7 @@ mod image;
 mod intern;
 pub mod limits;
 mod nary;
+pub mod on_disk;
 mod ops;
 mod packed;
 mod product;

@@ -63,7 +63,7 @@ use crate::error::{Error, Result};
 use crate::move_graph::{ListedMoves, MoveGraph, Moves};
 pub use crate::vocabulary::{Outcome, Ply, Position, Side, Status, move_rank};
 pub use class::PositionClass;
-pub use solution::{Mode, Solution, ValueClass};
+pub use solution::{ClassesOnDisk, Mode, Solution, ValueClass};
 
 /// Everything the solver and the checks need to know about a game.
 pub trait Game: Sync {

@@ -4,7 +4,7 @@
 use super::{Look, LookMove, Solved, rank_moves};
 use crate::error::Result;
 use crate::games::{Game, Solution, Status};
-use crate::vocabulary::Position;
+use crate::vocabulary::{Outcome, Position};
 use std::path::Path;
 
 /// A DFA solution with its game, loaded once.
@@ -30,30 +30,41 @@ impl DfaSolved {
     /// # Errors
     /// The position is in two value classes (a damaged solution).
     pub fn look_at(&self, pos: &Position) -> Result<Look> {
-        let game = self.game.as_ref();
-        let over = game.explicit_status(pos);
-        let mut moves = Vec::new();
-        if over == Status::Ongoing {
-            for next in game.explicit_moves(pos) {
-                moves.push(LookMove {
-                    name: game.move_name(pos, &next),
-                    position: game.render(&next),
-                    value_for_opponent: self.solution.checked_value(&next)?,
-                    score_for_opponent: None,
-                });
-            }
-            rank_moves(&mut moves);
-        }
-        Ok(Look {
-            position: game.render(pos),
-            board: game.draw(pos, pos.side),
-            side_to_move: pos.side,
-            value: self.solution.checked_value(pos)?,
-            over,
-            score: None,
-            moves,
-        })
+        look_by_values(self.game.as_ref(), pos, |p| self.solution.checked_value(p))
     }
+}
+
+/// The [`Look`] of `pos` in `game`, its values and its moves' from `value`.
+///
+/// # Errors
+/// What `value` reports.
+pub(super) fn look_by_values(
+    game: &dyn Game,
+    pos: &Position,
+    value: impl Fn(&Position) -> Result<Option<Outcome>>,
+) -> Result<Look> {
+    let over = game.explicit_status(pos);
+    let mut moves = Vec::new();
+    if over == Status::Ongoing {
+        for next in game.explicit_moves(pos) {
+            moves.push(LookMove {
+                name: game.move_name(pos, &next),
+                position: game.render(&next),
+                value_for_opponent: value(&next)?,
+                score_for_opponent: None,
+            });
+        }
+        rank_moves(&mut moves);
+    }
+    Ok(Look {
+        position: game.render(pos),
+        board: game.draw(pos, pos.side),
+        side_to_move: pos.side,
+        value: value(pos)?,
+        over,
+        score: None,
+        moves,
+    })
 }
 
 impl Solved for DfaSolved {

@@ -1,15 +1,18 @@
 //! Exploring a solved game: the value of a position, the value each of its moves leaves the
 //! opponent (best for the mover first) and the best line to the end, answered the same way
 //! for every kind of saved solution. `query`, `play`, `serve` and `puzzles` go through
-//! [`Solved`]; a DFA solution file ([`DfaSolved`]) and a directory of Ostle class tables
+//! [`Solved`]; a DFA solution file ([`DfaSolved`]), a directory of class files
+//! ([`ClassDirSolved`]) and a directory of Ostle class tables
 //! ([`crate::games::ostle::ranked::Solution`]) implement it.
 //!
 //! Positions go in and come out as text (the game's own text form, which names the side to
 //! move), so one answer's moves are the next questions.
 
+mod class_dir;
 mod dfa;
 pub mod positions;
 
+pub use class_dir::ClassDirSolved;
 pub use dfa::DfaSolved;
 
 use crate::error::{Error, Result};
@@ -33,7 +36,8 @@ pub trait Solved {
 }
 
 /// Open a saved solution: a directory of Ostle class tables, a directory of Othello's exact
-/// margins or of its differences by rank, or a DFA solution file.
+/// margins or of its differences by rank, a directory of class files (read in place), or a
+/// DFA solution file.
 ///
 /// # Errors
 /// The file cannot be read, or is not a solution.
@@ -46,6 +50,11 @@ pub fn open(path: &Path) -> Result<Box<dyn Solved>> {
     }
     if crate::games::othello::differences_solved::is_differences_dir(path) {
         return Ok(Box::new(crate::games::othello::differences_solved::DifferencesSolved::open(path)?));
+    }
+    if path.is_dir()
+        && let Some((game, classes)) = crate::games::ClassesOnDisk::open(path)?
+    {
+        return Ok(Box::new(ClassDirSolved::new(game, classes)));
     }
     Ok(Box::new(DfaSolved::load(path)?))
 }

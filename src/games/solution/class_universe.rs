@@ -65,7 +65,8 @@ impl ClassUniverse {
     /// do not have the game's shape; [`Error::Mismatch`] for another game or class.
     pub fn load(path: &Path, params: &GameParams, expected: &str) -> Result<ClassUniverse> {
         let bundle = Bundle::load(path)?;
-        let meta: Meta = read_meta(&bundle, path, KIND, "a universe file", |m: &Meta| m.sides.len())?;
+        let meta: Meta =
+            read_meta((&bundle.meta, bundle.entries.len()), path, KIND, "a universe file", |m: &Meta| m.sides.len())?;
         let found = GameParams::from_json(&meta.params)?;
         if *params != found {
             return Err(Error::Mismatch(format!(

@@ -73,7 +73,42 @@ impl ClassValues {
     pub fn load(path: &Path, params: Option<&GameParams>, expected: Option<&str>) -> Result<ClassValues> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let meta: Meta = read_meta(&bundle, path, KIND, "a class file", |m: &Meta| m.classes.len())?;
+        let header = ClassHeader::read((&bundle.meta, bundle.entries.len()), path, params, expected)?;
+        let found = header.params;
+        let shape = found.build()?.shape().clone();
+        let mut values = Vec::with_capacity(header.values.len());
+        for ((side, outcome), (_, set)) in header.values.into_iter().zip(bundle.entries) {
+            if set.shape() != &shape {
+                return Err(corrupt("a stored set does not have the game's shape".into()));
+            }
+            values.push(ValueClass { side, outcome, set });
+        }
+        Ok(ClassValues { params: found, class: header.class, values, mover_relative: header.mover_relative })
+    }
+}
+
+/// What a class file's metadata says: its game and class, and each stored set's side and
+/// value, in the order of the sets.
+pub(super) struct ClassHeader {
+    pub(super) params: GameParams,
+    pub(super) class: String,
+    pub(super) values: Vec<(Side, Outcome)>,
+    pub(super) mover_relative: bool,
+}
+
+impl ClassHeader {
+    /// The header of a class file of `entries` sets whose metadata is `text` (read from
+    /// `path`), checked to hold class `expected` (if given) of the game `params` (if given).
+    ///
+    /// # Errors
+    /// As [`ClassValues::load`].
+    pub(super) fn read(
+        text: (&str, usize),
+        path: &Path,
+        params: Option<&GameParams>,
+        expected: Option<&str>,
+    ) -> Result<ClassHeader> {
+        let meta: Meta = read_meta(text, path, KIND, "a class file", |m: &Meta| m.classes.len())?;
         let found = GameParams::from_json(&meta.params)?;
         if params.is_some_and(|p| *p != found) {
             return Err(Error::Mismatch(format!("{} holds a class of {found:?}, not of {params:?}", path.display())));
@@ -81,16 +116,31 @@ impl ClassValues {
         if expected.is_some_and(|e| e != meta.class) {
             return Err(Error::Mismatch(format!("{} holds class {}, not {expected:?}", path.display(), meta.class)));
         }
-        let shape = found.build()?.shape().clone();
-        let mut values = Vec::with_capacity(meta.classes.len());
-        for (desc, (_, set)) in meta.classes.into_iter().zip(bundle.entries) {
-            if set.shape() != &shape {
-                return Err(corrupt("a stored set does not have the game's shape".into()));
-            }
-            values.push(ValueClass { side: desc.side, outcome: desc.outcome, set });
-        }
-        Ok(ClassValues { params: found, class: meta.class, values, mover_relative: meta.mover_relative })
+        Ok(ClassHeader {
+            params: found,
+            class: meta.class,
+            values: meta.classes.into_iter().map(|c| (c.side, c.outcome)).collect(),
+            mover_relative: meta.mover_relative,
+        })
     }
+}
+
+/// The class files in `dir` (`class-*.dfas`), in order of their names.
+///
+/// # Errors
+/// [`Error::Io`] if the directory cannot be read.
+pub(super) fn class_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let io = |source| Error::Io { path: dir.to_path_buf(), error: source };
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).map_err(io)?.map(|e| e.map(|e| e.path())).collect::<std::io::Result<_>>().map_err(io)?;
+    files.retain(|p| class_name(p).is_some());
+    files.sort();
+    Ok(files)
+}
+
+/// The class a class file's name gives (`class-NAME.dfas`), if it is one.
+pub(super) fn class_name(path: &Path) -> Option<&str> {
+    path.file_name()?.to_str()?.strip_prefix("class-")?.strip_suffix(".dfas")
 }
 
 /// A solution made of the class files in `dir`: their value classes together, which answer
@@ -101,13 +151,7 @@ impl ClassValues {
 /// file covers the start; file errors.
 pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
     let corrupt = |what: String| Error::Corrupt { path: dir.to_path_buf(), what };
-    let io = |source| Error::Io { path: dir.to_path_buf(), error: source };
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(dir).map_err(io)?.map(|e| e.map(|e| e.path())).collect::<std::io::Result<_>>().map_err(io)?;
-    files.retain(|p| {
-        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".dfas"))
-    });
-    files.sort();
+    let files = class_files(dir)?;
     let mut params: Option<GameParams> = None;
     let mut classes = Vec::new();
     let mut mover_relative = false;

@@ -107,7 +107,8 @@ impl Solution {
     pub(super) fn load_file(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let meta: Meta = read_meta(&bundle, path, KIND, "a solution file", |m: &Meta| m.classes.len())?;
+        let meta: Meta =
+            read_meta((&bundle.meta, bundle.entries.len()), path, KIND, "a solution file", |m: &Meta| m.classes.len())?;
         let params = GameParams::from_json(&meta.params)?;
         let game = params.build()?;
         let mut classes = Vec::with_capacity(meta.classes.len());
@@ -196,23 +197,22 @@ pub fn metadata_for_reports(meta: &str) -> serde_json::Value {
     meta
 }
 
-/// The metadata of `bundle` (read from `path`) as `M`, checked to be of `kind` (a `what`)
-/// and to describe as many value classes (`described`) as the bundle stores sets.
+/// The metadata `text` of a bundle of `entries` sets (read from `path`) as `M`, checked to be
+/// of `kind` (a `what`) and to describe as many value classes (`described`) as it stores sets.
 pub(super) fn read_meta<M: serde::de::DeserializeOwned>(
-    bundle: &Bundle,
+    (text, entries): (&str, usize),
     path: &Path,
     kind: &str,
     what: &str,
     described: impl Fn(&M) -> usize,
 ) -> Result<M> {
     let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-    let meta: serde_json::Value =
-        serde_json::from_str(&bundle.meta).map_err(|_| corrupt("metadata is not JSON".into()))?;
+    let meta: serde_json::Value = serde_json::from_str(text).map_err(|_| corrupt("metadata is not JSON".into()))?;
     if meta["kind"] != kind {
         return Err(corrupt(format!("not {what} (a bundle of another kind)")));
     }
     let meta: M = serde_json::from_value(meta).map_err(|e| corrupt(format!("bad metadata: {e}")))?;
-    if described(&meta) != bundle.entries.len() {
+    if described(&meta) != entries {
         return Err(corrupt("value classes do not match the stored sets".into()));
     }
     Ok(meta)

@@ -4,11 +4,13 @@
 mod class_index;
 mod class_universe;
 mod classes;
+mod classes_on_disk;
 mod file;
 
 pub use class_index::ClassIndex;
 pub use class_universe::ClassUniverse;
 pub use classes::ClassValues;
+pub use classes_on_disk::ClassesOnDisk;
 pub use file::metadata_for_reports;
 
 use super::GameParams;
@@ -97,12 +99,8 @@ impl Solution {
         let side = if self.mover_relative { Side::First } else { pos.side };
         let mut found = self.candidates(&pos.board).filter(|c| c.side == side && c.set.contains(&pos.board));
         let first = found.next().map(|c| c.outcome);
-        if let Some(second) = found.next() {
-            return Err(crate::Error::Mismatch(format!(
-                "the solution puts one position in two value classes ({} and {}): it is damaged or forged",
-                first.map_or(String::new(), |o| o.to_string()),
-                second.outcome
-            )));
+        if let (Some(first), Some(second)) = (first, found.next()) {
+            return Err(in_two_classes(first, second.outcome));
         }
         Ok(first)
     }
@@ -122,4 +120,12 @@ impl Solution {
         }
         longest
     }
+}
+
+/// The error for a position found in two value classes, `first` and `second`: a solution's
+/// classes are disjoint, so the file is damaged or forged.
+fn in_two_classes(first: Outcome, second: Outcome) -> crate::Error {
+    crate::Error::Mismatch(format!(
+        "the solution puts one position in two value classes ({first} and {second}): it is damaged or forged"
+    ))
 }
