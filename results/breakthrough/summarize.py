@@ -4,7 +4,7 @@ sweep.sh) and runs/WxH-mitmD.{json,cmd,note} (meet-in-the-middle solves of depth
 
 The committed sizes.csv has hand-written rows beside these (4x8 by meet in the middle in two
 runs, 5x7 stopped): compare before replacing it."""
-import glob, json, os
+import csv, glob, json, os, re
 
 here = os.path.dirname(os.path.abspath(__file__))
 def cpu_seconds(size):
@@ -20,9 +20,16 @@ def cpu_seconds(size):
     return round(sum(times.values()), 1) if len(times) == 2 else ""
 
 
+COLUMNS = ("width,height,mode,winner,initial_value,wall_s,cpu_s,peak_rss_mib,largest_step_dfa_states,"
+           "largest_step_dfa_bytes,positions_solved,positions_in_sets,solution_bytes,positions_per_byte,status,"
+           "command").split(",")
 rows = []
 for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
     size = os.path.basename(cmd_file)[:-4]
+    # Only whole solves make rows here; the other records (class jobs, checks, queries,
+    # partial runs) have their own files.
+    if not re.fullmatch(r"\d+x\d+(-mitm\d*)?", size):
+        continue
     board, sep, depth = size.partition("-mitm")
     mitm = bool(sep)
     w, h = map(int, board.split("x"))
@@ -51,9 +58,21 @@ for cmd_file in glob.glob(os.path.join(here, "runs", "*.cmd")):
                      solved, in_sets, r["solution_bytes"], per_byte, status, cmd])
     elif os.path.exists(st):
         rows.append([w, h, mode, "", "", "", "", "", "", "", "", "", "", "", open(st).read().strip(), cmd])
-rows.sort(key=lambda r: (r[0] * r[1], r[0], r[2].startswith("meet")))
+    # runs/NAME.override.json: the row's figures where one report does not hold them (a run
+    # resumed in a second process, whose figures are the two runs' sums; a row re-measured by a
+    # later record, named in its status), by column name.
+    override = os.path.join(here, "runs", size + ".override.json")
+    if os.path.exists(override) and rows and rows[-1][:3] == [w, h, mode]:
+        for column, value in json.load(open(override)).items():
+            rows[-1][COLUMNS.index(column)] = value
+# A solve by class jobs has its record per class (runs/WxH-classes.csv, made by
+# classes_summary.py): its row was written from that record and is kept as it is.
+with open(os.path.join(here, "sizes.csv")) as f:
+    for r in csv.reader(f):
+        if len(r) > 2 and "by classes" in r[2]:
+            rows.append([int(r[0]), int(r[1])] + r[2:])
+rows.sort(key=lambda r: (r[0] * r[1], r[0], r[2].startswith("meet"), "by classes" in r[2]))
 with open(os.path.join(here, "sizes.csv"), "w") as f:
-    f.write("width,height,mode,winner,initial_value,wall_s,cpu_s,peak_rss_mib,largest_step_dfa_states,largest_step_dfa_bytes,"
-            "positions_solved,positions_in_sets,solution_bytes,positions_per_byte,status,command\n")
+    f.write(",".join(COLUMNS) + "\n")
     for r in rows:
         f.write(",".join('"%s"' % x if isinstance(x, str) and "," in x else str(x) for x in r) + "\n")
