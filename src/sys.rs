@@ -19,6 +19,14 @@ pub fn resident_mib() -> u64 {
     resident_bytes().map_or(0, |b| b >> 20)
 }
 
+/// Resident memory of this process that the kernel cannot drop and read back from a file:
+/// anonymous and shared pages (`RssAnon` + `RssShmem`), in bytes. Pages mapped from files
+/// (sets spilled to disk, Ostle's tables) are left out: the kernel reclaims them under
+/// pressure.
+pub fn unreclaimable_resident_bytes() -> Option<u64> {
+    Some((status_kib("RssAnon")? + status_kib("RssShmem").unwrap_or(0)) * 1024)
+}
+
 /// Peak resident memory of this process so far (VmHWM), in bytes.
 pub fn peak_resident_bytes() -> Option<u64> {
     status_kib("VmHWM").map(|kib| kib * 1024)

@@ -264,3 +264,26 @@ fn meet_in_the_middle_counts_the_reachable_positions_it_values() {
         assert!(in_sets > seen.len() as u128, "{width}x{height}: the backward sets hold unreachable positions too");
     }
 }
+
+/// A meet in the middle that keeps its finished sets in spill files finds the same solution
+/// as one that keeps them in memory, and leaves no file behind.
+#[test]
+fn meet_in_the_middle_spilled_to_disk_finds_the_same_solution() {
+    for (width, height) in [(3, 5), (4, 4)] {
+        let game = Breakthrough::new(width, height).unwrap();
+        let mode = Mode::MeetInTheMiddle { depth: 2 };
+        let in_memory = Solver::new(&game).solve(mode).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let options = SolveOptions { spill: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
+        let spilled = Solver::with_options(&game, options).solve(mode).unwrap();
+        assert!(spilled.classes.iter().any(|c| c.set.is_spilled()), "{width}x{height}: some class lies in a file");
+        assert_eq!(spilled.initial_value, in_memory.initial_value);
+        assert_eq!(spilled.reachable_valued, in_memory.reachable_valued);
+        let sets = |s: &dfasolve::games::Solution| -> Vec<_> {
+            s.classes.iter().map(|c| (c.side, c.outcome, c.set.clone())).collect()
+        };
+        assert_eq!(sets(&spilled), sets(&in_memory), "{width}x{height}");
+        drop(spilled);
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "spill files have no name");
+    }
+}

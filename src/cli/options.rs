@@ -39,6 +39,7 @@ impl VerifyOptions {
             class: None,
             max_memory: self.max_memory,
             list_classes: false,
+            spill: None,
         }
     }
 }
@@ -100,6 +101,12 @@ pub struct RunOptions {
     /// reach, and stop.
     #[arg(long)]
     pub list_classes: bool,
+    /// Meet in the middle: keep the finished sets (forward plies, backward sets, the settled
+    /// values) in unnamed files in this directory (on a disk, not a memory file system),
+    /// mapped: memory then holds what the ply under way works on, and the memory budget
+    /// counts only that. The values are the same either way.
+    #[arg(long, value_name = "DIR")]
+    pub spill: Option<PathBuf>,
 }
 
 /// A memory size in GiB: a finite number from 0 (no budget) to a pebibyte.

@@ -205,6 +205,7 @@ fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions 
         journal_every: Duration::from_secs_f64(run.journal_every * 60.0),
         part_above: run.filter_parts_above,
         limits: EngineLimits { memory_budget: budget_bytes(run.max_memory), layer_states },
+        spill: run.spill.clone(),
         ..SolveOptions::default()
     }
 }

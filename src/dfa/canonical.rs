@@ -51,7 +51,7 @@ fn rename_in_one_pass(
     // by the random reads of the gather.
     warm(old);
     room(rows, (order.len() + 2) * alphabet);
-    rows.extend(Layer::reserved_only(alphabet).next);
+    rows.extend(Layer::reserved_only(alphabet).into_ids());
     let mut new_of_old = vec![u32::MAX; old_next_len];
     new_of_old[0] = 0;
     new_of_old[1] = 1;
@@ -92,7 +92,7 @@ fn rename_in_parallel(
     old.par_chunks(UNIT * alphabet).for_each(warm);
     // Every slot is written below: only the growth is cleared.
     reuse_len(rows, (order.len() + 2) * alphabet, 0);
-    rows[..2 * alphabet].copy_from_slice(&Layer::reserved_only(alphabet).next);
+    rows[..2 * alphabet].copy_from_slice(&Layer::reserved_only(alphabet).into_ids());
     let body = &mut rows[2 * alphabet..];
     body.par_chunks_mut(UNIT * alphabet).zip(order.par_chunks(UNIT)).for_each(|(into, states)| {
         for (&s, slots) in states.iter().zip(into.chunks_exact_mut(alphabet)) {

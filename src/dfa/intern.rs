@@ -342,7 +342,7 @@ fn compact_in_place(layer: &mut Vec<u32>, alphabet: usize, ids: &[u32], bases: &
         }
     }
     layer.truncate(next as usize * alphabet);
-    layer[..reserved].copy_from_slice(&Layer::reserved_only(alphabet).next);
+    layer[..reserved].copy_from_slice(&Layer::reserved_only(alphabet).into_ids());
     // A small table gives the rest of a large buffer back (an intersection's tables are
     // often far smaller than the product's layers).
     layer.shrink_to_fit();

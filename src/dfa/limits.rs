@@ -151,13 +151,17 @@ fn over_memory_budget() -> ! {
 /// Keep this process's resident memory under `budget` bytes from now on: a thread samples
 /// it every 50 ms and, once it is over, the engine stops at its next check (see the module
 /// docs). A later call changes the budget; one thread watches for the whole process.
+///
+/// What counts is the memory the kernel cannot drop ([`crate::sys::unreclaimable_resident_bytes`]):
+/// pages mapped from files, such as spilled sets, are read back from disk when dropped.
 pub fn watch_memory(budget: u64) {
     BUDGET.store(budget, Ordering::Relaxed);
     static WATCHER: OnceLock<()> = OnceLock::new();
     WATCHER.get_or_init(|| {
         std::thread::spawn(|| {
             loop {
-                let resident = crate::sys::resident_bytes().unwrap_or(0);
+                let resident =
+                    crate::sys::unreclaimable_resident_bytes().or_else(crate::sys::resident_bytes).unwrap_or(0);
                 let budget = BUDGET.load(Ordering::Relaxed);
                 RESIDENT_NOW.store(resident, Ordering::Relaxed);
                 if budget > 0 && resident > budget {

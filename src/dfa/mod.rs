@@ -49,6 +49,7 @@ mod product;
 mod rank;
 mod relation;
 mod reverse;
+mod spill;
 mod unique;
 mod validate;
 
@@ -166,11 +167,43 @@ impl fmt::Debug for Shape {
 
 /// One layer's transition table: `rows` rows of `alphabet` next-state ids, row-major.
 ///
-/// Rows 0 and 1 are the reserved states (I3).
+/// Rows 0 and 1 are the reserved states (I3). The table is in memory, or in a file of the
+/// process's own, mapped ([`spill`]): the same ids either way.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Layer {
     alphabet: usize,
-    next: Vec<u32>,
+    next: Rows,
+}
+
+/// Where a layer's table lies.
+#[derive(Clone)]
+enum Rows {
+    InMemory(Vec<u32>),
+    Spilled(spill::SpilledRows),
+}
+
+impl Rows {
+    #[inline]
+    fn ids(&self) -> &[u32] {
+        match self {
+            Rows::InMemory(ids) => ids,
+            Rows::Spilled(rows) => rows.ids(),
+        }
+    }
+}
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Rows) -> bool {
+        self.ids() == other.ids()
+    }
+}
+
+impl Eq for Rows {}
+
+impl std::hash::Hash for Rows {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.ids().hash(state);
+    }
 }
 
 impl Layer {
@@ -178,13 +211,13 @@ impl Layer {
     pub(crate) fn reserved_only(alphabet: usize) -> Layer {
         let mut next = vec![0u32; alphabet];
         next.extend(std::iter::repeat_n(1u32, alphabet));
-        Layer { alphabet, next }
+        Layer { alphabet, next: Rows::InMemory(next) }
     }
 
     /// Number of states, reserved ones included.
     #[inline]
     pub fn len(&self) -> usize {
-        self.next.len() / self.alphabet
+        self.next.ids().len() / self.alphabet
     }
 
     /// Whether the layer holds only the reserved states.
@@ -202,27 +235,35 @@ impl Layer {
     /// The successor of `state` on `symbol`.
     #[inline]
     pub fn next(&self, state: StateId, symbol: Symbol) -> StateId {
-        StateId(self.next[state.index() * self.alphabet + symbol as usize])
+        StateId(self.next.ids()[state.index() * self.alphabet + symbol as usize])
     }
 
     /// The row of `state`: its successors in symbol order.
     #[inline]
     pub fn row(&self, state: StateId) -> &[u32] {
         let start = state.index() * self.alphabet;
-        &self.next[start..start + self.alphabet]
+        &self.next.ids()[start..start + self.alphabet]
     }
 
-    /// Bytes of the transition table in memory.
+    /// Bytes of the transition table (in memory, or mapped from a spill file).
     pub fn bytes(&self) -> usize {
-        self.next.len() * std::mem::size_of::<u32>()
+        std::mem::size_of_val(self.next.ids())
     }
 
     pub(crate) fn raw(&self) -> &[u32] {
-        &self.next
+        self.next.ids()
     }
 
     pub(crate) fn from_raw(alphabet: usize, next: Vec<u32>) -> Layer {
-        Layer { alphabet, next }
+        Layer { alphabet, next: Rows::InMemory(next) }
+    }
+
+    /// The ids of a layer made by [`Layer::reserved_only`], to build on.
+    pub(crate) fn into_ids(self) -> Vec<u32> {
+        match self.next {
+            Rows::InMemory(ids) => ids,
+            Rows::Spilled(rows) => rows.ids().to_vec(),
+        }
     }
 }
 
@@ -330,7 +371,7 @@ impl Dfa {
         (0..n)
             .map(|l| {
                 let next_len = if l + 1 < n { self.layers[l + 1].len() } else { 2 };
-                self.layers[l].next.len() * file::entry_width(next_len)
+                self.layers[l].next.ids().len() * file::entry_width(next_len)
             })
             .sum()
     }

@@ -64,8 +64,8 @@ pub(crate) struct RowTable {
 
 impl RowTable {
     pub(crate) fn new(alphabet: usize) -> RowTable {
-        let Layer { next, .. } = Layer::reserved_only(alphabet);
-        RowTable { alphabet, rows: next, table: HashTable::new(), limit: super::limits::layer_state_limit() }
+        let rows = Layer::reserved_only(alphabet).into_ids();
+        RowTable { alphabet, rows, table: HashTable::new(), limit: super::limits::layer_state_limit() }
     }
 
     pub(crate) fn with_capacity(alphabet: usize, states: usize) -> RowTable {

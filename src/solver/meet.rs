@@ -23,10 +23,21 @@ impl Solver<'_> {
         if self.game.has_draws() {
             return Err(Error::BadParameters(format!("{} can be drawn: use the strong mode", self.game.name())));
         }
-        let r = self.retrograde(Some(depth))?;
+        let mut r = self.retrograde(Some(depth))?;
         let (sides, shared) = (r.win.sharing(), r.win.is_shared());
         let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
+        // With a spill directory the finished sets lie in mapped files from here on: the
+        // backup's memory is then its ply's work (`docs/engine-notes.md`, lever 2).
+        let decided = {
+            let in_memory = decided;
+            PerSide::try_new(sides, |s| self.spill.keep(in_memory[s].clone()))?
+        };
+        r.loss = PerSide::try_new(sides, |s| self.spill.keep(r.loss[s].clone()))?;
+        r.win = PerSide::try_new(sides, |s| self.spill.keep(r.win[s].clone()))?;
+        for ply in &mut plies {
+            *ply = self.spill.keep(std::mem::replace(ply, Dfa::reject_all(self.game.shape())))?;
+        }
         // Every position of ply k + 1 is valued before ply k: each ply's successors lie
         // in the next ply. So ply k only values the positions no later ply has seen,
         // a win when it has a move into any known loss of the opponent. A position
@@ -37,7 +48,7 @@ impl Solver<'_> {
         // meant a difference of each running set at the end, whose spikes were the solve's
         // peak: `docs/engine-notes.md`, the final classes.)
         let empty = Dfa::reject_all(self.game.shape());
-        let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone()));
+        let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone(), self.spill.clone()));
         let (mut win_all, mut loss_all) = (running(), running());
         // The reachable positions the retrograde pass decided, for the count of reachable
         // positions valued (the backup values the others).
@@ -79,10 +90,10 @@ impl Solver<'_> {
             let side = Side::after(initial.side, Ply(k as u32));
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-            win_all[side].add(&win_new);
-            loss_all[side].add(&lose_new);
+            win_all[side].add(&win_new)?;
+            loss_all[side].add(&lose_new)?;
             previous_new = Some((side, new));
-            reached_decided[side].add(&take_ply(k).intersection(&decided[side]));
+            reached_decided[side].add(&take_ply(k).intersection(&decided[side]))?;
             undone = k;
         }
         let mut prepared =
@@ -91,7 +102,7 @@ impl Solver<'_> {
             let side = Side::after(initial.side, Ply(k as u32));
             let o = side.other();
             let (prepared_k, reached) = prepared.take().expect("prepared during the previous ply");
-            reached_decided[side].add(&reached);
+            reached_decided[side].add(&reached)?;
             drop(reached);
             let (moves, ongoing, win_ref, loss_ref) =
                 (&self.moves[side], &self.whole_made().ongoing, &win_all, &loss_all);
@@ -125,8 +136,8 @@ impl Solver<'_> {
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
-            win_all[side].add(&win_new);
-            loss_all[side].add(&lose_new);
+            win_all[side].add(&win_new)?;
+            loss_all[side].add(&lose_new)?;
             previous_new = Some((side, new));
             prepared = next;
         }
@@ -144,7 +155,7 @@ impl Solver<'_> {
         let mut classes = retrograde::exact_classes(r.new_win, r.new_loss);
         for ((s, win), (_, loss)) in win_all.into_iter_sides().zip(loss_all.into_iter_sides()) {
             for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
-                let set = set.into_dfa();
+                let set = self.spill.keep(set.into_dfa())?;
                 reachable_valued = reachable_valued.saturating_add(set.checked_count().unwrap_or(u128::MAX));
                 classes.push(ValueClass { side: s, outcome, set });
             }

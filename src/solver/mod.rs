@@ -50,6 +50,7 @@ mod pass;
 mod per_side;
 mod retrograde;
 mod running;
+mod spill;
 mod step_key;
 mod undecided;
 mod universe;
@@ -107,6 +108,8 @@ pub struct Solver<'g> {
     /// Above this many open DFA states an escape filter goes by parts.
     part_above: usize,
     mirror: Mirror,
+    /// Where a meet in the middle keeps its finished sets.
+    spill: spill::Spill,
 }
 
 impl<'g> Solver<'g> {
@@ -151,6 +154,7 @@ impl<'g> Solver<'g> {
                 options.mirror,
                 options.mirror_budget,
             ),
+            spill: spill::Spill::new(options.spill),
         }
     }
 

@@ -34,6 +34,10 @@ pub struct SolveOptions {
     pub mirror_budget: (usize, usize),
     /// The memory budget and the state-id limit of the engine while the solver lives.
     pub limits: EngineLimits,
+    /// Keep the meet in the middle's finished sets (its forward plies, backward sets and the
+    /// settled part of its running values) in unnamed files in this directory, mapped, so that
+    /// memory holds what the current ply works on. `None`: all in memory.
+    pub spill: Option<PathBuf>,
 }
 
 /// Default of [`SolveOptions::part_above`]: open sets of a few gigabytes, whose filter's
@@ -50,6 +54,7 @@ impl Default for SolveOptions {
             mirror: MirrorPolicy::Large,
             mirror_budget: MIRROR_BUDGET,
             limits: EngineLimits::default(),
+            spill: None,
         }
     }
 }
