@@ -1,7 +1,7 @@
 //! A directory of class files answered in place: a position's value reads a row per layer
 //! of its own class's file ([`OnDiskBundle`]), and no set is ever loaded.
 //!
-//! Loading a whole class directory ([`super::Solution::load`]) decodes every class: 10.5 GiB
+//! Loading a whole class directory ([`super::Solution::load`]) decodes every class: 12.0 GiB
 //! for 5x6 Breakthrough. A person asking about one position needs its class (found from the
 //! game's partition) and, for its moves, the classes they lead to. Each file is checked
 //! (checksum, game, class, shape) the first time a position of its class is asked about.

@@ -1,0 +1,1 @@
+cd ~/dfasolve-runs/bt-5x6-classes && /usr/bin/time -v dfasolve query classes 'xxxxx/xxxxx/...../...../ooooo/ooooo first'   # build 5ab7405 (reads the class directory whole), 2026-11-28 16:21, beside a 5x6 meet in the middle and an Othello 8x4 sweep; the same answer as 5x6-query-start.txt
