@@ -75,7 +75,7 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
     if crate::games::ostle::ranked::is_tables_dir(path) {
         return super::ostle_tables::stats(path, json);
     }
-    let (sets, meta, file_bytes) = if path.is_dir() { class_files(path)? } else { one_file(path)? };
+    let Figures { sets, meta, bytes: file_bytes } = if path.is_dir() { class_files(path)? } else { one_file(path)? };
     let rows: Vec<serde_json::Value> = sets
         .iter()
         .map(|(name, s)| {
@@ -228,16 +228,24 @@ pub(super) fn import(dfa1: &Path, out: &Path) -> Result<()> {
 }
 
 /// A file's bundle and its size in bytes.
-fn one_file(path: &Path) -> Result<(Vec<(String, DfaStats)>, String, u64)> {
+/// What `stats` reports of a file or a class directory: each set's figures by name, the
+/// metadata, and the bytes on disk.
+struct Figures {
+    sets: Vec<(String, DfaStats)>,
+    meta: String,
+    bytes: u64,
+}
+
+fn one_file(path: &Path) -> Result<Figures> {
     let bundle = Bundle::load(path).about_file("loading", path)?;
     let sets = bundle.entries.iter().map(|(name, d)| (name.clone(), d.stats())).collect();
-    Ok((sets, bundle.meta, std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)))
+    Ok(Figures { sets, meta: bundle.meta, bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) })
 }
 
 /// The figures of every set of the class files in `dir` (each set named `CLASS: set`), the
 /// last file's metadata, and their bytes together. One file is in memory at a time: a class
 /// directory can be far larger than memory (5x6 Breakthrough: 11.5 GB).
-fn class_files(dir: &Path) -> Result<(Vec<(String, DfaStats)>, String, u64)> {
+fn class_files(dir: &Path) -> Result<Figures> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .about_file("reading", dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -249,13 +257,13 @@ fn class_files(dir: &Path) -> Result<(Vec<(String, DfaStats)>, String, u64)> {
     if files.is_empty() {
         bail!("{}: no class files (class-*.dfas) here", dir.display());
     }
-    let (mut all, mut meta, mut bytes) = (Vec::new(), String::new(), 0);
+    let mut all = Figures { sets: Vec::new(), meta: String::new(), bytes: 0 };
     for file in files {
-        let (sets, file_meta, size) = one_file(&file)?;
+        let one = one_file(&file)?;
         let class = file.file_stem().and_then(|s| s.to_str()).unwrap_or("?").trim_start_matches("class-").to_string();
-        all.extend(sets.into_iter().map(|(name, s)| (format!("{class}: {name}"), s)));
-        meta = file_meta;
-        bytes += size;
+        all.sets.extend(one.sets.into_iter().map(|(name, s)| (format!("{class}: {name}"), s)));
+        all.meta = one.meta;
+        all.bytes += one.bytes;
     }
-    Ok((all, meta, bytes))
+    Ok(all)
 }
