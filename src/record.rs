@@ -244,7 +244,7 @@ impl serde::Serialize for Fixed3 {
 pub struct CsvRow {
     /// The game's name.
     pub game: String,
-    /// `Forward`, `Backward` or `Backup`.
+    /// `Forward`, `Backward` or `Backup` (`Classes` in a record of class universes made from a sweep's files).
     pub phase: String,
     /// Ply or iteration.
     pub step: u32,

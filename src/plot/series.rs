@@ -17,7 +17,7 @@ pub struct Series {
 /// The steps of one phase of the run.
 #[derive(Clone, Debug)]
 pub struct PhaseSeries {
-    /// `Backward`, `Forward` or `Backup`, as recorded.
+    /// `Backward`, `Forward`, `Backup` or `Classes` (a sweep's class universes), as recorded.
     pub phase: String,
     /// What the phase is, for the panel's caption.
     pub caption: &'static str,
@@ -61,6 +61,7 @@ pub fn phases(rows: &[CsvRow]) -> Vec<PhaseSeries> {
                     "Backward" => ("backward (retrograde iterations)", "iteration"),
                     "Forward" => ("forward (positions reachable at each ply)", "ply"),
                     "Backup" => ("backup (values through the plies)", "ply"),
+                    "Classes" => ("class universes (positions reachable, by discs on the board)", "discs"),
                     _ => ("other steps", "step"),
                 };
                 out.push(PhaseSeries {
@@ -103,6 +104,7 @@ pub fn mode(phases: &[PhaseSeries]) -> &'static str {
         // A meet in the middle stopped in its backward phase records the same steps.
         (true, false, false) => "retrograde iterations",
         (_, true, false) => "forward plies",
+        _ if has("Classes") => "class universes",
         _ => "run",
     }
 }
