@@ -168,7 +168,7 @@ impl fmt::Debug for Shape {
 /// One layer's transition table: `rows` rows of `alphabet` next-state ids, row-major.
 ///
 /// Rows 0 and 1 are the reserved states (I3). The table is in memory, or in a file of the
-/// process's own, mapped ([`spill`]): the same ids either way.
+/// process's own, mapped ([`Dfa::spilled_to`]): the same ids either way.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Layer {
     alphabet: usize,
