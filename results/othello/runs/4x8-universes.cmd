@@ -1,0 +1,1 @@
+cd results/othello && python3 universes_record.py dfasolve ~/dfasolve-runs/othello/4x8-differences 'othello 4x8 reachable' > runs/4x8-universes.csv && dfasolve plot runs/4x8-universes.csv   # build 79c5e6e, 2026-11-28

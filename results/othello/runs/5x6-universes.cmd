@@ -1,0 +1,1 @@
+cd results/othello && python3 universes_record.py dfasolve ~/dfasolve-runs/othello/5x6-differences 'othello 5x6 reachable' > runs/5x6-universes.csv && dfasolve plot runs/5x6-universes.csv   # build 79c5e6e, 2026-11-28

@@ -1,0 +1,1 @@
+cd results/othello && python3 universes_record.py dfasolve ~/dfasolve-runs/othello/6x5-differences 'othello 6x5 reachable' > runs/6x5-universes.csv && dfasolve plot runs/6x5-universes.csv   # build 79c5e6e, 2026-11-28
