@@ -1,0 +1,1 @@
+cd ~/dfasolve-runs/bt-5x6-spill && PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled --max-memory 3.72 --spill spill   # build 539b0d3 (queue.sh); runs dfasolve breakthrough --width 5 --height 6 --json --no-save --csv spilled.csv --progress --max-memory 3.72 --spill spill under /usr/bin/time -v
