@@ -246,14 +246,7 @@ fn one_file(path: &Path) -> Result<Figures> {
 /// last file's metadata, and their bytes together. One file is in memory at a time: a class
 /// directory can be far larger than memory (5x6 Breakthrough: 11.5 GB).
 fn class_files(dir: &Path) -> Result<Figures> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .about_file("reading", dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".dfas"))
-        })
-        .collect();
-    files.sort();
+    let files = crate::games::solution::class_files(dir).about_file("reading", dir)?;
     if files.is_empty() {
         bail!("{}: no class files (class-*.dfas) here", dir.display());
     }

@@ -34,7 +34,8 @@ impl Solver<'_> {
             PerSide::try_new(sides, |s| self.spill.keep(in_memory[s].clone()))?
         };
         r.loss = PerSide::try_new(sides, |s| self.spill.keep(r.loss[s].clone()))?;
-        r.win = PerSide::try_new(sides, |s| self.spill.keep(r.win[s].clone()))?;
+        // The backward wins are in `decided` and are not read again.
+        r.win = PerSide::new(sides, |_| Dfa::reject_all(self.game.shape()));
         for ply in &mut plies {
             *ply = self.spill.keep(std::mem::replace(ply, Dfa::reject_all(self.game.shape())))?;
         }

@@ -129,7 +129,7 @@ impl ClassHeader {
 ///
 /// # Errors
 /// [`Error::Io`] if the directory cannot be read.
-pub(super) fn class_files(dir: &Path) -> Result<Vec<PathBuf>> {
+pub fn class_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let io = |source| Error::Io { path: dir.to_path_buf(), error: source };
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(dir).map_err(io)?.map(|e| e.map(|e| e.path())).collect::<std::io::Result<_>>().map_err(io)?;

@@ -9,7 +9,7 @@ mod file;
 
 pub use class_index::ClassIndex;
 pub use class_universe::ClassUniverse;
-pub use classes::ClassValues;
+pub use classes::{ClassValues, class_files};
 pub use classes_on_disk::ClassesOnDisk;
 pub use file::metadata_for_reports;
 
