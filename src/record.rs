@@ -244,7 +244,8 @@ impl serde::Serialize for Fixed3 {
 pub struct CsvRow {
     /// The game's name.
     pub game: String,
-    /// `Forward`, `Backward` or `Backup` (`Classes` in a record of class universes made from a sweep's files).
+    /// `Forward`, `Backward` or `Backup` (`Classes` in a record of class universes made from a
+    /// sweep's files, `Class values` in one of a solve by class jobs made from their reports).
     pub phase: String,
     /// Ply or iteration.
     pub step: u32,

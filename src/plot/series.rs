@@ -17,7 +17,8 @@ pub struct Series {
 /// The steps of one phase of the run.
 #[derive(Clone, Debug)]
 pub struct PhaseSeries {
-    /// `Backward`, `Forward`, `Backup` or `Classes` (a sweep's class universes), as recorded.
+    /// `Backward`, `Forward`, `Backup`, `Classes` (a sweep's class universes) or `Class values`
+    /// (a solve by class jobs, summed by pieces on the board), as recorded.
     pub phase: String,
     /// What the phase is, for the panel's caption.
     pub caption: &'static str,
@@ -62,6 +63,7 @@ pub fn phases(rows: &[CsvRow]) -> Vec<PhaseSeries> {
                     "Forward" => ("forward (positions reachable at each ply)", "ply"),
                     "Backup" => ("backup (values through the plies)", "ply"),
                     "Classes" => ("class universes (positions reachable, by discs on the board)", "discs"),
+                    "Class values" => ("values by classes (positions valued, by pieces on the board)", "pieces"),
                     _ => ("other steps", "step"),
                 };
                 out.push(PhaseSeries {
@@ -105,6 +107,51 @@ pub fn mode(phases: &[PhaseSeries]) -> &'static str {
         (true, false, false) => "retrograde iterations",
         (_, true, false) => "forward plies",
         _ if has("Classes") => "class universes",
+        _ if has("Class values") => "solve by classes",
         _ => "run",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Fixed3;
+
+    fn row(phase: &str, step: u32, side: &str, set: SetName, positions: u128) -> CsvRow {
+        CsvRow {
+            game: "breakthrough 3x4 by classes".into(),
+            phase: phase.into(),
+            step,
+            side: side.into(),
+            set,
+            positions: Some(positions),
+            states: 10,
+            bytes: 100,
+            positions_per_byte: Some(Fixed3(positions as f64 / 100.0)),
+            elapsed_s: Fixed3(0.0),
+            peak_rss_bytes: None,
+            class: None,
+            program: None,
+        }
+    }
+
+    /// A solve by class jobs is one panel with pieces on the x axis, a series per value and
+    /// side, and a title that says what it is.
+    #[test]
+    fn class_values_are_drawn_by_pieces_on_the_board() {
+        let rows = [
+            row("Class values", 2, "first", SetName::Win, 5),
+            row("Class values", 2, "first", SetName::Loss, 7),
+            row("Class values", 3, "first", SetName::Win, 40),
+            row("Class values", 3, "second", SetName::Loss, 9),
+        ];
+        let phases = phases(&rows);
+        assert_eq!(phases.len(), 1);
+        assert_eq!(phases[0].step_name, "pieces");
+        assert!(phases[0].caption.contains("by pieces on the board"), "{}", phases[0].caption);
+        let labels: Vec<&str> = phases[0].series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["wins, first to move", "losses, first to move", "losses, second to move"]);
+        assert_eq!(phases[0].series[0].points, [(2, Some(5.0), 10.0), (3, Some(40.0), 10.0)]);
+        assert_eq!(mode(&phases), "solve by classes");
     }
 }
