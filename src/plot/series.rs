@@ -119,7 +119,7 @@ mod tests {
 
     fn row(phase: &str, step: u32, side: &str, set: SetName, positions: u128) -> CsvRow {
         CsvRow {
-            game: "breakthrough 3x4 by classes".into(),
+            game: "breakthrough 3x4".into(),
             phase: phase.into(),
             step,
             side: side.into(),
