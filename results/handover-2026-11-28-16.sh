@@ -23,6 +23,7 @@ for run in "spilled --spill spill" "in-memory"; do
         kill -0 $job 2>/dev/null || break
         sleep 2
     done
-    pkill -TERM -f "dfasolve breakthrough --width 5 --height 7 --json --no-save --csv $name.csv"
+    # The solver alone (its command line begins with its name), so that /usr/bin/time reports it.
+    pkill -TERM -f "^dfasolve breakthrough --width 5 --height 7 --json --no-save --csv $name.csv"
     wait $job
 done
