@@ -1,0 +1,7 @@
+# Lever 2 on 6x6: the meet in the middle with its finished sets spilled, checkpointed. In ~/dfasolve-runs/bt-6x6-spill/,
+# beside the build 56f2775 copied there as ./dfasolve, by results/handover-2026-11-29-19.sh (rerun it to resume):
+WIDTH=6 HEIGHT=6 PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled.N --max-memory 20 --spill spill --checkpoint ckpt
+# which runs dfasolve breakthrough --width 6 --height 6 --json --no-save --csv spilled.N.csv --progress --max-memory 20 --spill spill --checkpoint ckpt
+# under /usr/bin/time -v. Attempt 1 from 2026-11-29 04:18, from nothing; beside it a niced cargo test --release build of
+# the integration tests (04:21-04:26, forward plies 16-20). Under way at session 47's end: spilled.1.partial.csv is its
+# record to then.
