@@ -9,7 +9,8 @@ use std::str::FromStr;
 /// A step of a solve, as its checkpoint is named.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepKey {
-    /// `forward-0003`: the positions reachable in exactly that many plies.
+    /// `forward-0003`: the forward step from ply 3, so the positions reachable in exactly
+    /// 4 plies (the run's record numbers them ply 4; the start, ply 0, has no file).
     Forward(u32),
     /// `backward-0003`, or `class-NAME-backward-0003` in a class: a retrograde iteration's
     /// new wins and new losses.
