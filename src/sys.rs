@@ -49,6 +49,24 @@ pub fn cpu_seconds() -> Option<f64> {
     Some((f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?) as f64 / 100.0)
 }
 
+/// Give the memory the allocator holds free back to the system, where the C library can
+/// (glibc's `malloc_trim`): after a stopped operation has dropped its tables, so that the
+/// resident memory the budget watches falls before the work is tried again in parts.
+#[allow(unsafe_code)]
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> i32;
+        }
+        // SAFETY: `malloc_trim` only returns free heap pages to the kernel; it takes no
+        // pointer and is safe to call from any thread at any time.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -296,6 +296,22 @@ fn run_stopped_inside_a_filter_by_parts_resumes_from_its_journal() {
     assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&parts).unwrap(), "by parts or whole, the same solution");
 }
 
+/// A meet in the middle whose backup plies are each cut into many regions gives the same
+/// solution, byte for byte, as one of whole plies; stopped right after a ply's journal of
+/// regions is saved, it resumes from that journal to the same solution.
+#[test]
+fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
+    let game = ["breakthrough", "--width", "4", "--height", "5", "--journal-every", "0"];
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, cut) = (dir.path().join("whole.dfas"), dir.path().join("cut.dfas"));
+    assert!(dfasolve(&[&game[..], &["--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success());
+    let many = [&game[..], &["--backup-parts", "16", "--quiet", "--out", cut.to_str().unwrap()]].concat();
+    assert!(dfasolve(&many).status.success());
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&cut).unwrap(), "cut or whole, the same solution");
+    let parted = [&game[..], &["--backup-parts", "16"]].concat();
+    stopped_inside_an_image_resumes(&parted, "backup-0010-first-wins");
+}
+
 #[test]
 fn play_against_the_perfect_player_to_the_end() {
     use std::io::Write;

@@ -40,6 +40,7 @@ impl VerifyOptions {
             max_memory: self.max_memory,
             list_classes: false,
             spill: None,
+            backup_parts: 1,
         }
     }
 }
@@ -107,6 +108,11 @@ pub struct RunOptions {
     /// counts only that. The values are the same either way.
     #[arg(long, value_name = "DIR")]
     pub spill: Option<PathBuf>,
+    /// Meet in the middle: cut each backup ply's new wins into at least this many regions,
+    /// imaged one at a time (more are cut as the memory budget needs them). The values are
+    /// the same either way.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub backup_parts: u32,
 }
 
 /// A memory size in GiB: a finite number from 0 (no budget) to a pebibyte.

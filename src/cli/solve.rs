@@ -206,6 +206,7 @@ fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions 
         part_above: run.filter_parts_above,
         limits: EngineLimits { memory_budget: budget_bytes(run.max_memory), layer_states },
         spill: run.spill.clone(),
+        backup_parts: run.backup_parts as usize,
         ..SolveOptions::default()
     }
 }

@@ -137,6 +137,8 @@ static BUDGET: AtomicU64 = AtomicU64::new(0);
 /// Resident memory at the watcher's last sample, in bytes.
 static RESIDENT_NOW: AtomicU64 = AtomicU64::new(0);
 static RESIDENT_SEEN: AtomicU64 = AtomicU64::new(0);
+/// The most resident memory the watcher has seen since [`reset_resident_peak`].
+static RESIDENT_PEAK: AtomicU64 = AtomicU64::new(0);
 static OVER_BUDGET: AtomicBool = AtomicBool::new(false);
 
 #[cold]
@@ -164,6 +166,7 @@ pub fn watch_memory(budget: u64) {
                     crate::sys::unreclaimable_resident_bytes().or_else(crate::sys::resident_bytes).unwrap_or(0);
                 let budget = BUDGET.load(Ordering::Relaxed);
                 RESIDENT_NOW.store(resident, Ordering::Relaxed);
+                RESIDENT_PEAK.fetch_max(resident, Ordering::Relaxed);
                 if budget > 0 && resident > budget {
                     RESIDENT_SEEN.store(resident, Ordering::Relaxed);
                     OVER_BUDGET.store(true, Ordering::Relaxed);
@@ -198,6 +201,44 @@ pub(crate) fn split_level() -> usize {
     } else {
         2
     }
+}
+
+/// The memory budget in force, in bytes (0: none).
+pub(crate) fn memory_budget() -> u64 {
+    BUDGET.load(Ordering::Relaxed)
+}
+
+/// The resident memory the budget counts, at the watcher's last sample, in bytes (0 without
+/// a budget: nothing samples it).
+pub(crate) fn resident_now() -> u64 {
+    RESIDENT_NOW.load(Ordering::Relaxed)
+}
+
+/// Start measuring a peak: [`resident_peak`] is the most seen from now on.
+pub(crate) fn reset_resident_peak() {
+    RESIDENT_PEAK.store(RESIDENT_NOW.load(Ordering::Relaxed), Ordering::Relaxed);
+}
+
+/// The most resident memory the watcher has seen since [`reset_resident_peak`], in bytes.
+pub(crate) fn resident_peak() -> u64 {
+    RESIDENT_PEAK.load(Ordering::Relaxed)
+}
+
+/// After a stop for the memory budget whose work has been dropped: give the freed memory
+/// back to the system and wait (a few seconds at most) for the watcher to see the process
+/// under `fraction` of its budget. Whether it is.
+pub(crate) fn settle_under(fraction: f64) -> bool {
+    let budget = BUDGET.load(Ordering::Relaxed);
+    for _ in 0..40 {
+        crate::sys::release_free_memory();
+        let resident = crate::sys::unreclaimable_resident_bytes().or_else(crate::sys::resident_bytes).unwrap_or(0);
+        RESIDENT_NOW.store(resident, Ordering::Relaxed);
+        if budget == 0 || (resident as f64) < budget as f64 * fraction {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
 }
 
 /// Let the engine run again after a stop for the memory budget (the caller has dropped what

@@ -47,6 +47,7 @@ mod ops;
 mod packed;
 mod product;
 mod rank;
+mod region;
 mod relation;
 mod reverse;
 mod spill;
@@ -59,6 +60,7 @@ pub use image::{Background, Move, MovePlan};
 pub use ops::Change;
 pub use product::product_states_explored;
 pub use rank::{Cursor, RankMemo, RankedSet};
+pub use region::{Cut, Region};
 pub use relation::RelationImager;
 pub use validate::InvariantViolation;
 
@@ -280,6 +282,22 @@ pub struct Dfa {
 }
 
 impl Dfa {
+    /// A SHA-256 digest of the set (its canonical layers, I7): equal sets have equal
+    /// fingerprints, so a journal can name the sets it was made from and refuse others.
+    pub fn fingerprint(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hasher = Sha256::new();
+        hasher.update(self.shape.sizes().iter().flat_map(|s| s.to_le_bytes()).collect::<Vec<u8>>());
+        hasher.update(self.initial.0.to_le_bytes());
+        for layer in &self.layers {
+            for chunk in layer.raw().chunks(1 << 16) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|id| id.to_le_bytes()).collect();
+                hasher.update(&bytes);
+            }
+        }
+        hasher.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+    }
+
     /// The empty set.
     pub fn reject_all(shape: &Shape) -> Dfa {
         Dfa::trivial(shape, StateId::REJECT)

@@ -3,7 +3,7 @@
 
 use super::progress::{Partial, Resume};
 use super::{Edge, MoveGraph};
-use crate::dfa::{Background, Change, Dfa, Move, MovePlan};
+use crate::dfa::{Background, Change, Dfa, Move, MovePlan, Region};
 use std::borrow::Cow;
 
 /// A prepared pass and the ordinal (0, 1, ...) of the move group it belongs to.
@@ -64,11 +64,12 @@ impl MoveGraph {
         plans: &[GroupPlan],
         set: &Dfa,
         within: Option<&Dfa>,
+        region: &Region,
         mut resume: Resume,
     ) -> Dfa {
         let (skip, mut pending) = resume.from.take().map_or((0, Vec::new()), |p| (p.groups_done, p.sets));
         for (i, (group, plan)) in plans.iter().enumerate().filter(|(_, (g, _))| *g >= skip) {
-            let mut merged = (0u32, set.image_planned(plan, within));
+            let mut merged = (0u32, set.image_planned_in(plan, within, region));
             while let Some((rank, _)) = pending.last()
                 && *rank == merged.0
             {
@@ -248,7 +249,7 @@ fn compose(first: &[Change], then: &[Change]) -> Option<Vec<Change>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::dfa::Dfa;
+    use crate::dfa::{Dfa, Region};
     use crate::games::Game;
     use crate::games::breakthrough::Breakthrough;
     use crate::move_graph::{Partial, Resume};
@@ -266,7 +267,13 @@ mod tests {
             let graph = game.moves(side);
             let image = |backward: bool, split: usize, of: &Dfa| {
                 let plans = graph.plan(backward, split).expect("Breakthrough's moves flatten");
-                graph.image_by_plans(plans, of, backward.then(|| game.universe(side)).as_ref(), Resume::none())
+                graph.image_by_plans(
+                    plans,
+                    of,
+                    backward.then(|| game.universe(side)).as_ref(),
+                    &Region::whole(),
+                    Resume::none(),
+                )
             };
             let forward = image(false, 0, &set);
             let backward = image(true, 0, &forward);
@@ -302,7 +309,13 @@ mod tests {
             snapshots.lock().unwrap().push(Partial { groups_done, sets });
         };
         let plans = |split: usize| graph.plan(true, split).expect("Breakthrough's moves flatten");
-        let whole = graph.image_by_plans(plans(0), &set, Some(within), Resume { from: None, record: Some(&record) });
+        let whole = graph.image_by_plans(
+            plans(0),
+            &set,
+            Some(within),
+            &Region::whole(),
+            Resume { from: None, record: Some(&record) },
+        );
         let image_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
         let left =
             graph.filter_by_plans(plans(0), &set, Cow::Borrowed(within), Resume { from: None, record: Some(&record) });
@@ -315,7 +328,7 @@ mod tests {
             for from in image_snapshots.iter().cloned() {
                 let resume = Resume { from: Some(from), record: None };
                 assert_eq!(
-                    graph.image_by_plans(plans(split), &set, Some(within), resume),
+                    graph.image_by_plans(plans(split), &set, Some(within), &Region::whole(), resume),
                     whole,
                     "split level {split}"
                 );

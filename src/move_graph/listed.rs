@@ -3,7 +3,7 @@
 //! strings that have no other move in games that pass ([`Moves`], [`Pass`]).
 
 use super::{MoveGraph, Resume};
-use crate::dfa::{Dfa, Symbol};
+use crate::dfa::{Dfa, Region, Symbol};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -116,6 +116,18 @@ impl Moves {
     /// The strings of `within` with some move into `set`.
     pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
         self.backward_within_resumable(set, within, Resume::none())
+    }
+
+    /// [`Moves::backward_within`] in `region` of `within` only: the regions of a cut of
+    /// `within` give disjoint parts whose union is the whole image.
+    pub fn backward_within_in(&self, set: &Dfa, within: &Dfa, region: &Region) -> Dfa {
+        if region.is_whole() {
+            return self.backward_within(set, within);
+        }
+        if self.listed.is_some() || self.pass.is_some() {
+            return self.backward_within(set, &within.restricted_to(region));
+        }
+        self.graph.backward_within_in(set, within, region)
     }
 
     /// [`Moves::backward_within`], with the graph's image resumable ([`Resume`]).

@@ -25,7 +25,7 @@ pub use listed::{ListedMoves, Moves, Pass};
 pub use progress::{Partial, Recorder, Resume};
 
 use crate::dfa::limits::{SPLIT_LEVELS, split_level};
-use crate::dfa::{Change, Dfa, RelationImager, Shape, Symbol};
+use crate::dfa::{Change, Dfa, Region, RelationImager, Shape, Symbol};
 use flat::{FlatMove, GroupPlan};
 use relations::LayerRelation;
 use std::borrow::Cow;
@@ -223,27 +223,34 @@ impl MoveGraph {
             return self.relation_images(relations, set, false, None);
         }
         match self.plan(false, split_level()) {
-            Some(plans) => self.image_by_plans(plans, set, None, Resume::none()),
+            Some(plans) => self.image_by_plans(plans, set, None, &Region::whole(), Resume::none()),
             None => self.forward_by_stages(set),
         }
     }
 
     /// The strings with some path into `set`.
     pub fn backward(&self, set: &Dfa) -> Dfa {
-        self.backward_impl(set, None, Resume::none())
+        self.backward_impl(set, None, &Region::whole(), Resume::none())
     }
 
     /// The strings of `within` with some path into `set`: `within ∩ backward(set)`, computed
     /// with `within` fused into the first stage so that work outside it is never done.
     pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
-        self.backward_impl(set, Some(within), Resume::none())
+        self.backward_impl(set, Some(within), &Region::whole(), Resume::none())
+    }
+
+    /// [`MoveGraph::backward_within`] in `region` of `within` only: its members there with a
+    /// path into `set`. The regions of a cut of `within` give disjoint parts whose union is
+    /// the whole image.
+    pub fn backward_within_in(&self, set: &Dfa, within: &Dfa, region: &Region) -> Dfa {
+        self.backward_impl(set, Some(within), region, Resume::none())
     }
 
     /// [`MoveGraph::backward_within`], resuming after the move groups `resume.from` says are
     /// done and reporting each finished group (see [`Resume`]). Graphs that are not imaged
     /// by plans start over and report nothing.
     pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
-        self.backward_impl(set, Some(within), resume)
+        self.backward_impl(set, Some(within), &Region::whole(), resume)
     }
 
     /// The strings of `within` with no path into `set`: `within \ backward_within(set, within)`.
@@ -270,12 +277,19 @@ impl MoveGraph {
         }
     }
 
-    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>, resume: Resume) -> Dfa {
+    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>, region: &Region, resume: Resume) -> Dfa {
+        let plans = self.plan(true, split_level());
+        if let (false, Some(w)) = (region.is_whole(), within)
+            && (self.layer_relations().is_some() || plans.is_none())
+        {
+            // Only the plans' engine takes a region as it goes; the others get its copy.
+            return self.backward_impl(set, Some(&w.restricted_to(region)), &Region::whole(), resume);
+        }
         if let Some(relations) = self.layer_relations() {
             return self.relation_images(relations, set, true, within);
         }
-        match self.plan(true, split_level()) {
-            Some(plans) => self.image_by_plans(plans, set, within, resume),
+        match plans {
+            Some(plans) => self.image_by_plans(plans, set, within, region, resume),
             None => self.backward_dag(set, within),
         }
     }

@@ -87,6 +87,54 @@ impl Checkpoints {
         Ok(Some(b))
     }
 
+    /// The checkpoint `name` with the record `extra` it was saved with
+    /// ([`Checkpoints::save_with`]), if it exists and belongs to this solve.
+    ///
+    /// # Errors
+    /// As [`Checkpoints::load`].
+    pub(super) fn load_with(&self, name: &StepKey) -> Result<Option<(serde_json::Value, Bundle)>> {
+        let Some(path) = self.path(name) else {
+            return Ok(None);
+        };
+        if !path.exists() {
+            return Ok(None);
+        }
+        let b = Bundle::load(&path)?;
+        let mut meta: serde_json::Value = serde_json::from_str(&b.meta).unwrap_or_default();
+        let extra = meta.as_object_mut().and_then(|m| m.remove("record")).unwrap_or_default();
+        let expected: serde_json::Value = serde_json::from_str(&self.key(name)).unwrap_or_default();
+        if meta != expected {
+            return Err(Error::Mismatch(format!(
+                "{} was written for {}, not for this solve ({}): use another checkpoint directory or remove it",
+                path.display(),
+                b.meta,
+                self.key(name)
+            )));
+        }
+        Ok(Some((extra, b)))
+    }
+
+    /// [`Checkpoints::save`] with a record of the step's own (what it was made from, what is
+    /// left to do) in its metadata, read back by [`Checkpoints::load_with`].
+    ///
+    /// # Errors
+    /// As [`Checkpoints::save`].
+    pub(super) fn save_with(&self, name: &StepKey, extra: &serde_json::Value, entries: &[(&str, &Dfa)]) -> Result<()> {
+        match (self.path(name), &self.dir) {
+            (Some(path), Some(dir)) => {
+                std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.clone(), error })?;
+                let mut meta: serde_json::Value = serde_json::from_str(&self.key(name)).unwrap_or_default();
+                if let Some(m) = meta.as_object_mut() {
+                    m.insert("record".into(), extra.clone());
+                }
+                save_entries(&path, &meta.to_string(), entries)?;
+                stop_if_asked(name);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Remove step `name`'s file, if there is one (a journal whose iteration is done; a
     /// file left behind would only be read again and overwritten).
     pub(super) fn remove(&self, name: &StepKey) {

@@ -2,9 +2,12 @@
 //! backed up through the plies from the last to the first. See the formulas in the module
 //! docs of [`super`].
 
+use super::regions::{self, PartsSeen};
 use super::running::RunningSet;
+use super::step_key::JournalPart;
 use super::{PerSide, Solver, StepKey, retrograde};
 use crate::dfa::Dfa;
+use crate::dfa::limits::{self, catch_engine_stop};
 use crate::error::{Error, Result};
 use crate::games::ValueClass;
 use crate::record::{Phase, SetName};
@@ -49,7 +52,8 @@ impl Solver<'_> {
         // meant a difference of each running set at the end, whose spikes were the solve's
         // peak: `docs/engine-notes.md`, the final classes.)
         let empty = Dfa::reject_all(self.game.shape());
-        let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone(), self.spill.clone()));
+        let run_cap = self.run_cap;
+        let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone(), self.spill.clone(), run_cap));
         let (mut win_all, mut loss_all) = (running(), running());
         // The reachable positions the retrograde pass decided, for the count of reachable
         // positions valued (the backup values the others).
@@ -57,14 +61,13 @@ impl Solver<'_> {
         // Ply k's positions that the later plies have not valued. Each ply's set is taken
         // out of `plies` for this, its only use, and dropped after it.
         let unvalued = |k: usize,
-                        ply: Dfa,
+                        ply: &Dfa,
                         ongoing: &PerSide<Dfa>,
                         win_all: &PerSide<RunningSet>,
                         loss_all: &PerSide<RunningSet>| {
             let s = Side::after(initial.side, Ply(k as u32));
             let fresh = ply.intersection(&ongoing[s]).difference(&decided[s]);
             let reached = ply.intersection(&decided[s]);
-            drop(ply);
             (loss_all[s].removed_from(&win_all[s].removed_from(&fresh)), reached)
         };
         // Each ply is a chain (its positions to value, their preimage, the running
@@ -79,9 +82,14 @@ impl Solver<'_> {
         // down without a gap) are read back instead of computed: losing a run costs at most
         // the ply it was on.
         let mut previous_new: Option<(Side, Dfa)> = None;
+        // What the last ply's parts took, for this ply's cut (the newest checkpoint's record).
+        let mut parts_seen = PartsSeen::default();
         let mut undone = last.map_or(0, |l| l + 1);
         while let Some(k) = undone.checked_sub(1) {
-            let Some(saved) = self.checkpoints.load(&backup_step(k))? else { break };
+            let Some((record, saved)) = self.checkpoints.load_with(&backup_step(k))? else { break };
+            if parts_seen.parts == 0 {
+                parts_seen = PartsSeen::from_record(&record);
+            }
             let mut entries = saved.entries.into_iter();
             let (Some((_, new)), Some((_, win_new)), Some((_, lose_new))) =
                 (entries.next(), entries.next(), entries.next())
@@ -97,8 +105,12 @@ impl Solver<'_> {
             reached_decided[side].add(&take_ply(k).intersection(&decided[side]))?;
             undone = k;
         }
-        let mut prepared =
-            undone.checked_sub(1).map(|k| unvalued(k, take_ply(k), &self.whole_made().ongoing, &win_all, &loss_all));
+        let mut prepared = match undone.checked_sub(1) {
+            Some(k) => {
+                Some(catch_engine_stop(|| unvalued(k, &take_ply(k), &self.whole_made().ongoing, &win_all, &loss_all))?)
+            }
+            None => None,
+        };
         for k in (0..undone).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
             let o = side.other();
@@ -109,31 +121,54 @@ impl Solver<'_> {
                 (&self.moves[side], &self.whole_made().ongoing, &win_all, &loss_all);
             let decided_loss = &r.loss[o];
             let previous = &previous_new;
-            let chain = || {
+            let (checkpoints, every, seen_before) =
+                (&self.checkpoints, self.journal_every, parts_seen.at_least(self.backup_parts));
+            let chain = || -> Result<(Dfa, Dfa, Dfa, PartsSeen)> {
                 // The previous ply's positions were valued after this one was prepared (they
                 // are in this ply's set when the sides share their sets).
                 let new = match previous {
-                    Some((t, n)) if shared || *t == side => prepared_k.difference(n),
+                    Some((t, n)) if shared || *t == side => catch_engine_stop(|| prepared_k.difference(n))?,
                     _ => prepared_k,
                 };
-                let [settled, recent] = loss_ref[o].parts();
-                let win_new = union_smallest_first([
-                    moves.backward_within(settled, &new),
-                    moves.backward_within(recent, &new),
-                    moves.backward_within(decided_loss, &new),
-                ]);
-                let lose_new = new.difference(&win_new);
-                (new, win_new, lose_new)
+                let losses: Vec<&Dfa> = loss_ref[o].parts().chain(std::iter::once(decided_loss)).collect();
+                let (win_new, seen) =
+                    regions::wins_by_regions(moves, &losses, &new, checkpoints, k as u32, side, every, seen_before)?;
+                let lose_new = catch_engine_stop(|| new.difference(&win_new))?;
+                Ok((new, win_new, lose_new, seen))
             };
             let before = k.checked_sub(1).map(|j| (j, take_ply(j)));
-            let other = || before.map(|(j, ply)| unvalued(j, ply, ongoing, win_ref, loss_ref));
-            let ((new, win_new, lose_new), next) = rayon::join(chain, other);
+            let prepare = |(j, ply): &(usize, Dfa)| catch_engine_stop(|| unvalued(*j, ply, ongoing, win_ref, loss_ref));
+            // The next ply's positions are prepared beside this ply's chain. A stop for the
+            // budget that the chain's parts reach stops them too: they are then prepared
+            // after it, alone.
+            let (chained, next) = rayon::join(chain, || before.as_ref().map(prepare));
+            let (new, win_new, lose_new, seen) = chained?;
+            if seen.parts > 1 || loss_all[o].runs() > 1 {
+                crate::progress!(
+                    "backup ply {k}: new wins in {} regions (the largest took {} MiB); the opponent's losses in {} runs",
+                    seen.parts,
+                    seen.largest_part >> 20,
+                    loss_all[o].runs()
+                );
+            }
+            parts_seen = seen;
+            let next = match next {
+                Some(Err(Error::OverMemoryBudget { .. })) => {
+                    limits::settle_under(0.9);
+                    limits::clear_memory_stop();
+                    Some(prepare(before.as_ref().expect("prepared only before a ply"))?)
+                }
+                next => next.transpose()?,
+            };
+            drop(before);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-            self.checkpoints.save(
+            self.checkpoints.save_with(
                 &backup_step(k),
+                &parts_seen.to_record(),
                 &[("new", &new), (SetName::NewWin.as_str(), &win_new), (SetName::NewLoss.as_str(), &lose_new)],
             )?;
+            self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
@@ -168,12 +203,4 @@ impl Solver<'_> {
 /// The checkpoint of backup ply `k`: the positions it valued first and their values.
 fn backup_step(k: usize) -> StepKey {
     StepKey::Backup(k as u32)
-}
-
-/// The union of `sets`, the two smallest first: the parts of one ply's new wins, of which
-/// the image of the large settled losses is usually by far the largest.
-fn union_smallest_first(mut sets: [Dfa; 3]) -> Dfa {
-    sets.sort_by_key(Dfa::state_count);
-    let [a, b, c] = sets;
-    c.union(&a.union(&b))
 }

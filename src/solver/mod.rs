@@ -48,6 +48,7 @@ mod mirror;
 mod options;
 mod pass;
 mod per_side;
+mod regions;
 mod retrograde;
 mod running;
 mod spill;
@@ -84,6 +85,18 @@ macro_rules! timed {
 }
 pub(crate) use timed;
 
+/// The default of [`SolveOptions::run_cap`]: a union of two runs builds tables of about
+/// [`RUN_BYTES_PER_STATE`] a state of its result, and may take a third of the budget.
+fn default_run_cap(budget: Option<u64>) -> usize {
+    match budget {
+        Some(b) if b > 0 => usize::try_from(b / 3 / RUN_BYTES_PER_STATE).unwrap_or(usize::MAX).max(1 << 20),
+        _ => usize::MAX,
+    }
+}
+
+/// Bytes a union's tables take per state of its result, with room to spare.
+const RUN_BYTES_PER_STATE: u64 = 64;
+
 /// Solves one game; holds its move graphs and terminal sets.
 pub struct Solver<'g> {
     game: &'g dyn Game,
@@ -110,6 +123,10 @@ pub struct Solver<'g> {
     mirror: Mirror,
     /// Where a meet in the middle keeps its finished sets.
     spill: spill::Spill,
+    /// The most states one run of the backup's running values is merged up to.
+    run_cap: usize,
+    /// The fewest regions a backup ply is cut into.
+    backup_parts: usize,
 }
 
 impl<'g> Solver<'g> {
@@ -155,6 +172,8 @@ impl<'g> Solver<'g> {
                 options.mirror_budget,
             ),
             spill: spill::Spill::new(options.spill),
+            backup_parts: options.backup_parts.max(1),
+            run_cap: options.run_cap.unwrap_or_else(|| default_run_cap(options.limits.memory_budget)),
         }
     }
 

@@ -38,6 +38,13 @@ pub struct SolveOptions {
     /// settled part of its running values) in unnamed files in this directory, mapped, so that
     /// memory holds what the current ply works on. `None`: all in memory.
     pub spill: Option<PathBuf>,
+    /// The most DFA states one run of the meet in the middle's running values is merged up
+    /// to before a new run starts (readers take the runs one by one). `None`: from the memory
+    /// budget, so that a merge fits it; unbounded without one.
+    pub run_cap: Option<usize>,
+    /// Cut each backup ply of a meet in the middle into at least this many regions
+    /// ([`crate::dfa::Region`]); more are cut as the memory budget needs. Default 1.
+    pub backup_parts: usize,
 }
 
 /// Default of [`SolveOptions::part_above`]: open sets of a few gigabytes, whose filter's
@@ -55,6 +62,8 @@ impl Default for SolveOptions {
             mirror_budget: MIRROR_BUDGET,
             limits: EngineLimits::default(),
             spill: None,
+            run_cap: None,
+            backup_parts: 1,
         }
     }
 }

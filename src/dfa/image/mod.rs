@@ -29,7 +29,7 @@ mod sparse;
 use super::explored::{TUPLE, intern_packed};
 use super::packed::PackedCodes;
 use super::unique::{SliceTable, Slices};
-use super::{Dfa, Symbol};
+use super::{Dfa, Region, Symbol};
 use plan::DONE;
 pub use plan::{Background, Move, MovePlan};
 use rayon::prelude::*;
@@ -66,6 +66,16 @@ impl Dfa {
     /// # Panics
     /// If shapes differ.
     pub fn image_planned(&self, plan: &MovePlan, within: Option<&Dfa>) -> Dfa {
+        self.image_planned_in(plan, within, &Region::whole())
+    }
+
+    /// [`Dfa::image_planned`] within `region` of `within` only: the members of the image in
+    /// that part of `within` ([`Region`]), explored without a copy of the part.
+    ///
+    /// # Panics
+    /// If shapes differ, or a region is given without `within`.
+    pub fn image_planned_in(&self, plan: &MovePlan, within: Option<&Dfa>, region: &Region) -> Dfa {
+        assert!(within.is_some() || region.is_whole(), "a region is a part of `within`");
         let shape = self.shape();
         assert_eq!(&plan.shape, shape, "the plan is for another shape");
         let background = &plan.background;
@@ -134,6 +144,7 @@ impl Dfa {
         for l in 0..n {
             let alphabet = shape.alphabet(l);
             let last = l + 1 == n;
+            let cut = region.cut_at(l + 1).map(|c| c.lo..c.hi);
             // New keys are numbered in a table per chunk (`TUPLE | local id`), so a chunk holds
             // each distinct key once however many children share it; the tables are merged
             // into the layer's after. (Writing every child's key out and interning them all
@@ -151,7 +162,7 @@ impl Dfa {
                         None => 1,
                         Some(d) => d.layers()[l].next(super::StateId(w), c as Symbol).0,
                     };
-                    if w2 == 0 {
+                    if w2 == 0 || cut.as_ref().is_some_and(|c| !c.contains(&w2)) {
                         codes.push(0);
                         continue;
                     }

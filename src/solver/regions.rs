@@ -1,0 +1,263 @@
+//! The meet in the middle's largest step, a ply's new wins, taken one region of the ply at
+//! a time ([`Region`]) so that each part fits the memory budget, and journaled part by part
+//! so that a stopped run resumes inside the ply.
+//!
+//! A ply's new wins are the positions of `new` (the ply's positions no later ply valued)
+//! with a move into any of the opponent's known losses, an image of each loss set within
+//! `new`. Its tables grow with the product of the two, and on the largest boards one image
+//! of a whole ply needs more than the budget. Cut into regions of `new` by the states its
+//! strings pass, each image explores only the product under its region's states, and the
+//! union of the regions' images is the whole: the values are the same for any cut.
+//!
+//! How many regions: as many as the last ply needed, grown by what its parts' memory says
+//! this one will need; and a part that still passes the budget is stopped, cut in two and
+//! taken again, so a run never ends on the budget here while its ply can be cut.
+//!
+//! The journal (`backup-NNNN-SIDE-wins`) holds the union of the finished parts and the
+//! regions still to do, and names its inputs by fingerprint ([`Dfa::fingerprint`]): a
+//! journal made from other sets is refused, never silently taken as this ply's.
+
+use super::StepKey;
+use super::checkpoint::Checkpoints;
+use super::step_key::JournalPart;
+use crate::dfa::limits::{self, catch_engine_stop};
+use crate::dfa::{Dfa, Region};
+use crate::error::{Error, Result};
+use crate::move_graph::Moves;
+use crate::vocabulary::Side;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// The share of the memory budget above what the process holds that one part may be
+/// expected to take: the rest is headroom for the thread preparing the next ply and for
+/// the misjudged part.
+const PART_SHARE: f64 = 0.5;
+
+/// A ply grows by about this much over the one after it (`docs/engine-notes.md`: 1.3x on
+/// 6x6's backup), so its parts are planned that much larger.
+const GROWTH: f64 = 1.4;
+
+/// At most this many regions a ply is cut into before the run stops on the budget.
+const MAX_PARTS: usize = 1 << 16;
+
+/// What one ply's regional image found out about its parts, for the next ply's plan.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PartsSeen {
+    /// How many parts the ply ended with.
+    pub(super) parts: usize,
+    /// The most memory one part took above what the process held as it started, in bytes.
+    pub(super) largest_part: u64,
+    /// The fewest parts to plan, whatever memory says.
+    pub(super) floor: usize,
+}
+
+impl PartsSeen {
+    /// As a ply's checkpoint records it.
+    pub(super) fn to_record(self) -> serde_json::Value {
+        serde_json::json!({ "parts": self.parts, "largest_part": self.largest_part })
+    }
+
+    /// From a ply's checkpoint record (nothing known from an older checkpoint without one).
+    pub(super) fn from_record(record: &serde_json::Value) -> PartsSeen {
+        let field = |name: &str| record.get(name).and_then(serde_json::Value::as_u64).unwrap_or(0);
+        PartsSeen { parts: field("parts") as usize, largest_part: field("largest_part"), floor: 1 }
+    }
+
+    /// This, planning at least `parts` parts for the next ply.
+    pub(super) fn at_least(self, parts: usize) -> PartsSeen {
+        PartsSeen { floor: parts, ..self }
+    }
+
+    /// How many parts the next ply should start with, given its process holds `base` bytes
+    /// against the budget `budget`.
+    fn plan_next(&self, base: u64, budget: u64) -> usize {
+        let floor = self.floor.clamp(1, MAX_PARTS);
+        if budget == 0 || self.parts == 0 {
+            return floor;
+        }
+        let room = (budget.saturating_sub(base) as f64 * PART_SHARE).max(1.0);
+        let expected = self.largest_part as f64 * self.parts as f64 * GROWTH;
+        ((expected / room).ceil() as usize).clamp(floor, MAX_PARTS)
+    }
+}
+
+/// The journal's record: what the image is made from and what is left of it.
+#[derive(Serialize, Deserialize)]
+struct Record {
+    /// Fingerprints of `new` and of each loss set, in order.
+    inputs: Vec<String>,
+    /// The regions not yet imaged, next first.
+    todo: Vec<Region>,
+}
+
+/// The positions of `new` with a move (of `moves`) into any set of `losses`, one region of
+/// `new` at a time (see the module docs), journaled under ply `ply`'s side `side`.
+///
+/// # Errors
+/// The journal cannot be read, or was made from other sets ([`Error::Mismatch`]); a part of
+/// a single path still over the budget ([`Error::OverMemoryBudget`]); any other engine stop.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn wins_by_regions(
+    moves: &Moves,
+    losses: &[&Dfa],
+    new: &Dfa,
+    checkpoints: &Checkpoints,
+    ply: u32,
+    side: Side,
+    journal_every: Duration,
+    seen_before: PartsSeen,
+) -> Result<(Dfa, PartsSeen)> {
+    let key = StepKey::Backup(ply).journal(side, JournalPart::Wins);
+    let losses: Vec<&Dfa> = losses.iter().copied().filter(|l| !l.is_empty()).collect();
+    if new.is_empty() || losses.is_empty() {
+        return Ok((Dfa::reject_all(new.shape()), PartsSeen { parts: 1, ..seen_before }));
+    }
+    let inputs = || std::iter::once(new).chain(losses.iter().copied()).map(Dfa::fingerprint).collect::<Vec<_>>();
+    let journaled = if checkpoints.enabled() { checkpoints.load_with(&key)? } else { None };
+    let (inputs, next_first, mut done) = match journaled {
+        Some((record, bundle)) => {
+            let record: Record = serde_json::from_value(record)
+                .map_err(|e| Error::Mismatch(format!("journal {key}: not a regional image's record ({e})")))?;
+            let inputs = inputs();
+            if record.inputs != inputs {
+                return Err(Error::Mismatch(format!(
+                    "journal {key} was made from other sets than this ply's (fingerprints {:?}, this ply's {:?}): \
+                     remove it to compute the ply again",
+                    record.inputs, inputs
+                )));
+            }
+            let done = bundle
+                .entries
+                .into_iter()
+                .next()
+                .map(|(_, d)| d)
+                .ok_or_else(|| Error::Mismatch(format!("journal {key}: no set of finished parts")))?;
+            tracing::info!(target: "dfasolve::journal",
+                "{key}: resuming after the regions done, {} left", record.todo.len());
+            (inputs, record.todo, done)
+        }
+        None => {
+            let parts = seen_before.plan_next(limits::resident_now(), limits::memory_budget());
+            let todo = Region::parts_of(new, parts);
+            let inputs = if checkpoints.enabled() { inputs() } else { Vec::new() };
+            (inputs, todo, Dfa::reject_all(new.shape()))
+        }
+    };
+    // A stack: the next region last.
+    let mut todo: Vec<Region> = next_first.into_iter().rev().collect();
+    let mut seen = PartsSeen { parts: todo.len(), largest_part: 0, floor: seen_before.floor };
+    let mut last_save = Instant::now();
+    while let Some(region) = todo.pop() {
+        let base = limits::resident_now();
+        limits::reset_resident_peak();
+        let part = catch_engine_stop(|| {
+            let mut images: Vec<Dfa> = losses.iter().map(|l| moves.backward_within_in(l, new, &region)).collect();
+            images.sort_by_key(Dfa::state_count);
+            let mut images = images.into_iter();
+            let first = images.next().expect("some loss set");
+            images.fold(first, |all, image| all.union(&image))
+        });
+        match part {
+            Ok(part) => {
+                seen.largest_part = seen.largest_part.max(limits::resident_peak().saturating_sub(base));
+                done = catch_engine_stop(|| done.union(&part))?;
+            }
+            Err(stop @ Error::OverMemoryBudget { .. }) => {
+                let Some([a, b]) = region.split(new).filter(|_| seen.parts < MAX_PARTS) else {
+                    return Err(stop);
+                };
+                crate::progress!("backup ply {ply}: region {region} passed the memory budget; cut in two");
+                limits::settle_under(0.9);
+                limits::clear_memory_stop();
+                todo.push(b);
+                todo.push(a);
+                seen.parts += 1;
+            }
+            Err(other) => return Err(other),
+        }
+        if checkpoints.enabled() && !todo.is_empty() && last_save.elapsed() >= journal_every {
+            let mut next_first = todo.clone();
+            next_first.reverse();
+            let record = serde_json::to_value(Record { inputs: inputs.clone(), todo: next_first })
+                .map_err(|e| Error::Mismatch(format!("journal {key}: {e}")))?;
+            match checkpoints.save_with(&key, &record, &[("done", &done)]) {
+                Ok(()) => tracing::debug!(target: "dfasolve::solver",
+                    "     journal: {key}, {} regions left, {} states done", todo.len(), done.nontrivial_state_count()),
+                Err(e) => tracing::warn!("journal {key} not saved ({e}); a stop would redo the ply's parts"),
+            }
+            last_save = Instant::now();
+        }
+    }
+    Ok((done, seen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use crate::games::breakthrough::Breakthrough;
+
+    /// Breakthrough 4x5's positions three plies in (the second player to move), and half of
+    /// the positions they move to (a region of them) as the losses to move into.
+    fn ply_and_losses() -> (Breakthrough, Dfa, Dfa) {
+        let game = Breakthrough::new(4, 5).unwrap();
+        let mut set = Dfa::from_string(game.shape(), &game.initial().board);
+        let mut side = game.initial().side;
+        for _ in 0..3 {
+            set = game.moves(side).forward(&set);
+            side = side.other();
+        }
+        let next = game.moves(side).forward(&set);
+        let losses = next.restricted_to(&Region::parts_of(&next, 2)[0]);
+        (game, set, losses)
+    }
+
+    /// The wins found region by region, for any number of regions, are the wins of the
+    /// whole ply; and each region's image is the whole image within that region.
+    #[test]
+    fn any_cut_gives_the_wins_of_the_whole_ply() {
+        let (game, new, losses) = ply_and_losses();
+        let moves = game.solver_moves(Side::Second);
+        let whole = moves.backward_within(&losses, &new);
+        assert!(!whole.is_empty() && whole != new);
+        let none = Checkpoints::none();
+        for parts in [1, 2, 3, 8, 50] {
+            let seen = PartsSeen::default().at_least(parts);
+            let (wins, seen) =
+                wins_by_regions(&moves, &[&losses], &new, &none, 3, Side::Second, Duration::ZERO, seen).unwrap();
+            assert_eq!(wins, whole, "{parts} parts");
+            assert!(seen.parts >= parts.min(8), "{parts} asked, {} cut", seen.parts);
+            for region in Region::parts_of(&new, parts) {
+                let direct = moves.backward_within_in(&losses, &new, &region);
+                assert_eq!(direct, whole.intersection(&new.restricted_to(&region)), "region {region}");
+            }
+        }
+    }
+
+    /// A journal whose fingerprints are not those of the ply's sets is refused with an error
+    /// that says so; one of the same sets is resumed to the same wins.
+    #[test]
+    fn a_journal_of_other_sets_is_refused() {
+        let (game, new, losses) = ply_and_losses();
+        let moves = game.solver_moves(Side::Second);
+        let dir = tempfile::tempdir().unwrap();
+        let checkpoints = Checkpoints::new(dir.path().to_path_buf(), game.params());
+        let key = StepKey::Backup(3).journal(Side::Second, JournalPart::Wins);
+        let run = || {
+            let seen = PartsSeen::default().at_least(4);
+            wins_by_regions(&moves, &[&losses], &new, &checkpoints, 3, Side::Second, Duration::ZERO, seen)
+        };
+        let regions = Region::parts_of(&new, 4);
+        let done = moves.backward_within_in(&losses, &new, &regions[0]);
+        let record =
+            |inputs: Vec<String>| serde_json::to_value(Record { inputs, todo: regions[1..].to_vec() }).unwrap();
+        checkpoints.save_with(&key, &record(vec!["0".repeat(32), "1".repeat(32)]), &[("done", &done)]).unwrap();
+        match run() {
+            Err(Error::Mismatch(why)) => assert!(why.contains("other sets"), "{why}"),
+            other => panic!("a journal of other sets was taken: {other:?}"),
+        }
+        let inputs = vec![new.fingerprint(), losses.fingerprint()];
+        checkpoints.save_with(&key, &record(inputs), &[("done", &done)]).unwrap();
+        assert_eq!(run().unwrap().0, moves.backward_within(&losses, &new));
+    }
+}
