@@ -5,7 +5,9 @@
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
+    // `--no-optional-locks`: `git status` would otherwise refresh `.git/index`, a file this
+    // script watches, and every later cargo command would build the crate again.
+    let out = Command::new("git").arg("--no-optional-locks").args(args).output().ok()?;
     out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -27,7 +29,9 @@ fn main() {
         watched.push(format!(".git/{branch}"));
     }
     watched.extend(["src".into(), "Cargo.toml".into()]);
-    for path in watched {
+    // A watched path that does not exist (a fresh clone has no `.git/packed-refs`) is
+    // always stale to cargo: it would build the crate again on every command.
+    for path in watched.into_iter().filter(|p| std::path::Path::new(p).exists()) {
         println!("cargo:rerun-if-changed={path}");
     }
 }
