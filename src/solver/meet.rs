@@ -90,18 +90,21 @@ impl Solver<'_> {
             if parts_seen.parts == 0 {
                 parts_seen = PartsSeen::from_record(&record);
             }
-            let mut entries = saved.entries.into_iter();
-            let (Some((_, new)), Some((_, win_new)), Some((_, lose_new))) =
-                (entries.next(), entries.next(), entries.next())
-            else {
-                return Err(Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))));
-            };
+            // Newer checkpoints hold the new wins and losses alone (`new` is their union);
+            // older ones hold `new` first.
+            let mut entries = saved.entries;
+            if entries.len() == 3 && entries[0].0 == "new" {
+                entries.remove(0);
+            }
+            let [(_, win_new), (_, lose_new)]: [(String, Dfa); 2] = entries
+                .try_into()
+                .map_err(|_| Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))))?;
             let side = Side::after(initial.side, Ply(k as u32));
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
             win_all[side].add(&win_new)?;
             loss_all[side].add(&lose_new)?;
-            previous_new = Some((side, new));
+            previous_new = shared.then(|| (side, win_new.union(&lose_new)));
             reached_decided[side].add(&take_ply(k).intersection(&decided[side]))?;
             undone = k;
         }
@@ -166,7 +169,7 @@ impl Solver<'_> {
             self.checkpoints.save_with(
                 &backup_step(k),
                 &parts_seen.to_record(),
-                &[("new", &new), (SetName::NewWin.as_str(), &win_new), (SetName::NewLoss.as_str(), &lose_new)],
+                &[(SetName::NewWin.as_str(), &win_new), (SetName::NewLoss.as_str(), &lose_new)],
             )?;
             self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
             // One union at a time: each builds a set as large as the solve's largest beside
@@ -174,7 +177,7 @@ impl Solver<'_> {
             // parallel on its own.
             win_all[side].add(&win_new)?;
             loss_all[side].add(&lose_new)?;
-            previous_new = Some((side, new));
+            previous_new = shared.then_some((side, new));
             prepared = next;
         }
         // Positions decided by the retrograde pass keep their exact distance; the

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# A long solve as one resumable job, with its figures measured from outside:
+#   results/resumable.sh RUN_DIR -- dfasolve GAME ... --checkpoint ckpt [...]
+# runs the command in RUN_DIR (made if missing) under /usr/bin/time -v as attempt N
+# (attempt.N.{out,err,time}), samples the memory the kernel cannot drop (RssAnon + RssShmem),
+# VmHWM and the disk the run directory takes every 30 s into attempt.N.samples, and when an
+# attempt fails it starts the next one, which resumes from the checkpoints, for as long as the
+# attempts make progress (the checkpoint files change). Rerun the same line to resume after a
+# reboot. The solver's PID is in RUN_DIR/solver.pid: stop the run with kill "$(cat solver.pid)".
+set -uo pipefail
+dir=$1; shift
+[ "${1:-}" = "--" ] && shift
+[ $# -gt 0 ] || { echo "usage: $0 RUN_DIR -- COMMAND..." >&2; exit 2; }
+mkdir -p "$dir" && cd "$dir" || exit 2
+progress() { ls -l --time-style=+%s -R . 2>/dev/null | grep -v ' attempt\.' | md5sum; }
+failures=0
+while :; do
+    n=1; while [ -e attempt.$n.err ]; do n=$((n + 1)); done
+    before=$(progress)
+    echo "$(date -u +%FT%TZ) attempt $n: $*" >> attempts.log
+    /usr/bin/time -v -o attempt.$n.time "$@" > attempt.$n.out 2> attempt.$n.err &
+    timer=$!
+    sleep 1
+    solver=$(pgrep -P $timer | head -1)
+    echo "$solver" > solver.pid
+    while kill -0 "$solver" 2>/dev/null; do
+        mem=$(awk '/^(RssAnon|RssShmem):/ {s += $2} /^VmHWM:/ {h = $2} END {printf "%d %d", s, h}' /proc/$solver/status 2>/dev/null)
+        echo "$(date -u +%s) ${mem:-0 0} $(du -sk . 2>/dev/null | cut -f1)" >> attempt.$n.samples
+        sleep 30
+    done
+    wait $timer; rc=$?
+    echo "$(date -u +%FT%TZ) attempt $n exited $rc" >> attempts.log
+    [ $rc -eq 0 ] && exit 0
+    if [ "$(progress)" = "$before" ]; then failures=$((failures + 1)); else failures=0; fi
+    [ $failures -ge 2 ] && { echo "two attempts in a row made no progress; see attempt.$n.err" >&2; exit $rc; }
+    # Stopped from outside (kill, reboot): do not start again by ourselves.
+    [ $rc -ge 128 ] && exit $rc
+done
