@@ -310,6 +310,44 @@ fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
     assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&cut).unwrap(), "cut or whole, the same solution");
     let parted = [&game[..], &["--backup-parts", "16"]].concat();
     stopped_inside_an_image_resumes(&parted, "backup-0010-first-wins");
+    // Stopped after the retrograde pass, a forward ply or a backup ply, it resumes too.
+    for step in ["backward-0002", "forward-0005", "backup-0012"] {
+        let (left, _) = stopped_run_resumes(&parted, step);
+        assert!(left.iter().any(|n| n == "forward-0001.dfas") || step == "backward-0002", "{step}: {left:?}");
+    }
+}
+
+/// Backup checkpoints as older builds wrote them (the positions valued, then their wins and
+/// losses; no record of the ply's parts) still resume to the same solution.
+#[test]
+fn backup_checkpoints_of_three_sets_still_resume() {
+    use dfasolve::dfa::file::{Bundle, save_entries};
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("ck");
+    let (first, again) = (dir.path().join("first.dfas"), dir.path().join("again.dfas"));
+    let run = |out: &Path| {
+        let args = ["breakthrough", "--width", "4", "--height", "5", "--quiet", "--checkpoint"];
+        dfasolve(&[&args[..], &[ck.to_str().unwrap(), "--out", out.to_str().unwrap()]].concat())
+    };
+    assert!(run(&first).status.success());
+    let mut rewritten = 0;
+    for entry in std::fs::read_dir(&ck).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.file_name().unwrap().to_string_lossy().starts_with("backup-") {
+            continue;
+        }
+        let old = Bundle::load(&path).unwrap();
+        let mut meta: serde_json::Value = serde_json::from_str(&old.meta).unwrap();
+        meta.as_object_mut().unwrap().remove("record");
+        let [(_, win), (_, loss)] = <[(String, dfasolve::dfa::Dfa); 2]>::try_from(old.entries).unwrap();
+        let new = win.union(&loss);
+        save_entries(&path, &meta.to_string(), &[("new", &new), ("new_win", &win), ("new_loss", &loss)]).unwrap();
+        rewritten += 1;
+    }
+    assert!(rewritten > 10, "{rewritten} backup checkpoints");
+    let out = run(&again);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&again).unwrap(), "resumed solution differs");
 }
 
 #[test]

@@ -100,6 +100,8 @@ impl Solver<'_> {
                 .try_into()
                 .map_err(|_| Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))))?;
             let side = Side::after(initial.side, Ply(k as u32));
+            // A stop between the ply's checkpoint and the removal of its journal left it.
+            self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
             win_all[side].add(&win_new)?;
