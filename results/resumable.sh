@@ -12,7 +12,11 @@ dir=$1; shift
 [ "${1:-}" = "--" ] && shift
 [ $# -gt 0 ] || { echo "usage: $0 RUN_DIR -- COMMAND..." >&2; exit 2; }
 mkdir -p "$dir" && cd "$dir" || exit 2
-progress() { ls -l --time-style=+%s -R . 2>/dev/null | grep -v ' attempt\.' | md5sum; }
+# Progress is a change in what the solver keeps (checkpoints, journals, outputs): the
+# script's own files and the listing's "total" lines do not count.
+progress() {
+    find . -type f ! -name 'attempt*' ! -name solver.pid -printf '%p %s %T@\n' 2>/dev/null | sort | md5sum
+}
 failures=0
 while :; do
     n=1; while [ -e attempt.$n.err ]; do n=$((n + 1)); done

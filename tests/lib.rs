@@ -9,6 +9,7 @@ mod docs;
 mod edges;
 mod exploring;
 mod modular;
+mod new_user;
 mod nim;
 mod oracle;
 mod ostle;

@@ -28,9 +28,6 @@ pub struct BreakthroughArgs {
     /// in the large iterations (less memory), or always.
     #[arg(long, value_parser = parser::<MirrorPolicy>(), default_value = "large")]
     pub side_mirror: MirrorPolicy,
-    /// Start even when the estimated memory is far more than the machine has.
-    #[arg(long)]
-    pub force: bool,
     /// Output, progress and checkpoint options.
     #[command(flatten)]
     pub run: RunOptions,
@@ -53,7 +50,7 @@ impl BreakthroughArgs {
         let game = self.game()?;
         let run = &self.run;
         let mode = if self.strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: self.depth } };
-        refuse_hopeless(game.estimated_peak_bytes(self.strong || run.by_classes.is_some()), self.force)?;
+        refuse_hopeless(game.estimated_peak_bytes(self.strong || run.by_classes.is_some()), run.force)?;
         let started = Instant::now();
         let prepared = solve::before_solving(&game, mode, run)?;
         let options = SolveOptions { mirror: self.side_mirror, ..prepared.options() };

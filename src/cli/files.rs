@@ -203,7 +203,7 @@ fn check_differences(path: &Path, sample: usize, seed: u64, json: bool) -> Resul
 
 /// `dfasolve export`: one set of a file as a DFA1 exchange file.
 pub(super) fn export(args: &ExportArgs) -> Result<()> {
-    let ExportArgs { file, set, out } = args;
+    let ExportArgs { file, set, out, .. } = args;
     let bundle = Bundle::load(file).about_file("loading", file)?;
     let Some(dfa) = bundle.get(set) else {
         let names: Vec<&str> = bundle.entries.iter().map(|(n, _)| n.as_str()).collect();

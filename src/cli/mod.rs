@@ -12,6 +12,7 @@ mod ostle_cost;
 mod ostle_tables;
 mod othello;
 mod output;
+mod outputs;
 mod play;
 mod positions;
 mod progress;
@@ -26,6 +27,7 @@ use crate::atomic::write_atomically;
 use crate::vocabulary::Side;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
+use outputs::{Files, Writing};
 use std::path::PathBuf;
 
 pub use breakthrough::BreakthroughArgs;
@@ -204,7 +206,7 @@ pub enum Command {
         /// A solution file (or class directory) written by a solve command.
         #[arg(value_name = "FILE")]
         solution: PathBuf,
-        /// The position in the game's text form (e.g. breakthrough: "xxxx/xxxx/..../..../oooo/oooo first").
+        /// The position in the game's text form (e.g. Breakthrough 4x5's start: "xxxx/xxxx/..../oooo/oooo first").
         #[arg(num_args = 0.., value_name = "POSITION")]
         position: Vec<String>,
         /// Print one JSON object instead of text (one per line for standard input).
@@ -240,6 +242,9 @@ pub enum Command {
         /// this file when the game ends or you quit; `s FILE` during the game saves it too.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+        /// Replace an existing file that dfasolve did not write.
+        #[arg(long)]
+        force: bool,
     },
     /// Sizes and compression of every set in a saved file.
     #[command(after_help = "Example:\n  dfasolve stats solutions/breakthrough-4x5-mitm2.dfas --json")]
@@ -266,6 +271,9 @@ pub enum Command {
         /// Print one JSON object (the charts drawn, the fitted compression exponent).
         #[arg(long)]
         json: bool,
+        /// Replace an existing file that dfasolve did not write.
+        #[arg(long)]
+        force: bool,
     },
     /// Write one set of a dfasolve file as a DFA1 exchange file (canonical numbering, SHA-256).
     Export(ExportArgs),
@@ -278,6 +286,9 @@ pub enum Command {
         /// The dfasolve file to write.
         #[arg(value_name = "FILE")]
         out: PathBuf,
+        /// Replace an existing file that dfasolve did not write.
+        #[arg(long)]
+        force: bool,
     },
     /// Re-check a saved solution against the explicit rules only (no DFA moves): a won position
     /// has a move into a lost one, a lost position only moves into won ones.
@@ -347,6 +358,9 @@ pub struct ExportArgs {
     /// The DFA1 file to write.
     #[arg(value_name = "DFA1")]
     pub out: PathBuf,
+    /// Replace an existing file that dfasolve did not write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Run one parsed command line.
@@ -404,14 +418,16 @@ pub fn run(cli: Cli) -> Result<()> {
             positions::positions(&solution, &positions::Ask { kind: value, distance, side, pick, json })
         }
         Command::Stats { file, json } => files::stats(&file, json),
-        Command::Play { solution, side, from, json, limit, record } => {
+        Command::Play { solution, side, from, json, limit, record, force } => {
+            Files::new(force).reads(&solution).writes(record.as_deref(), Writing::Stream, "the record").check()?;
             play::play(&solution, side, from.as_deref(), json, limit, record.as_deref())
         }
         Command::Check { solution, sample, seed, against, json } => {
             files::check(&solution, sample, seed, against.as_deref(), json)
         }
-        Command::Plot { csv, out, json } => {
+        Command::Plot { csv, out, json, force } => {
             let out = out.unwrap_or_else(|| csv.with_extension("svg"));
+            Files::new(force).reads(&csv).writes(Some(&out), Writing::Stream, "the chart").check()?;
             let source = csv.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let charts = crate::plot::plot_record(&csv, &source)?;
             write_atomically(&out, charts.svg.as_bytes()).about_file("writing", &out)?;
@@ -436,8 +452,17 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             Ok(())
         }
-        Command::Export(args) => files::export(&args),
-        Command::Import { dfa1, out } => files::import(&dfa1, &out),
+        Command::Export(args) => {
+            Files::new(args.force)
+                .reads(&args.file)
+                .writes(Some(&args.out), Writing::Stream, "the DFA1 file")
+                .check()?;
+            files::export(&args)
+        }
+        Command::Import { dfa1, out, force } => {
+            Files::new(force).reads(&dfa1).writes(Some(&out), Writing::Whole, "the imported file").check()?;
+            files::import(&dfa1, &out)
+        }
     }
 }
 

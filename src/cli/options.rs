@@ -30,6 +30,7 @@ impl VerifyOptions {
             progress: self.progress,
             out: None,
             no_save: true,
+            force: false,
             csv: None,
             checkpoint: None,
             resume: false,
@@ -64,6 +65,10 @@ pub struct RunOptions {
     /// Do not save the solution.
     #[arg(long)]
     pub no_save: bool,
+    /// Do what is refused by default: replace an existing file that dfasolve did not write,
+    /// and start a size estimated to need far more memory than the machine has.
+    #[arg(long)]
+    pub force: bool,
     /// Also write the per-step record as CSV to this file.
     #[arg(long)]
     pub csv: Option<PathBuf>,

@@ -183,7 +183,7 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
 pub fn run_class_from_subgame(args: &OstleArgs, file: &Path, run: &RunOptions) -> Result<()> {
     let big = symbolic_game(&args.variant()?)?;
     let dir = run.by_classes.as_deref().expect("clap requires --by-classes");
-    super::solve::check_outputs(None, None, [Some(dir)])?;
+    super::solve::check_outputs(None, None, [Some(dir)], run.force)?;
     let started = Instant::now();
     let (_, solution) = Solution::load(file).about_file("loading", file)?;
     let GameParams::Ostle(small) = solution.params.clone() else {
@@ -237,7 +237,12 @@ const EXPLICIT_BYTES_PER_STATE: u128 = 320;
 /// `dfasolve verify ostle`.
 pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) -> Result<()> {
     let v = args.variant.variant()?;
-    super::solve::check_outputs(args.tables.as_deref(), None, [])?;
+    use super::outputs::{Files, Writing};
+    Files::new(args.force).writes(args.tables.as_deref(), Writing::Stream, "the tables").check()?;
+    super::solve::check_outputs(None, None, [], args.force)?;
+    if let Some(tables) = &args.tables {
+        crate::atomic::check_writable(tables).about_file("cannot write", tables)?;
+    }
     // The explicit tables hold every state at once: refuse, with the estimate, what cannot fit.
     let game = symbolic_game(&v)?;
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);

@@ -46,7 +46,7 @@ pub(super) fn list_classes(game: &dyn Game) -> Result<()> {
 pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &RunOptions) -> Result<()> {
     let checkpoint = checkpoint_dir(game, Mode::Strong, run);
     make_default_parents([(run.checkpoint.is_none(), checkpoint.as_deref())])?;
-    check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref()])?;
+    check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref(), run.spill.as_deref()], run.force)?;
     let started = Instant::now();
     let mut solver = Solver::for_classes(game, solve_options(run, checkpoint.clone()));
     let progress = follow_steps(&mut solver, game, run);
@@ -150,7 +150,12 @@ pub fn before_solving(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<P
     });
     // The default places are ours to make; a path the user gives is taken as it is.
     make_default_parents([(run.out.is_none(), out.as_deref()), (run.checkpoint.is_none(), checkpoint.as_deref())])?;
-    check_outputs(out.as_deref(), run.csv.as_deref(), [checkpoint.as_deref(), run.by_classes.as_deref()])?;
+    check_outputs(
+        out.as_deref(),
+        run.csv.as_deref(),
+        [checkpoint.as_deref(), run.by_classes.as_deref(), run.spill.as_deref()],
+        run.force,
+    )?;
     let options = solve_options(run, checkpoint.clone());
     Ok(Prepared { mode, checkpoint, out, options, by_classes: run.by_classes.is_some() })
 }
@@ -283,7 +288,8 @@ fn make_default_parents<'p>(paths: impl IntoIterator<Item = (bool, Option<&'p Pa
     Ok(())
 }
 
-/// Fail now, before any work, if a file or directory the run will write cannot be written.
+/// Fail now, before any work, if a file or directory the run will write cannot be written,
+/// or may not be (see [`super::outputs`]).
 ///
 /// # Errors
 /// The first output that cannot be written, named.
@@ -291,8 +297,14 @@ pub(super) fn check_outputs<'p>(
     file: Option<&Path>,
     csv: Option<&Path>,
     dirs: impl IntoIterator<Item = Option<&'p Path>>,
+    force: bool,
 ) -> Result<()> {
+    use super::outputs::{Files, Writing};
     use crate::atomic::{check_directory, check_writable};
+    Files::new(force)
+        .writes(file, Writing::Whole, "the solution")
+        .writes(csv, Writing::Stream, "the record")
+        .check()?;
     for f in file.into_iter().chain(csv) {
         check_writable(f).about_file("cannot write", f)?;
     }

@@ -184,7 +184,12 @@ impl Game for Nim {
     }
 
     fn parse(&self, text: &str) -> Result<Position> {
-        let bad = |msg: String| Error::BadPosition(format!("nim: {msg} (expected e.g. \"3,1,4 first\")"));
+        let bad = |msg: String| {
+            Error::BadPosition(format!(
+                "nim: {msg} (expected heaps then the side, e.g. the start, \"{}\")",
+                self.render(&self.initial())
+            ))
+        };
         let side_word = |w: &str| match w {
             "first" => Some(Side::First),
             "second" => Some(Side::Second),

@@ -249,8 +249,10 @@ impl Game for Spread {
     fn parse(&self, text: &str) -> Result<Position> {
         let bad = |msg: String| {
             Error::BadPosition(format!(
-                "spread {}x{}: {msg} (expected rows of . x o from the top, then first or second, e.g. \"x../..o first\")",
-                self.width, self.height
+                "spread {}x{}: {msg} (expected rows of . x o from the top, then first or second, e.g. the start, \"{}\")",
+                self.width,
+                self.height,
+                self.render(&self.initial())
             ))
         };
         let words: Vec<&str> = text.split_whitespace().collect();

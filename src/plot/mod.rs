@@ -31,6 +31,9 @@ pub struct Charts {
     pub steps: usize,
 }
 
+/// How a chart dfasolve drew begins: an XML comment before the `<svg>` element.
+pub const SVG_MARK: &str = "<!-- drawn by dfasolve";
+
 /// Draw the charts of the run record at `csv`; `source` names it in the subtitle.
 ///
 /// # Errors
@@ -58,6 +61,8 @@ pub fn plot_record(csv: &Path, source: &str) -> Result<Charts> {
     let drawn = fit.filter(|_| fit_not_drawn.is_none());
     let svg = draw::svg(&draw::Picture { title: &title, subtitle: &subtitle, phases: &phases, fit: drawn })
         .map_err(|e| Error::Corrupt { path: csv.to_path_buf(), what: format!("the chart could not be drawn: {e}") })?;
+    // Named as ours, so that a later `plot --out` may replace it (`cli::outputs`).
+    let svg = format!("{SVG_MARK} -->\n{svg}");
     let series = phases.iter().flat_map(|p| p.series.iter().map(|s| s.label.clone())).collect();
     Ok(Charts { svg, title, series, fit, fit_not_drawn, steps: rows.len() })
 }

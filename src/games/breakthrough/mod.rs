@@ -441,8 +441,10 @@ impl Game for Breakthrough {
     fn parse(&self, text: &str) -> Result<Position> {
         let bad = |msg: String| {
             Error::BadPosition(format!(
-                "breakthrough {}x{}: {msg} (expected e.g. \"xxx/xxx/.../.../ooo/ooo first\", rank 1 first)",
-                self.width, self.height
+                "breakthrough {}x{}: {msg} (expected e.g. the start, \"{}\", rank 1 first)",
+                self.width,
+                self.height,
+                self.render(&self.initial())
             ))
         };
         let mut words: Vec<&str> = text.split_whitespace().collect();

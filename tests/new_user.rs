@@ -1,0 +1,86 @@
+//! What a new user hit (issue 65), one reproducer each.
+use crate::edges::{assert_clean_error, dfasolve, path, stderr};
+
+/// Defect 6: an output that is an input, or another output, or a file dfasolve did not
+/// write, is refused before anything is written; `--force` replaces a file not ours.
+#[test]
+fn outputs_never_overwrite_inputs_each_other_or_files_not_ours() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let (solution, csv) = (at("s.dfas"), at("run.csv"));
+    let nim = ["nim", "--heaps", "2", "--tokens", "3", "--quiet"];
+    let solved = dfasolve(&[&nim[..], &["--out", path(&solution), "--csv", path(&csv)]].concat());
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let kept = |p: &std::path::Path| std::fs::read(p).unwrap();
+    let (solution_bytes, csv_bytes) = (kept(&solution), kept(&csv));
+    assert_clean_error(&dfasolve(&["export", path(&solution), "first/loss", path(&solution)]), "also read");
+    assert_clean_error(&dfasolve(&["plot", path(&csv), "--out", path(&csv)]), "also read");
+    assert_clean_error(&dfasolve(&["play", path(&solution), "--record", path(&solution)]), "also read");
+    assert_clean_error(
+        &dfasolve(&[&nim[..], &["--out", path(&at("x")), "--csv", path(&at("x"))]].concat()),
+        "same file",
+    );
+    assert!(!at("x").exists(), "nothing written");
+    let dfa1 = at("w.dfa1");
+    assert!(dfasolve(&["export", path(&solution), "first/loss", path(&dfa1)]).status.success());
+    let dfa1_bytes = kept(&dfa1);
+    assert_clean_error(&dfasolve(&["import", path(&dfa1), path(&dfa1)]), "also read");
+    assert_eq!((kept(&solution), kept(&csv), kept(&dfa1)), (solution_bytes, csv_bytes, dfa1_bytes), "inputs kept");
+    let notes = at("keep.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    assert_clean_error(&dfasolve(&[&nim[..], &["--out", path(&notes)]].concat()), "not written by dfasolve");
+    assert_clean_error(&dfasolve(&["plot", path(&csv), "--out", path(&notes)]), "--force");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    let forced = dfasolve(&[&nim[..], &["--out", path(&notes), "--force"]].concat());
+    assert!(forced.status.success(), "{}", stderr(&forced));
+    // dfasolve's own files are replaced as before: a solution, a record, a chart.
+    let again = dfasolve(&[&nim[..], &["--out", path(&solution), "--csv", path(&csv)]].concat());
+    assert!(again.status.success(), "{}", stderr(&again));
+    for _ in 0..2 {
+        let chart = dfasolve(&["plot", path(&csv), "--out", path(&at("run.svg"))]);
+        assert!(chart.status.success(), "{}", stderr(&chart));
+    }
+}
+
+/// Defect 7: a FIFO given for a solution is refused at once (it needs a file it can seek
+/// in), instead of waiting for a reader and failing after the solve.
+#[cfg(unix)]
+#[test]
+fn a_pipe_for_a_solution_is_refused_before_the_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("out.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let started = std::time::Instant::now();
+    let out = dfasolve(&["nim", "--heaps", "2", "--tokens", "3", "--quiet", "--out", path(&fifo)]);
+    assert_clean_error(&out, "is a pipe");
+    assert!(started.elapsed().as_secs() < 20, "refused without waiting for a reader");
+}
+
+/// A spill directory is checked with the other outputs before the solve: one that does not
+/// exist is made (as `--checkpoint`'s is), and one that cannot be is refused at once
+/// instead of after the forward plies.
+#[test]
+fn the_spill_directory_is_made_or_refused_before_the_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let spill = dir.path().join("spill");
+    let bt = ["breakthrough", "--width", "3", "--height", "4", "--no-save", "--quiet", "--spill"];
+    let out = dfasolve(&[&bt[..], &[path(&spill)]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(spill.is_dir());
+    let under_a_file = dir.path().join("file");
+    std::fs::write(&under_a_file, "x").unwrap();
+    assert_clean_error(&dfasolve(&[&bt[..], &[path(&under_a_file.join("spill"))]].concat()), "not a directory");
+}
+
+/// Defect 16: a position that does not parse is answered with an example of the board in
+/// question (its start), not of another size.
+#[test]
+fn parse_errors_show_the_board_in_question() {
+    use dfasolve::games::Game;
+    let game = dfasolve::games::breakthrough::Breakthrough::new(5, 6).unwrap();
+    let why = game.parse("xxx/ooo first").unwrap_err().to_string();
+    assert!(why.contains("\"xxxxx/xxxxx/...../...../ooooo/ooooo first\""), "{why}");
+    let nim = dfasolve::games::nim::Nim::new(3, 5).unwrap();
+    let why = nim.parse("1,2 sideways").unwrap_err().to_string();
+    assert!(why.contains(&nim.render(&nim.initial())), "{why}");
+}
