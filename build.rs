@@ -20,9 +20,11 @@ fn main() {
         None => "unknown".to_string(),
     };
     println!("cargo:rustc-env=DFASOLVE_COMMIT={commit}");
-    // A new commit (the branch's ref moves), a checkout, a staged change or an edit can change
-    // the answer.
-    let mut watched = vec![".git/HEAD".to_string(), ".git/index".into(), ".git/packed-refs".into()];
+    // A new commit (the branch's ref moves), a checkout or an edit can change the answer. The
+    // index is not watched: staging changes nothing here, and any git command run beside a
+    // build (an editor's, a CI runner's) may refresh it, which made every later cargo
+    // command build the crate again.
+    let mut watched = vec![".git/HEAD".to_string(), ".git/packed-refs".into()];
     if let Some(branch) =
         std::fs::read_to_string(".git/HEAD").ok().and_then(|h| h.strip_prefix("ref: ").map(str::trim).map(String::from))
     {
