@@ -84,3 +84,28 @@ fn parse_errors_show_the_board_in_question() {
     let why = nim.parse("1,2 sideways").unwrap_err().to_string();
     assert!(why.contains(&nim.render(&nim.initial())), "{why}");
 }
+
+/// Defect 10: a resumed run says so, as it starts and in its report, with how many steps it
+/// reused; every run with checkpoints says where they are kept.
+#[test]
+fn a_resumed_run_says_what_it_reused_and_where_checkpoints_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("ckpt");
+    let bt = ["breakthrough", "--width", "3", "--height", "4", "--no-save", "--progress", "--checkpoint", path(&ckpt)];
+    let fresh = dfasolve(&bt);
+    assert!(fresh.status.success(), "{}", stderr(&fresh));
+    let said = crate::edges::stdout(&fresh);
+    assert!(said.contains("saved in") && said.contains("kept there"), "{said}");
+    assert!(!stderr(&fresh).contains("resuming"), "a fresh run does not claim to resume");
+    let resumed = dfasolve(&bt);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stderr(&resumed).contains("resuming: reusing the finished steps checkpointed in"), "{}", stderr(&resumed));
+    assert!(
+        crate::edges::stdout(&resumed).contains("finished steps reused from"),
+        "{}",
+        crate::edges::stdout(&resumed)
+    );
+    let report = crate::edges::json(&dfasolve(&[&bt[..], &["--json"]].concat()));
+    assert!(report["checkpoints"]["steps_reused"].as_u64().unwrap() > 1, "{}", report["checkpoints"]);
+    assert_eq!(report["checkpoints"]["kept"], serde_json::json!(true));
+}

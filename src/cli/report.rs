@@ -20,6 +20,21 @@ pub struct SolveReport {
     pub wall_s: f64,
     /// Where it was saved.
     pub saved: Option<PathBuf>,
+    /// The checkpoint directory, if any, and how many of its steps the run read back.
+    pub checkpoints: Option<(PathBuf, usize)>,
+}
+
+/// What a run says of its checkpoints: how many steps it reused, and that they are kept.
+fn checkpoints_said(dir: &std::path::Path, reused: usize) -> String {
+    let kept = "(the same command reuses them; remove the directory to solve again)";
+    match reused {
+        0 => format!("checkpoints: the finished steps are saved in {} and kept there {kept}", dir.display()),
+        n => format!(
+            "checkpoints: {n} finished step{} reused from {}; the checkpoints are kept there {kept}",
+            if n == 1 { "" } else { "s" },
+            dir.display()
+        ),
+    }
 }
 
 /// Who wins from the start with best play, as every solve's report names it.
@@ -112,6 +127,7 @@ pub(super) fn finish(
             "solution_bytes": t.bytes,
             "positions_per_byte": ppb,
             "solution_file": report.saved,
+            "checkpoints": report.checkpoints.as_ref().map(|(dir, reused)| serde_json::json!({ "dir": dir, "steps_reused": reused, "kept": true })),
             "steps": report.solution.records,
         });
         for (k, v) in extra {
@@ -123,6 +139,10 @@ pub(super) fn finish(
     let mut out = headline(&report.name, report.solution.initial_value);
     out.push('\n');
     details(&mut out);
+    if let Some((dir, reused)) = &report.checkpoints {
+        out.push_str(&checkpoints_said(dir, *reused));
+        out.push('\n');
+    }
     // The per-step table, unless quiet; a solve by classes names each row's class.
     let records: &[crate::record::StepRecord] = if run.quiet { &[] } else { &report.solution.records };
     let by_class = records.iter().any(|r| r.class.is_some());

@@ -188,7 +188,8 @@ pub fn solve_with<'g>(
     }
     let saved = out;
     finish_csv(game, run, &solution.records)?;
-    Ok(SolveReport { name: game.name(), solution, wall_s, saved })
+    let checkpoints = checkpoint.map(|dir| (dir, solver.checkpoints_reused()));
+    Ok(SolveReport { name: game.name(), solution, wall_s, saved, checkpoints })
 }
 
 /// The checkpoint directory of a run: `--checkpoint DIR`, or with `--resume` the default one.

@@ -20,12 +20,14 @@ pub(super) struct Checkpoints {
     params: serde_json::Value,
     /// The solve whose steps these are (set when the solve starts).
     solve: serde_json::Value,
+    /// How many saved steps this run has read back instead of computing.
+    reused: std::sync::atomic::AtomicUsize,
 }
 
 impl Checkpoints {
     /// No checkpoints: every step is computed and nothing is saved.
     pub(super) fn none() -> Checkpoints {
-        Checkpoints { dir: None, params: serde_json::Value::Null, solve: serde_json::Value::Null }
+        Checkpoints { dir: None, params: serde_json::Value::Null, solve: serde_json::Value::Null, reused: 0.into() }
     }
 
     /// Checkpoints of a solve of `params` under `dir`. The temporary files that killed runs
@@ -34,7 +36,7 @@ impl Checkpoints {
     /// class jobs running side by side share the directory.
     pub(super) fn new(dir: PathBuf, params: GameParams) -> Checkpoints {
         remove_stale_files(&dir, None);
-        Checkpoints { dir: Some(dir), params: params.to_json(), solve: serde_json::Value::Null }
+        Checkpoints { dir: Some(dir), params: params.to_json(), solve: serde_json::Value::Null, reused: 0.into() }
     }
 
     /// Remove the temporary files and parked sets that a killed solve of class `class` left:
@@ -55,6 +57,22 @@ impl Checkpoints {
         serde_json::json!({ "checkpoint": name.to_string(), "game": self.params, "solve": self.solve }).to_string()
     }
 
+    /// How many saved steps (and journals of steps under way) this run has read back.
+    pub(super) fn reused(&self) -> usize {
+        self.reused.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Count one step read back, and say so at the first: a resumed run is told apart from
+    /// a fresh one as it starts.
+    fn count_reused(&self, name: &StepKey) {
+        tracing::debug!(target: "dfasolve::checkpoint", "reused {name}");
+        if self.reused.fetch_add(1, std::sync::atomic::Ordering::Relaxed) == 0
+            && let Some(dir) = &self.dir
+        {
+            crate::progress!("resuming: reusing the finished steps checkpointed in {}", dir.display());
+        }
+    }
+
     /// Whether steps are saved.
     pub(super) fn enabled(&self) -> bool {
         self.dir.is_some()
@@ -69,6 +87,19 @@ impl Checkpoints {
     /// # Errors
     /// File errors, or [`Error::Mismatch`] for a checkpoint of another game.
     pub(super) fn load(&self, name: &StepKey) -> Result<Option<Bundle>> {
+        let loaded = self.load_own(name)?;
+        if loaded.is_some() {
+            self.count_reused(name);
+        }
+        Ok(loaded)
+    }
+
+    /// [`Checkpoints::load`] of a step this run saved itself to free memory (not a step
+    /// reused from an earlier run, so not counted as one).
+    ///
+    /// # Errors
+    /// As [`Checkpoints::load`].
+    pub(super) fn load_own(&self, name: &StepKey) -> Result<Option<Bundle>> {
         let Some(path) = self.path(name) else {
             return Ok(None);
         };
@@ -111,6 +142,7 @@ impl Checkpoints {
                 self.key(name)
             )));
         }
+        self.count_reused(name);
         Ok(Some((extra, b)))
     }
 

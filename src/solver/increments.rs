@@ -41,7 +41,7 @@ impl Solver<'_> {
         for old in spilled {
             let name = name(old);
             let (dw, dl) = self
-                .load_increments(&name)?
+                .load_increments(&name, Reading::Own)?
                 .ok_or_else(|| Error::Mismatch(format!("checkpoint {name} disappeared during the run")))?;
             for ((s, dw), (_, dl)) in dw.into_iter_sides().zip(dl.into_iter_sides()) {
                 new_win[s][old] = dw;
@@ -66,8 +66,12 @@ impl Solver<'_> {
 
     /// The increments (new wins, new losses, by side) of one finished iteration, from its
     /// checkpoint, if there is one.
-    pub(super) fn load_increments(&self, name: &StepKey) -> Result<Option<Increments>> {
-        let Some(mut b) = self.checkpoints.load(name)? else {
+    pub(super) fn load_increments(&self, name: &StepKey, reading: Reading) -> Result<Option<Increments>> {
+        let loaded = match reading {
+            Reading::Resumed => self.checkpoints.load(name)?,
+            Reading::Own => self.checkpoints.load_own(name)?,
+        };
+        let Some(mut b) = loaded else {
             return Ok(None);
         };
         // Moved out of the bundle, not copied: late iterations' sets are large.
@@ -77,4 +81,14 @@ impl Solver<'_> {
         let dl = PerSide::try_new(sides, |s| b.take(&format!("new_loss/{s}"), &what))?;
         Ok(Some((dw, dl)))
     }
+}
+
+/// Why a step's checkpoint is read: an earlier run's finished step, or one this run saved
+/// to free memory ([`Solver::spill_previous`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reading {
+    /// Reused from an earlier run (counted and said).
+    Resumed,
+    /// Saved by this run and read back.
+    Own,
 }

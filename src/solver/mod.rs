@@ -183,7 +183,13 @@ impl<'g> Solver<'g> {
         self.recorder.on_step(f);
     }
 
-    /// The records of all steps so far.
+    /// How many checkpointed steps (and journals of steps under way) this solve read back
+    /// instead of computing them.
+    pub fn checkpoints_reused(&self) -> usize {
+        self.checkpoints.reused()
+    }
+
+    /// The record of every step so far.
     pub fn records(&self) -> &[StepRecord] {
         self.recorder.records()
     }

@@ -187,7 +187,7 @@ impl Solver<'_> {
                 }
             }
             let step = step_key(n + 1);
-            let (dw, dl) = match self.load_increments(&step)? {
+            let (dw, dl) = match self.load_increments(&step, super::increments::Reading::Resumed)? {
                 // A run stopped between the checkpoint and the removal of its journals left
                 // them behind.
                 Some(done) => {
