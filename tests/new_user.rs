@@ -109,3 +109,21 @@ fn a_resumed_run_says_what_it_reused_and_where_checkpoints_are_kept() {
     assert!(report["checkpoints"]["steps_reused"].as_u64().unwrap() > 1, "{}", report["checkpoints"]);
     assert_eq!(report["checkpoints"]["kept"], serde_json::json!(true));
 }
+
+/// Defects 12 and 18: `--margins` and `--differences` take their directory as `--by-classes`
+/// and `--tables` do: made if missing (never its parents), and a file there is named as one.
+#[test]
+fn result_directories_are_made_and_refused_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let deep = dir.path().join("no").join("such");
+    for flag in ["--margins", "--differences"] {
+        let othello = ["othello", "--width", "4", "--height", "4", "--quiet", flag];
+        assert_clean_error(&dfasolve(&[&othello[..], &[path(&file)]].concat()), "is a file, not a directory");
+        assert_clean_error(&dfasolve(&[&othello[..], &[path(&deep)]].concat()), "parent directory does not exist");
+        assert!(!dir.path().join("no").exists(), "{flag}: no parent made");
+    }
+    let by_classes = ["breakthrough", "--width", "3", "--height", "4", "--quiet", "--by-classes", path(&file)];
+    assert_clean_error(&dfasolve(&by_classes), "is a file, not a directory");
+}

@@ -158,7 +158,8 @@ impl OthelloArgs {
     /// those of the "at least" sets.
     fn run_margins(&self, dir: &Path) -> Result<()> {
         use crate::games::othello::margins::{self, Index};
-        std::fs::create_dir_all(dir).about_file("cannot make", dir)?;
+        // Made as every directory a user names is: the directory, never its parents.
+        crate::atomic::check_directory(dir).about_file("cannot write in", dir)?;
         let plain = self.game_at(0)?;
         let params = plain.params();
         let n = (self.game.width * self.game.height) as i32;
@@ -253,7 +254,7 @@ impl OthelloArgs {
             self.game.reachable,
             "--differences values the positions reachable from the start; leave out --strong"
         );
-        std::fs::create_dir_all(dir).about_file("cannot make", dir)?;
+        crate::atomic::check_directory(dir).about_file("cannot write in", dir)?;
         let game = self.game_at(0)?;
         let limits = EngineLimits { memory_budget: solve::budget_bytes(self.run.max_memory), layer_states: None };
         let _limits = limits.install();
