@@ -64,9 +64,10 @@ pub enum Error {
     /// The process went over its memory budget (`--max-memory`; by default what the system
     /// had available when the run started).
     #[error(
-        "the run went over its memory budget ({} MiB resident, budget {} MiB) and was stopped: \
+        "the run went over its memory budget ({}budget {}) and was stopped: \
          this size needs more memory than the run may use (--max-memory sets the budget in GiB)",
-        resident >> 20, budget >> 20
+        if *resident > 0 { format!("{} resident, ", memory_text(*resident)) } else { String::new() },
+        memory_text(*budget)
     )]
     OverMemoryBudget {
         /// The budget in bytes.
@@ -81,3 +82,17 @@ pub enum Error {
 
 /// Result with the library's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A memory size as a person reads it, exact enough at every scale: `512 bytes`, `12 KiB`,
+/// `3.4 MiB`, `20.0 GiB` (a tiny budget was said as "budget 0 MiB").
+pub fn memory_text(bytes: u64) -> String {
+    const KIB: u64 = 1 << 10;
+    const MIB: u64 = 1 << 20;
+    const GIB: u64 = 1 << 30;
+    match bytes {
+        b if b < KIB => format!("{b} bytes"),
+        b if b < MIB => format!("{} KiB", b / KIB),
+        b if b < GIB => format!("{:.1} MiB", b as f64 / MIB as f64),
+        b => format!("{:.1} GiB", b as f64 / GIB as f64),
+    }
+}

@@ -127,3 +127,14 @@ fn result_directories_are_made_and_refused_alike() {
     let by_classes = ["breakthrough", "--width", "3", "--height", "4", "--quiet", "--by-classes", path(&file)];
     assert_clean_error(&dfasolve(&by_classes), "is a file, not a directory");
 }
+
+/// Defect 15: a tiny budget is said as it is, not as "0 MiB".
+#[test]
+fn tiny_budgets_are_said_as_they_are() {
+    let out = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--no-save", "--max-memory", "0.000001"]);
+    assert_clean_error(&out, "budget 1 kib");
+    assert!(!stderr(&out).contains(" 0 MiB"), "{}", stderr(&out));
+    assert_eq!(dfasolve::error::memory_text(20 << 30), "20.0 GiB");
+    assert_eq!(dfasolve::error::memory_text(3 << 19), "1.5 MiB");
+    assert_eq!(dfasolve::error::memory_text(512), "512 bytes");
+}
