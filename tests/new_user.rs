@@ -138,3 +138,34 @@ fn tiny_budgets_are_said_as_they_are() {
     assert_eq!(dfasolve::error::memory_text(3 << 19), "1.5 MiB");
     assert_eq!(dfasolve::error::memory_text(512), "512 bytes");
 }
+
+/// Defect 2: a class tables file with one byte changed is refused by every command that
+/// reads it, not read into an impossible answer.
+#[test]
+fn damaged_class_tables_are_refused_on_first_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t3");
+    let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
+    let solved = dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--quiet"][..], &v].concat());
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let file = std::fs::read_dir(&tables)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "ranked"))
+        .unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() - 40;
+    bytes[at] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    let t = path(&tables);
+    for args in [
+        &["positions", t, "--value", "win"][..],
+        &["query", t, "bbb/.o./www"],
+        &["puzzles", t, "--longest"],
+        &["stats", t],
+        &["check", t],
+    ] {
+        assert_clean_error(&dfasolve(args), "checksum");
+    }
+}

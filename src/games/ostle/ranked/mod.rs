@@ -383,16 +383,39 @@ pub struct Solution {
     dir: PathBuf,
 }
 
+/// Whether opening class tables reads every file whole to check its checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checksums {
+    /// Check each file's checksum as it is opened: a reader's answers then never come from a
+    /// damaged file (about a second per GB, once).
+    Verify,
+    /// Check only the headers: for the solver's own files just written, and for tests that
+    /// damage a file on purpose to see another check find it.
+    Trust,
+}
+
 impl Solution {
-    /// Open every class file in `dir` (the classes not solved yet are left out).
+    /// Open every class file in `dir` (the classes not solved yet are left out), each
+    /// checked whole, so that a damaged file is an error and never an answer.
     ///
     /// # Errors
     /// A corrupt or foreign file; [`Error::BadParameters`] if no class is there.
     pub fn open(v: &Variant, dir: &Path) -> Result<Solution> {
+        Solution::open_checking(v, dir, Checksums::Verify)
+    }
+
+    /// [`Solution::open`], checking the files' checksums or not.
+    ///
+    /// # Errors
+    /// As [`Solution::open`].
+    pub fn open_checking(v: &Variant, dir: &Path, checksums: Checksums) -> Result<Solution> {
         let mut found = Vec::new();
         for c in classes(v) {
             let path = class_file(dir, &c);
             if path.exists() {
+                if checksums == Checksums::Verify {
+                    ClassTables::verify_checksum(&path)?;
+                }
                 found.push(ClassTables::open(&path, Some(v))?);
             }
         }
