@@ -169,3 +169,22 @@ fn damaged_class_tables_are_refused_on_first_use() {
         assert_clean_error(&dfasolve(args), "checksum");
     }
 }
+
+/// Defect 14: `stats` on class tables lines its columns up under their headers.
+#[test]
+fn stats_on_class_tables_keeps_its_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t");
+    let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
+    assert!(
+        dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--quiet"][..], &v].concat()).status.success()
+    );
+    let out = dfasolve(&["stats", path(&tables)]);
+    let text = crate::edges::stdout(&out);
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    let header = lines[0];
+    assert!(lines.len() > 2, "{text}");
+    for row in &lines[1..] {
+        assert_eq!(row.len(), header.len(), "a row as wide as its header:\n{text}");
+    }
+}

@@ -105,9 +105,10 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
             "{:>6} {:>6} {:>14} {:>16} {:>16}",
             r["class"].as_str().unwrap_or(""),
             r["kind"].as_str().unwrap_or(""),
-            r["boards"],
-            r["states"],
-            r["class_file_bytes"]
+            // A JSON value ignores a width: its text takes it.
+            r["boards"].to_string(),
+            r["states"].to_string(),
+            r["class_file_bytes"].to_string()
         );
     }
     Ok(())
