@@ -52,6 +52,13 @@ pub fn serialize_all<S: Serializer>(ns: &[u128], s: S) -> Result<S::Ok, S::Error
     seq.end()
 }
 
+/// `n` followed by the noun that fits it: `1 set`, `2 sets`, `0 plies` (`one` and `many` are
+/// the two forms).
+pub fn counted(n: impl Into<u128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `n` with thousands separators (`> u128` when not known).
 pub fn human(n: Option<u128>) -> String {
     match n {

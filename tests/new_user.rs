@@ -188,3 +188,15 @@ fn stats_on_class_tables_keeps_its_columns() {
         assert_eq!(row.len(), header.len(), "a row as wide as its header:\n{text}");
     }
 }
+
+/// Defect 20: a count of one takes the singular ("1 set", "1 ply", "1 word given").
+#[test]
+fn a_count_of_one_is_said_in_the_singular() {
+    use dfasolve::counts::counted;
+    assert_eq!(counted(1u32, "ply", "plies"), "1 ply");
+    assert_eq!(counted(0u32, "ply", "plies"), "0 plies");
+    assert_eq!(counted(3u64, "set", "sets"), "3 sets");
+    let game = dfasolve::games::othello::Othello::new(4, 4, 0).unwrap();
+    let why = dfasolve::games::Game::parse(&game, "..../.ox./.xo./....").unwrap_err().to_string();
+    assert!(why.contains("1 word given"), "{why}");
+}

@@ -97,7 +97,12 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
         );
         return Ok(());
     }
-    say!("{}: {} sets, {} bytes on disk", path.display(), sets.len(), file_bytes);
+    say!(
+        "{}: {}, {} bytes on disk",
+        path.display(),
+        crate::counts::counted(sets.len() as u64, "set", "sets"),
+        file_bytes
+    );
     say!("{:>24} {:>11} {:>12} {:>24} {:>10}", "set", "states", "bytes", "positions", "pos/byte");
     for (name, s) in &sets {
         say!(

@@ -129,9 +129,9 @@ pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usiz
         return Ok(());
     }
     say!(
-        "{} states win in {} plies; {} of them shown that pass the filter",
+        "{} states win in {}; {} of them shown that pass the filter",
         found.with_value,
-        found.plies,
+        crate::counts::counted(found.plies, "ply", "plies"),
         found.puzzles.len()
     );
     print_puzzles(&found.puzzles)

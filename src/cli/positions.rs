@@ -78,7 +78,7 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
     let total: u128 = listing.tallies.iter().map(|t| t.count).sum();
     say!("  {}{:>18} {:>24}", if by_side { " ".repeat(16) } else { String::new() }, "in all", human(Some(total)));
     let which = match listing.plies {
-        Some(n) => format!("{} in {n} plies", word(ask.kind)),
+        Some(n) => format!("{} in {}", word(ask.kind), crate::counts::counted(n, "ply", "plies")),
         None => word(ask.kind).to_string(),
     };
     let how = match ask.pick {

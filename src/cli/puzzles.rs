@@ -100,7 +100,7 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
         );
         return Ok(());
     }
-    let which = plies.map_or("win".to_string(), |n| format!("win in {n} plies"));
+    let which = plies.map_or("win".to_string(), |n| format!("win in {}", crate::counts::counted(n, "ply", "plies")));
     say!(
         "{with_value} positions {which}; {examined} of them examined{}, {passing} pass the filter; {} shown",
         if complete { " (all)" } else { " (the first in order: the rest were not)" },
@@ -114,7 +114,10 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
 
 /// A puzzle as text: the position, its winning moves and line.
 pub(super) fn print_puzzle(position: &str, plies: Option<u32>, winning: &[String], line: &[String]) -> Result<()> {
-    say!("\n{position}  (the player to move wins{})", plies.map_or(String::new(), |n| format!(" in {n} plies")));
+    say!(
+        "\n{position}  (the player to move wins{})",
+        plies.map_or(String::new(), |n| format!(" in {}", crate::counts::counted(n, "ply", "plies")))
+    );
     say!("  winning moves: {}", winning.join(", "));
     say!("  line: {}", line.join(", "));
     Ok(())

@@ -257,7 +257,10 @@ impl Game for Spread {
         };
         let words: Vec<&str> = text.split_whitespace().collect();
         let [rows, side] = words[..] else {
-            return Err(bad(format!("{} words given, not the board and the side to move", words.len())));
+            return Err(bad(format!(
+                "{} given, not the board and the side to move",
+                crate::counts::counted(words.len() as u64, "word", "words")
+            )));
         };
         let side = match side {
             "first" => Side::First,
