@@ -150,10 +150,10 @@ impl Solver<'_> {
             let (new, win_new, lose_new, seen) = chained?;
             if seen.parts > 1 || loss_all[o].runs() > 1 {
                 crate::progress!(
-                    "backup ply {k}: new wins in {} regions (the largest took {} MiB); the opponent's losses in {} runs",
-                    seen.parts,
+                    "backup ply {k}: new wins in {} (the largest took {} MiB); the opponent's losses in {}",
+                    crate::counts::counted(seen.parts as u64, "region", "regions"),
                     seen.largest_part >> 20,
-                    loss_all[o].runs()
+                    crate::counts::counted(loss_all[o].runs() as u64, "run", "runs")
                 );
             }
             parts_seen = seen;
