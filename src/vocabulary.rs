@@ -158,13 +158,17 @@ impl fmt::Display for Ply {
 }
 
 /// Order outcomes of the positions a move leads to (values for the opponent), best move for
-/// the mover first: opponent loses soonest, then draws, then opponent wins latest.
+/// the mover first: opponent loses soonest, then draws, then opponent wins latest. A value
+/// whose distance is unknown (a meet in the middle's) ranks after every known one of its
+/// kind: an immediate win is never listed below a win of unknown length.
 pub fn move_rank(after: Option<Outcome>) -> (u8, i64) {
     match after {
-        Some(Outcome::Loss { plies }) => (0, plies.map_or(0, i64::from)),
-        Some(Outcome::Draw) => (1, 0),
-        Some(Outcome::Win { plies }) => (2, -plies.map_or(0, i64::from)),
-        None => (3, 0),
+        Some(Outcome::Loss { plies: Some(n) }) => (0, i64::from(n)),
+        Some(Outcome::Loss { plies: None }) => (1, 0),
+        Some(Outcome::Draw) => (2, 0),
+        Some(Outcome::Win { plies: Some(n) }) => (3, -i64::from(n)),
+        Some(Outcome::Win { plies: None }) => (4, 0),
+        None => (5, 0),
     }
 }
 
@@ -199,5 +203,16 @@ mod tests {
         assert_eq!(after[2], Some(Outcome::Draw));
         assert_eq!(after[3], Some(Outcome::Win { plies: Some(9) }));
         assert_eq!(after[5], None);
+    }
+
+    #[test]
+    fn a_known_distance_ranks_above_an_unknown_one() {
+        let known_loss = move_rank(Some(Outcome::Loss { plies: Some(40) }));
+        let unknown_loss = move_rank(Some(Outcome::Loss { plies: None }));
+        let draw = move_rank(Some(Outcome::Draw));
+        let known_win = move_rank(Some(Outcome::Win { plies: Some(1) }));
+        let unknown_win = move_rank(Some(Outcome::Win { plies: None }));
+        assert!(known_loss < unknown_loss && unknown_loss < draw && draw < known_win);
+        assert!(known_win < unknown_win && unknown_win < move_rank(None));
     }
 }

@@ -1,5 +1,5 @@
 //! What a new user hit (issue 65), one reproducer each.
-use crate::edges::{assert_clean_error, dfasolve, path, stderr};
+use crate::edges::{assert_clean_error, dfasolve, json, path, stderr};
 
 /// Defect 6: an output that is an input, or another output, or a file dfasolve did not
 /// write, is refused before anything is written; `--force` replaces a file not ours.
@@ -199,4 +199,93 @@ fn a_count_of_one_is_said_in_the_singular() {
     let game = dfasolve::games::othello::Othello::new(4, 4, 0).unwrap();
     let why = dfasolve::games::Game::parse(&game, "..../.ox./.xo./....").unwrap_err().to_string();
     assert!(why.contains("1 word given"), "{why}");
+}
+
+/// Defect 1: on class-reading Ostle tables a move shows the board it makes, not its class's
+/// canonical (rotated or mirrored) representative, with its forbidden move carried along: the
+/// answers are those of the DFA solution of the same game, move for move, two plies deep.
+#[test]
+fn class_tables_show_the_board_a_move_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t3");
+    let solution = dir.path().join("d3.dfas");
+    let variant = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class", "--quiet"];
+    let made = dfasolve(&[&["explicit", "ostle"][..], &variant, &["--tables", path(&tables)]].concat());
+    assert!(made.status.success(), "{}", stderr(&made));
+    let made = dfasolve(&[&["ostle"][..], &variant, &["--out", path(&solution)]].concat());
+    assert!(made.status.success(), "{}", stderr(&made));
+    let moves = |solved: &std::path::Path, position: &str| -> Vec<(String, String, String)> {
+        let answer = json(&dfasolve(&["query", "--json", path(solved), position]));
+        answer["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let text = |key: &str| m[key].as_str().unwrap().to_string();
+                (text("move"), text("position"), text("value_for_opponent"))
+            })
+            .collect()
+    };
+    let start = moves(&tables, "bbb/.o./www");
+    let b2l = start.iter().find(|(name, _, _)| name == "b2L").unwrap();
+    assert_eq!(b2l.1, "bbb/o../www a2R w", "the hole moved left, not a rotated board");
+    let mut compared = 0;
+    for (_, after, _) in &start {
+        assert_eq!(moves(&tables, after), moves(&solution, after), "after {after}");
+        compared += 1;
+    }
+    assert_eq!(start, moves(&solution, "bbb/.o./www"));
+    assert!(compared >= 5);
+}
+
+/// Defect 5: on a meet-in-the-middle solution (distances unknown) an immediate win ranks
+/// first, "not covered" is explained, and the line is said to be a winning line, not best
+/// play; a strong solution's line is best play.
+#[test]
+fn known_distances_rank_first_and_a_line_without_them_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (meet, strong) = (dir.path().join("meet.dfas"), dir.path().join("strong.dfas"));
+    let bt = ["breakthrough", "--width", "4", "--height", "5", "--quiet"];
+    assert!(dfasolve(&[&bt[..], &["--out", path(&meet)]].concat()).status.success());
+    let bt34 = ["breakthrough", "--width", "3", "--height", "4", "--quiet", "--strong"];
+    assert!(dfasolve(&[&bt34[..], &["--out", path(&strong)]].concat()).status.success());
+    let answer = json(&dfasolve(&["query", "--json", path(&meet), ".xxx/.oxx/x.../o.oo/oooo second"]));
+    let moves = answer["moves"].as_array().unwrap();
+    let values: Vec<&str> = moves.iter().map(|m| m["value_for_opponent"].as_str().unwrap_or("not covered")).collect();
+    assert_eq!(&values[..3], ["loss in 0 plies", "loss in 0 plies", "loss"], "{values:?}");
+    assert_eq!(answer["best_line"].as_array().unwrap().len(), 1, "the immediate win");
+    let text = crate::edges::stdout(&dfasolve(&["query", path(&meet), ".xxx/.oxx/x.../o.oo/oooo second"]));
+    assert!(text.contains("not covered: the solution values only the positions the start reaches"), "{text}");
+    let start = json(&dfasolve(&["query", "--json", path(&meet), "xxxx/xxxx/..../oooo/oooo first"]));
+    assert_eq!(start["best_line_is_best_play"], false);
+    let text = crate::edges::stdout(&dfasolve(&["query", path(&meet), "xxxx/xxxx/..../oooo/oooo first"]));
+    assert!(text.contains("a winning line, not best play (no distances)"), "{text}");
+    let start = json(&dfasolve(&["query", "--json", path(&strong), "xxx/xxx/.../ooo first"]));
+    assert_eq!(start["best_line_is_best_play"], true);
+}
+
+/// Defect 8: Othello's result directories are read by `check` and `stats`, and `positions`
+/// and `puzzles` say they do not apply and what to ask instead, not "corrupt file".
+#[test]
+fn othello_result_directories_are_read_or_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (margins, differences) = (dir.path().join("m43"), dir.path().join("d43"));
+    let othello = ["othello", "--width", "4", "--height", "3", "--reachable", "--quiet"];
+    for (flag, at) in [("--margins", &margins), ("--differences", &differences)] {
+        let solved = dfasolve(&[&othello[..], &[flag, path(at)]].concat());
+        assert!(solved.status.success(), "{}", stderr(&solved));
+        let checked = dfasolve(&["check", path(at)]);
+        assert!(checked.status.success(), "{}", stderr(&checked));
+        assert!(crate::edges::stdout(&checked).contains("check passed"));
+        let stats = dfasolve(&["stats", path(at)]);
+        assert!(stats.status.success(), "{}", stderr(&stats));
+        assert!(
+            crate::edges::stdout(&stats).contains("total: ") && crate::edges::stdout(&stats).contains(" 382 positions")
+        );
+        assert_clean_error(&dfasolve(&["positions", path(at), "--value", "win"]), "positions does not apply");
+        assert_clean_error(&dfasolve(&["puzzles", path(at), "--longest"]), "puzzles does not apply");
+    }
+    let checked = json(&dfasolve(&["check", "--json", path(&margins)]));
+    assert_eq!((&checked["passed"], &checked["start_difference"]), (&serde_json::json!(true), &serde_json::json!(12)));
+    assert_eq!(checked["thresholds"].as_array().unwrap().len(), 25);
 }

@@ -35,6 +35,15 @@ fn margins_give_every_position_its_negamax_difference() {
     let q = dfasolve(&["query", m.to_str().unwrap(), ".ox./.xo./.... black"]);
     let text = String::from_utf8_lossy(&q.stdout);
     assert!(q.status.success() && text.contains("final score +12"), "{text}");
+    // Issue 65, defect 4: the value is the score's, with no distance from the win-or-loss solve
+    // to contradict the line the scores choose; that line is best play.
+    let q = dfasolve(&["query", "--json", m.to_str().unwrap(), ".ox./.xo./.... black"]);
+    let answer: serde_json::Value = serde_json::from_slice(&q.stdout).unwrap();
+    assert_eq!((&answer["value"], &answer["score"]), (&serde_json::json!("win"), &serde_json::json!(12)));
+    for m in answer["moves"].as_array().unwrap() {
+        assert!(!m["value_for_opponent"].as_str().unwrap().contains(" in "), "{m}");
+    }
+    assert_eq!(answer["best_line_is_best_play"], true);
     // A second run reads the saved thresholds (none is solved and written again) and gives the
     // same index; a damaged index is a clean error.
     let written = || -> Vec<std::time::SystemTime> {

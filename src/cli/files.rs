@@ -75,7 +75,11 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
     if crate::games::ostle::ranked::is_tables_dir(path) {
         return super::ostle_tables::stats(path, json);
     }
-    let Figures { sets, meta, bytes: file_bytes } = if path.is_dir() { class_files(path)? } else { one_file(path)? };
+    let Figures { sets, meta, bytes: file_bytes, positions } = match super::othello_dirs::kind(path) {
+        Some(kind) => super::othello_dirs::figures(kind, path)?,
+        None if path.is_dir() => class_files(path)?,
+        None => one_file(path)?,
+    };
     let rows: Vec<serde_json::Value> = sets
         .iter()
         .map(|(name, s)| {
@@ -85,8 +89,8 @@ pub(super) fn stats(path: &Path, json: bool) -> Result<()> {
             })
         })
         .collect();
-    let total_pos: Option<u128> =
-        sets.iter().try_fold(0u128, |acc, (_, s)| s.positions.and_then(|n| acc.checked_add(n)));
+    let total_pos: Option<u128> = positions
+        .unwrap_or_else(|| sets.iter().try_fold(0u128, |acc, (_, s)| s.positions.and_then(|n| acc.checked_add(n))));
     let total_states: usize = sets.iter().map(|(_, s)| s.states).sum();
     if json {
         say!(
@@ -129,6 +133,9 @@ pub(super) fn check(path: &Path, sample: usize, seed: u64, against: Option<&Path
     }
     if against.is_none() && crate::games::othello::differences_solved::is_differences_dir(path) {
         return check_differences(path, sample, seed, json);
+    }
+    if against.is_none() && crate::games::othello::margins::is_margins_dir(path) {
+        return super::othello_dirs::check_margins(path, sample, seed, json);
     }
     if against.is_some() {
         bail!(
@@ -232,19 +239,27 @@ pub(super) fn import(dfa1: &Path, out: &Path) -> Result<()> {
     Bundle { meta, entries: vec![("imported".into(), dfa)] }.save(out).about_file("writing", out)
 }
 
-/// A file's bundle and its size in bytes.
-/// What `stats` reports of a file or a class directory: each set's figures by name, the
-/// metadata, and the bytes on disk.
-struct Figures {
-    sets: Vec<(String, DfaStats)>,
-    meta: String,
-    bytes: u64,
+/// What `stats` reports of a file or a directory: each set's figures by name, the metadata,
+/// and the bytes on disk.
+pub(super) struct Figures {
+    pub sets: Vec<(String, DfaStats)>,
+    pub meta: String,
+    pub bytes: u64,
+    /// The positions the whole holds, where the sets' sum overcounts them (one position in
+    /// every threshold's solve); `None`: their sum.
+    pub positions: Option<Option<u128>>,
 }
 
-fn one_file(path: &Path) -> Result<Figures> {
+/// The figures of the sets of one file.
+pub(super) fn one_file(path: &Path) -> Result<Figures> {
     let bundle = Bundle::load(path).about_file("loading", path)?;
     let sets = bundle.entries.iter().map(|(name, d)| (name.clone(), d.stats())).collect();
-    Ok(Figures { sets, meta: bundle.meta, bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) })
+    Ok(Figures {
+        sets,
+        meta: bundle.meta,
+        bytes: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        positions: None,
+    })
 }
 
 /// The figures of every set of the class files in `dir` (each set named `CLASS: set`), the
@@ -255,7 +270,7 @@ fn class_files(dir: &Path) -> Result<Figures> {
     if files.is_empty() {
         bail!("{}: no class files (class-*.dfas) here", dir.display());
     }
-    let mut all = Figures { sets: Vec::new(), meta: String::new(), bytes: 0 };
+    let mut all = Figures { sets: Vec::new(), meta: String::new(), bytes: 0, positions: None };
     for file in files {
         let one = one_file(&file)?;
         let class = file.file_stem().and_then(|s| s.to_str()).unwrap_or("?").trim_start_matches("class-").to_string();

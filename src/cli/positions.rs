@@ -21,6 +21,9 @@ pub(super) struct Ask {
 
 /// `dfasolve positions SOLUTION`: a DFA solution file or a directory of Ostle class tables.
 pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
+    if let Some(kind) = super::othello_dirs::kind(path) {
+        return Err(super::othello_dirs::not_for("positions", kind, path));
+    }
     let (solved, listing): (Box<dyn Solved>, Listing) = if ranked::is_tables_dir(path) {
         if ask.side.is_some() {
             bail!("--side: a state of Ostle class tables has the same value whichever side is to move");
@@ -53,7 +56,7 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
             .iter()
             .map(|(look, line)| {
                 serde_json::json!({ "position": look.position, "value": value_json(look.value),
-                    "best_line": line.moves, "best_line_end": line.end })
+                    "best_line": line.moves, "best_line_end": line.end, "best_line_is_best_play": line.best_play })
             })
             .collect();
         say!(
@@ -88,7 +91,7 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
     say!("{} {unit} are {which}; {} of them, {how}:", human(Some(listing.matching)), listed.len());
     for (look, line) in &listed {
         say!("\n{}  ({})", look.position, explore::value_words(look.value));
-        say!("  best line ({}): {}", line.end, line.moves.join(", "));
+        say!("  {} ({}): {}", line.label(), line.end, line.moves.join(", "));
     }
     Ok(())
 }

@@ -28,6 +28,9 @@ pub(super) fn puzzles(path: &Path, filter: &Filter, limit: usize, json: bool) ->
     if filter.plies.is_none() && !filter.longest && !filter.sacrifice {
         bail!("say which wins: --plies N, --longest, or --sacrifice (wins of any length)");
     }
+    if let Some(kind) = super::othello_dirs::kind(path) {
+        return Err(super::othello_dirs::not_for("puzzles", kind, path));
+    }
     if path.is_dir() {
         return super::ostle_tables::puzzles(path, filter, limit, json);
     }

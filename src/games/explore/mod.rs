@@ -115,6 +115,10 @@ pub fn rank_moves(moves: &mut [LookMove]) {
     });
 }
 
+/// Why a move can be `not covered`, said under the moves where one is.
+pub const NOT_COVERED: &str = "  (not covered: the solution values only the positions the start reaches, and a meet in the \
+     middle does not play on from the positions it decided near the end; this move leads only there)";
+
 /// Plies a best line follows a draw before it is cut.
 pub const DRAW_LINE_PLIES: usize = 20;
 
@@ -126,27 +130,47 @@ pub struct Line {
     /// Why the line stops: the game is over, a draw was cut, or the solution does not cover
     /// the position reached.
     pub end: String,
+    /// Whether it is best play: every move chosen by a known score or distance (or a draw). A solution
+    /// without distances (a meet in the middle's) gives a line on which the winner keeps the
+    /// win and the loser plays any losing move, not the longest defence: it can be much
+    /// shorter than the game under best play.
+    pub best_play: bool,
+}
+
+impl Line {
+    /// What the line is, in words: `best line`, or `a winning line` where distances are unknown.
+    pub fn label(&self) -> &'static str {
+        if self.best_play { "best line" } else { "a winning line, not best play (no distances)" }
+    }
 }
 
 /// The principal variation from `look`: each side plays its first ranked move (the winner
 /// the quickest win, the loser the slowest loss) to the end of the game; a draw is cut after
 /// [`DRAW_LINE_PLIES`], and the line stops where the solution does not cover a position.
+/// Where a distance on the way is unknown the line is not best play ([`Line::best_play`]).
 ///
 /// # Errors
 /// A position on the way cannot be answered (a corrupt solution).
 pub fn best_line(solved: &dyn Solved, look: &Look) -> Result<Line> {
     let mut moves = Vec::new();
     let mut look = look.clone();
+    let mut best_play = true;
     loop {
+        let line = |moves, end: String, best_play| Ok(Line { moves, end, best_play });
         if look.over != Status::Ongoing {
-            return Ok(Line { moves, end: "the game is over".into() });
+            return line(moves, "the game is over".into(), best_play);
         }
         if look.value == Some(Outcome::Draw) && moves.len() >= DRAW_LINE_PLIES {
-            return Ok(Line { moves, end: format!("a draw, cut after {DRAW_LINE_PLIES} plies") });
+            return line(moves, format!("a draw, cut after {DRAW_LINE_PLIES} plies"), best_play);
         }
         let Some(first) = look.moves.first().filter(|m| m.value_for_opponent.is_some()) else {
-            return Ok(Line { moves, end: "the solution does not cover the position reached".into() });
+            return line(moves, "the solution does not cover the position reached".into(), best_play);
         };
+        best_play &= first.score_for_opponent.is_some()
+            || matches!(
+                first.value_for_opponent,
+                Some(Outcome::Draw | Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) })
+            );
         moves.push(first.name.clone());
         let next = first.position.clone();
         look = solved.look(&next)?;
@@ -176,7 +200,7 @@ impl Look {
         let mut o = serde_json::json!({ "game": game, "position": self.position, "board": self.board,
             "side_to_move": self.side_to_move.to_string(), "value": value_json(self.value),
             "status": self.over.word(), "moves": moves, "moves_total": self.moves.len(),
-            "best_line": line.moves, "best_line_end": line.end });
+            "best_line": line.moves, "best_line_end": line.end, "best_line_is_best_play": line.best_play });
         if let Some(s) = self.score {
             o["score"] = s.into();
         }
@@ -226,8 +250,11 @@ impl Look {
         if shown < self.moves.len() {
             let _ = writeln!(out, "  ... {} more (--limit)", self.moves.len() - shown);
         }
-        let plies = if line.moves.len() == 1 { "ply" } else { "plies" };
-        let _ = writeln!(out, "best line ({} {plies}, {}): {}", line.moves.len(), line.end, line.moves.join(", "));
+        if self.moves[..shown].iter().any(|m| m.value_for_opponent.is_none()) {
+            let _ = writeln!(out, "{NOT_COVERED}");
+        }
+        let plies = crate::counts::counted(line.moves.len() as u128, "ply", "plies");
+        let _ = writeln!(out, "{} ({plies}, {}): {}", line.label(), line.end, line.moves.join(", "));
         out
     }
 }

@@ -69,8 +69,10 @@ impl DifferencesSolved {
     }
 }
 
-/// Win, draw or loss for the mover from their final difference.
-fn outcome(score: i32) -> Outcome {
+/// Win, draw or loss for the mover from their final difference. An exact-score solution's
+/// value is its score alone: the distances of the win-or-loss solve follow another aim (the
+/// quickest win, not the largest), so they would contradict the line the scores choose.
+pub(super) fn outcome(score: i32) -> Outcome {
     match score {
         s if s > 0 => Outcome::Win { plies: None },
         0 => Outcome::Draw,

@@ -9,10 +9,11 @@
 //! sets. [`MarginsSolved`] answers positions from it, loading the solutions it needs.
 
 use super::OthelloParams;
+use super::differences_solved::outcome;
 use crate::error::{Error, Result};
 use crate::games::explore::{DfaSolved, Look, Solved, rank_moves};
 use crate::games::{GameParams, Solution};
-use crate::vocabulary::{Outcome, Position, Side};
+use crate::vocabulary::{Outcome, Position, Side, Status};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -135,6 +136,16 @@ pub struct MarginsSolved {
 }
 
 impl MarginsSolved {
+    /// The directory's index: its game, the start's difference and each threshold's solve.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// The start of the game.
+    pub fn start_position(&self) -> &Position {
+        &self.plain.solution.initial
+    }
+
     /// Open the margins directory `dir`.
     ///
     /// # Errors
@@ -215,8 +226,13 @@ impl Solved for MarginsSolved {
         let pos = self.plain.game.parse(text)?;
         let mut look = self.plain.look_at(&pos)?;
         look.score = self.score(&pos)?;
+        // The value is the score's ([`outcome`]), where the score is known.
+        if look.over == Status::Ongoing {
+            look.value = look.score.map(outcome).or(look.value);
+        }
         for m in &mut look.moves {
             m.score_for_opponent = self.score(&self.plain.game.parse(&m.position)?)?;
+            m.value_for_opponent = m.score_for_opponent.map(outcome).or(m.value_for_opponent);
         }
         rank_moves(&mut look.moves);
         Ok(look)

@@ -93,17 +93,21 @@ impl Solved for Solution {
         };
         let mut moves: Vec<LookMove> = Vec::new();
         if over == Status::Ongoing {
-            // The successors as the tables' reading forbids their moves.
-            moves = self
-                .moves_of(&s)
-                .into_iter()
-                .map(|(m, next, value)| LookMove {
-                    name: v.move_text(m),
-                    position: v.position_text(&next, side.other()),
-                    value_for_opponent: value,
-                    score_for_opponent: None,
-                })
-                .collect();
+            // The successors as the tables' reading forbids their moves; moves with one
+            // result (a piece pushed off by any of its ways out) are one move, `a1L=a1D`, as
+            // on a DFA solution.
+            for (m, next, value) in self.moves_of(&s) {
+                let position = v.position_text(&next, side.other());
+                match moves.iter_mut().find(|seen| seen.position == position) {
+                    Some(seen) => seen.name = format!("{}={}", seen.name, v.move_text(m)),
+                    None => moves.push(LookMove {
+                        name: v.move_text(m),
+                        position,
+                        value_for_opponent: value,
+                        score_for_opponent: None,
+                    }),
+                }
+            }
             rank_moves(&mut moves);
         }
         Ok(Look {

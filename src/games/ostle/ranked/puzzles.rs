@@ -1,8 +1,8 @@
 //! Puzzles from a solved Ostle: the states of the tables that satisfy a filter, each with its
 //! winning line (the winner's quickest moves, the loser's longest replies).
 
+use super::super::Dir;
 use super::super::explicit::{Move, State};
-use super::super::{Dir, Rule};
 use super::Solution;
 use super::board::Moves;
 use super::tables::bit;
@@ -65,10 +65,9 @@ impl Solution {
             .into_iter()
             .filter(|&m| Some(m) != s.forbidden)
             .map(|m| {
-                let next = match v.rule {
-                    Rule::Class => v.published_after(&s.cells, m),
-                    Rule::Exact => v.after(&s.cells, m),
-                };
+                // The board as the move leaves it, not its class's canonical representative:
+                // the tables answer any board of a class, its forbidden move carried along.
+                let next = v.after(&s.cells, m);
                 let value = match v.finished(&next.cells) {
                     Some(true) => Some(Outcome::Win { plies: Some(0) }),
                     Some(false) => Some(Outcome::Loss { plies: Some(0) }),
