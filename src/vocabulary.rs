@@ -5,12 +5,16 @@
 use crate::dfa::Symbol;
 use std::fmt;
 
-/// A player. `First` moves first from the initial position.
+/// A player. `First` moves first from the initial position. Written `first` and `second` in
+/// every report, as people type them (files of earlier builds said `First`: still read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     /// The player who moves first.
+    #[serde(alias = "First")]
     First,
     /// The other player.
+    #[serde(alias = "Second")]
     Second,
 }
 

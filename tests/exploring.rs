@@ -282,7 +282,11 @@ fn serve_answers_as_query_does() {
         }
     }
     let mut server = Running(
-        bin().args(["serve", path(&file), "--port", "0"]).stdout(std::process::Stdio::piped()).spawn().unwrap(),
+        bin()
+            .args(["serve", path(&file), "--port", "0", "--host", "127.0.0.1"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
     );
     let mut first = String::new();
     std::io::BufReader::new(server.0.stdout.take().unwrap()).read_line(&mut first).unwrap();
@@ -298,6 +302,12 @@ fn serve_answers_as_query_does() {
     let (status, page) = get("/");
     assert_eq!(status, 200);
     assert!(page.contains("<title>dfasolve</title>"));
+    assert!(first.contains("this machine only"), "{first}");
+    // The start is drawn in the page itself (issue 65, defect 21), and without a script the
+    // page says what it is.
+    let drawn = json(&dfasolve(&["query", path(&file), "xxx/xxx/ooo/ooo first", "--json"]))["board"].clone();
+    assert!(page.contains(&format!("<pre id=\"board\">{}</pre>", drawn.as_str().unwrap())), "{page}");
+    assert!(page.contains("<noscript>"));
     let start: serde_json::Value = serde_json::from_str(&get("/api/start").1).unwrap();
     assert_eq!(start["position"], "xxx/xxx/ooo/ooo first");
     let (status, body) = get("/api/query?position=xxx%2F.x.%2Fooo%2F...+second");

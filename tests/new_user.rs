@@ -289,3 +289,46 @@ fn othello_result_directories_are_read_or_refused_by_name() {
     assert_eq!((&checked["passed"], &checked["start_difference"]), (&serde_json::json!(true), &serde_json::json!(12)));
     assert_eq!(checked["thresholds"].as_array().unwrap().len(), 25);
 }
+
+/// Defect 22: `puzzles` on Ostle tables says how many states pass the filter, as on a DFA
+/// solution: with no filter every one passes, and with one the count is the number listed
+/// when the limit lets every one through.
+#[test]
+fn puzzles_on_tables_count_what_passes_the_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("t3");
+    let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class", "--quiet"];
+    assert!(dfasolve(&[&["explicit", "ostle", "--tables", path(&tables)][..], &v].concat()).status.success());
+    let t = path(&tables);
+    let all = json(&dfasolve(&["puzzles", t, "--plies", "9", "--json", "--limit", "1000"]));
+    assert_eq!(all["passing"], all["states_with_the_value"]);
+    assert_eq!(all["examined"], all["states_with_the_value"]);
+    assert_eq!(all["puzzles"].as_array().unwrap().len() as u64, all["passing"].as_u64().unwrap());
+    let unique = json(&dfasolve(&["puzzles", t, "--plies", "9", "--unique", "--json", "--limit", "1000"]));
+    let passing = unique["passing"].as_u64().unwrap();
+    assert!(0 < passing && passing < all["passing"].as_u64().unwrap(), "{unique}");
+    assert_eq!(unique["puzzles"].as_array().unwrap().len() as u64, passing);
+    let text = crate::edges::stdout(&dfasolve(&["puzzles", t, "--plies", "9", "--unique", "--limit", "1"]));
+    assert!(text.contains(&format!("{passing} pass the filter; 1 shown")), "{text}");
+}
+
+/// Defects 19 and 20: one word for a side in every JSON report (`first`, as people type it),
+/// and Othello's board drawn like the other games', with its row convention said.
+#[test]
+fn sides_are_one_word_and_every_board_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let bt = dir.path().join("bt.dfas");
+    let solved = json(&dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--json", "--out", path(&bt)]));
+    let sides: std::collections::BTreeSet<&str> =
+        solved["steps"].as_array().unwrap().iter().map(|s| s["side"].as_str().unwrap()).collect();
+    assert_eq!(sides.into_iter().collect::<Vec<_>>(), ["first", "second"]);
+    let asked = json(&dfasolve(&["query", "--json", path(&bt), "xxx/xxx/ooo/ooo first"]));
+    assert_eq!(asked["side_to_move"], "first");
+    let othello = dir.path().join("o.dfas");
+    let args = ["othello", "--width", "4", "--height", "3", "--reachable", "--quiet", "--out", path(&othello)];
+    assert!(dfasolve(&args).status.success());
+    let asked = json(&dfasolve(&["query", "--json", path(&othello), ".ox./.xo./.... black"]));
+    let board = asked["board"].as_str().unwrap();
+    assert!(board.starts_with("1  . o x .\n2  . x o .\n3  . . . .\n   a b c d"), "{board}");
+    assert!(board.contains("rows count from 1 at the top"), "{board}");
+}

@@ -117,7 +117,7 @@ pub enum Command {
         game: ExplicitCommand,
     },
     /// A page in the browser over a saved solution: play moves by clicking, each coloured by
-    /// its value, with the game's history; served on 127.0.0.1 until stopped.
+    /// its value, with the game's history; served on 127.0.0.1 (or `--host`) until stopped.
     #[command(after_help = "Example (then open the address it prints):\n  \
                             dfasolve serve solutions/breakthrough-4x5-mitm2.dfas --port 8080")]
     Serve {
@@ -127,6 +127,10 @@ pub enum Command {
         /// The port (0: any free one; the address is printed first).
         #[arg(long, default_value_t = 8080)]
         port: u16,
+        /// The address to listen on: 127.0.0.1 (this machine only), or e.g. 0.0.0.0 to offer the
+        /// page to a network. The server answers questions and writes nothing.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
     },
     /// Puzzles from a solved game: wins that pass a filter, with their winning line (a DFA
     /// solution of any game, or a directory of Ostle class tables).
@@ -397,7 +401,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let position = (!position.is_empty() && position != ["-"]).then(|| position.join(" "));
             files::query(&solution, position.as_deref(), json, limit)
         }
-        Command::Serve { solution, port } => serve::serve(&solution, port),
+        Command::Serve { solution, port, host } => serve::serve(&solution, &host, port),
         Command::Puzzles { solution, plies, longest, unique, sacrifice, no_forbidden_move, limit, json } => {
             let filter = crate::games::ostle::ranked::puzzles::Filter {
                 plies,

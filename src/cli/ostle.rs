@@ -105,11 +105,11 @@ pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Resul
     })
 }
 
-/// One table of counts, raw and up to symmetry.
+/// One table of counts, up to symmetry and raw (the order of every Ostle report).
 fn table(out: &mut String, title: &str, rows: &[&Count]) {
-    out.push_str(&format!("{title}\n{:>44} {:>22} {:>22}\n", "", "raw", "up to symmetry"));
+    out.push_str(&format!("{title}\n{:>44} {:>22} {:>22}\n", "", "up to symmetry", "raw"));
     for r in rows {
-        out.push_str(&format!("{:>44} {:>22} {:>22}\n", r.what, human(Some(r.raw)), human(Some(r.up_to_symmetry))));
+        out.push_str(&format!("{:>44} {:>22} {:>22}\n", r.what, human(Some(r.up_to_symmetry)), human(Some(r.raw))));
     }
 }
 
@@ -499,19 +499,19 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             ("wins only by sacrifices", &census.sacrifice_wins),
             ("draws", &census.draws),
         ] {
-            say!("{name:>28} {:>16} {:>18}", c.classes, c.raw);
+            say!("{name:>28} {:>16} {:>18}", human(Some(c.classes.into())), human(Some(c.raw.into())));
         }
     }
     if let Some(levels) = &levels {
         say!("breadth-first levels from the start, states up to symmetry ({levels_s:.0} s):");
         for (i, n) in levels.iter().enumerate() {
-            say!("{:>28} {n:>16}", format!("level {i}"));
+            say!("{:>28} {:>16}", format!("level {i}"), human(Some((*n).into())));
         }
     }
     if let Some(census) = &census {
         say!("value of the non-trivial states (d = plies - 1; d even: the mover wins):");
         for (d, n) in census.by_d.iter().enumerate().filter(|(_, n)| n.classes > 0) {
-            say!("{d:>28} {:>16} {:>18}", n.classes, n.raw);
+            say!("{d:>28} {:>16} {:>18}", human(Some(n.classes.into())), human(Some(n.raw.into())));
         }
     }
     Ok(())

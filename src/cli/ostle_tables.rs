@@ -2,6 +2,7 @@
 //! ostle`); `query`, `play` and `serve` read them through [`crate::games::explore`].
 
 use super::output::{AboutFile, say};
+use crate::counts::human;
 use crate::games::GameParams;
 use crate::games::ostle::Variant;
 use crate::games::ostle::ranked::{self, tables::ClassTables};
@@ -124,14 +125,19 @@ pub(super) fn puzzles(path: &Path, filter: &ranked::puzzles::Filter, limit: usiz
     if json {
         say!(
             "{}",
-            serde_json::json!({ "program": crate::PROGRAM_VERSION, "states_with_the_value": found.with_value, "puzzles": found.puzzles })
+            serde_json::json!({ "program": crate::PROGRAM_VERSION, "states_with_the_value": found.with_value,
+                "examined": found.examined, "complete": found.examined == found.with_value, "passing": found.passing,
+                "puzzles": found.puzzles })
         );
         return Ok(());
     }
     say!(
-        "{} states win in {}; {} of them shown that pass the filter",
-        found.with_value,
+        "{} states up to symmetry win in {}; {} of them examined{}, {} pass the filter; {} shown",
+        human(Some(found.with_value.into())),
         crate::counts::counted(found.plies, "ply", "plies"),
+        human(Some(found.examined.into())),
+        if found.examined == found.with_value { " (all)" } else { " (the first in table order: the rest were not)" },
+        human(Some(found.passing.into())),
         found.puzzles.len()
     );
     print_puzzles(&found.puzzles)

@@ -10,8 +10,7 @@ use crate::vocabulary::{Outcome, Position, Status};
 use anyhow::{Result, anyhow, bail};
 use std::path::Path;
 
-/// Members of the value classes a DFA puzzle search tests at most.
-const MOST_EXAMINED: u64 = 1_000_000;
+use crate::games::explore::MOST_EXAMINED;
 
 /// A puzzle of a DFA solution.
 #[derive(serde::Serialize)]

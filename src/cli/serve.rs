@@ -14,14 +14,15 @@ use std::path::Path;
 
 const PAGE: &str = include_str!("serve/page.html");
 
-/// Serve `path` on 127.0.0.1:`port` (0: any free port) until the process is stopped; the
-/// first line on standard output is the address.
-pub(super) fn serve(path: &Path, port: u16) -> Result<()> {
+/// Serve `path` on `host`:`port` (0: any free port) until the process is stopped; the first
+/// line on standard output is the address. The server only answers questions: nothing it is
+/// asked writes a file, so another host (`--host 0.0.0.0`) can be offered it.
+pub(super) fn serve(path: &Path, host: &str, port: u16) -> Result<()> {
     let solved = explore::open(path).about_file("loading", path)?;
-    let server =
-        tiny_http::Server::http(("127.0.0.1", port)).map_err(|e| anyhow!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let server = tiny_http::Server::http((host, port)).map_err(|e| anyhow!("cannot listen on {host}:{port}: {e}"))?;
     let address = server.server_addr().to_ip().ok_or_else(|| anyhow!("the server has no IP address"))?;
-    println!("serving {} on http://{address}/ (stop with Ctrl-C)", path.display());
+    let reach = if address.ip().is_loopback() { "this machine only" } else { "read-only answers to the network" };
+    println!("serving {} on http://{address}/ ({reach}; stop with Ctrl-C)", path.display());
     for request in server.incoming_requests() {
         let (status, body, kind) = route(solved.as_ref(), request.url());
         let header = tiny_http::Header::from_bytes("Content-Type", kind).expect("a valid header");
@@ -37,7 +38,7 @@ fn route(solved: &dyn Solved, url: &str) -> (u16, String, &'static str) {
     const JSON: &str = "application/json";
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     match path {
-        "/" | "/index.html" => (200, PAGE.to_string(), "text/html; charset=utf-8"),
+        "/" | "/index.html" => (200, first_paint(solved), "text/html; charset=utf-8"),
         "/api/start" => {
             let start = serde_json::json!({ "game": solved.game(), "position": solved.start() });
             (200, start.to_string(), JSON)
@@ -53,6 +54,31 @@ fn route(solved: &dyn Solved, url: &str) -> (u16, String, &'static str) {
         }
         _ => (404, serde_json::json!({ "error": format!("no page {path}") }).to_string(), JSON),
     }
+}
+
+/// The page with the start already drawn in it (the game's name, the board, the position
+/// and its value), so it shows the game before its script asks for anything, or without one.
+fn first_paint(solved: &dyn Solved) -> String {
+    let start = solved.start();
+    let Ok(look) = solved.look(&start) else { return PAGE.to_string() };
+    let value = look.value.map_or_else(|| "not covered by this solution".into(), |v| v.to_string());
+    PAGE.replacen(r#"<h1 id="game">dfasolve</h1>"#, &format!(r#"<h1 id="game">{}</h1>"#, escape(&solved.game())), 1)
+        .replacen(r#"<pre id="board"></pre>"#, &format!(r#"<pre id="board">{}</pre>"#, escape(&look.board)), 1)
+        .replacen(
+            r#"<div id="position"></div>"#,
+            &format!(r#"<div id="position">position: {}</div>"#, escape(&start)),
+            1,
+        )
+        .replacen(
+            r#"<div id="value"></div>"#,
+            &format!(r#"<div id="value">value for the player to move: {}</div>"#, escape(&value)),
+            1,
+        )
+}
+
+/// Text for HTML: `&`, `<`, `>` and `"` escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The value of `name` in a URL query string, decoded (`+` a space, `%XX` a byte).
@@ -78,7 +104,12 @@ fn parameter(query: &str, name: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parameter;
+    use super::{escape, parameter};
+
+    #[test]
+    fn text_is_escaped_for_the_page() {
+        assert_eq!(escape(r#"<a href="x">&</a>"#), "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+    }
 
     #[test]
     fn parameters_are_decoded() {

@@ -115,6 +115,10 @@ pub fn rank_moves(moves: &mut [LookMove]) {
     });
 }
 
+/// Positions of one value a puzzle search tests against its filter at most, on any kind of
+/// solution: the count of those that pass is exact up to there.
+pub const MOST_EXAMINED: u64 = 1_000_000;
+
 /// Why a move can be `not covered`, said under the moves where one is.
 pub const NOT_COVERED: &str = "  (not covered: the solution values only the positions the start reaches, and a meet in the \
      middle does not play on from the positions it decided near the end; this move leads only there)";

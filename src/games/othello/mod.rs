@@ -420,6 +420,16 @@ impl Game for Othello {
         format!("{} {side}", rows.join("/"))
     }
 
+    /// Rows from 1 at the top, as Othello's players count them (and the text form lists them).
+    fn draw(&self, pos: &Position, _mover: Side) -> String {
+        let w = self.geometry.width;
+        let grid = super::grid::draw_from_top(w, self.geometry.height, |row, file| {
+            ['.', 'x', 'o'][usize::from(pos.board[row * w + file])]
+        });
+        let side = if pos.side == Side::First { "black (x)" } else { "white (o)" };
+        format!("{grid}\n{side} to move (x: black, the first player; o: white; rows count from 1 at the top)")
+    }
+
     fn parse(&self, text: &str) -> Result<Position> {
         let (w, h) = (self.geometry.width, self.geometry.height);
         let bad = |msg: String| {

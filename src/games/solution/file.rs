@@ -2,7 +2,7 @@
 //! with metadata naming the game, the mode and each class's side and value.
 //!
 //! The metadata is the JSON form of [`Meta`], keys in sorted order, for example
-//! `{"classes":[{"outcome":{"win":1},"side":"First"}],"initial_value":{"loss":null},
+//! `{"classes":[{"outcome":{"win":1},"side":"first"}],"initial_value":{"loss":null},
 //! "kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":2}},"mover_relative":false,
 //! "params":{"game":"nim","heaps":2,"tokens":3},"program":"dfasolve 0.1.0 (commit ...)",
 //! "reachable_valued":"15"}`. An outcome is `{"win": plies}`, `{"loss": plies}` (plies `null`

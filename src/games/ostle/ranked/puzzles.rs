@@ -6,6 +6,7 @@ use super::super::explicit::{Move, State};
 use super::Solution;
 use super::board::Moves;
 use super::tables::bit;
+use crate::games::explore::MOST_EXAMINED;
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
@@ -46,6 +47,11 @@ pub struct Found {
     pub puzzles: Vec<Puzzle>,
     /// States with the value asked for, filtered or not.
     pub with_value: u64,
+    /// Of them, how many were tested against the filter: all, or the first
+    /// [`MOST_EXAMINED`] in table order.
+    pub examined: u64,
+    /// Of those, how many pass the filter.
+    pub passing: u64,
 }
 
 /// What [`Solution::sacrifice_puzzles`] found.
@@ -93,25 +99,38 @@ impl Solution {
         out
     }
 
-    /// The puzzle at `s`, if it passes `filter` (its plies already checked by the caller).
-    fn puzzle(&self, s: &State, plies: u32, filter: &Filter) -> Option<Puzzle> {
+    /// The winning moves of `s`, if it passes `filter` (its plies already checked by the
+    /// caller).
+    fn passes(&self, s: &State, filter: &Filter) -> Option<Vec<Move>> {
         let v = &self.variant;
-        let moves = self.moves_of(s);
-        let winning: Vec<&(Move, State, Option<Outcome>)> =
-            moves.iter().filter(|(_, _, x)| matches!(x, Some(Outcome::Loss { plies: Some(_) }))).collect();
-        if (filter.unique && winning.len() != 1) || (filter.plain && s.forbidden.is_some()) {
+        if filter.plain && s.forbidden.is_some() {
+            return None;
+        }
+        let winning: Vec<Move> = self
+            .moves_of(s)
+            .into_iter()
+            .filter(|(_, _, x)| matches!(x, Some(Outcome::Loss { plies: Some(_) })))
+            .map(|(m, _, _)| m)
+            .collect();
+        if filter.unique && winning.len() != 1 {
             return None;
         }
         if filter.sacrifice
-            && !winning.iter().all(|(m, _, _)| v.play(&s.cells, *m).removed == Some(super::super::explicit::Cell::Mine))
+            && !winning.iter().all(|&m| v.play(&s.cells, m).removed == Some(super::super::explicit::Cell::Mine))
         {
             return None;
         }
-        let position = v.state_text(s);
+        Some(winning)
+    }
+
+    /// The puzzle at `s`, if it passes `filter` (its plies already checked by the caller).
+    fn puzzle(&self, s: &State, plies: u32, filter: &Filter) -> Option<Puzzle> {
+        let v = &self.variant;
+        let winning = self.passes(s, filter)?;
         Some(Puzzle {
-            position,
+            position: v.state_text(s),
             plies,
-            winning_moves: winning.iter().map(|(m, _, _)| v.move_text(*m)).collect(),
+            winning_moves: winning.iter().map(|&m| v.move_text(m)).collect(),
             line: self.line(s, plies as usize + 1),
         })
     }
@@ -125,7 +144,7 @@ impl Solution {
         };
         let code = super::code::encode(Outcome::Win { plies: Some(plies) });
         let mut found = Vec::new();
-        let mut with_value = 0u64;
+        let (mut with_value, mut examined, mut passing) = (0u64, 0u64, 0u64);
         for (c, class) in self.classes().iter().enumerate() {
             for (k, t) in class.kinds.iter().enumerate() {
                 // The states with the value: a scan of the bytes, or of the side table for a
@@ -144,18 +163,17 @@ impl Solution {
                 };
                 hits.sort_unstable();
                 with_value += hits.len() as u64;
-                for i in hits {
-                    if found.len() >= limit {
-                        break;
-                    }
-                    let s = self.state_of(c, k, i);
-                    if let Some(p) = self.puzzle(&s, plies, filter) {
-                        found.push(p);
-                    }
+                hits.truncate((MOST_EXAMINED - examined).min(hits.len() as u64) as usize);
+                examined += hits.len() as u64;
+                let passed: Vec<u64> =
+                    hits.into_par_iter().filter(|&i| self.passes(&self.state_of(c, k, i), filter).is_some()).collect();
+                passing += passed.len() as u64;
+                for &i in passed.iter().take(limit.saturating_sub(found.len())) {
+                    found.extend(self.puzzle(&self.state_of(c, k, i), plies, filter));
                 }
             }
         }
-        Found { plies, puzzles: found, with_value }
+        Found { plies, puzzles: found, with_value, examined, passing }
     }
 
     /// The wins whose every winning move is a sacrifice, of any length unless `filter` says
