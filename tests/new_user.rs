@@ -332,3 +332,35 @@ fn sides_are_one_word_and_every_board_is_drawn() {
     assert!(board.starts_with("1  . o x .\n2  . x o .\n3  . . . .\n   a b c d"), "{board}");
     assert!(board.contains("rows count from 1 at the top"), "{board}");
 }
+
+/// Defects 9 and 17: a long census is refused with its estimate unless `--long`, the DFA
+/// solve's refusal gives time and memory with the explicit solver's estimate beside it, and a
+/// large solve says what it is doing within seconds, before its first step ends.
+#[test]
+fn long_jobs_are_said_before_they_start() {
+    let census = dfasolve(&["ostle", "--census"]);
+    assert_clean_error(&census, "refused without --long");
+    assert!(stderr(&census).contains("boards up to symmetry") && stderr(&census).contains("min"));
+    let solve = dfasolve(&["ostle"]);
+    assert_clean_error(&solve, "refused without --long");
+    assert!(stderr(&solve).contains("at least") && stderr(&solve).contains("GB of tables"), "{}", stderr(&solve));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dfasolve"))
+        .args(["nim", "--heaps", "64", "--tokens", "255", "--progress", "--no-save"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let errors = child.stderr.take().unwrap();
+    let (said, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(errors).read_line(&mut line);
+        let _ = said.send(line);
+    });
+    let first = heard.recv_timeout(std::time::Duration::from_secs(20));
+    let _ = child.kill();
+    let _ = child.wait();
+    let first = first.expect("a line within seconds");
+    assert!(first.starts_with("nim 64x255: making"), "{first}");
+}

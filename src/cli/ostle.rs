@@ -76,7 +76,11 @@ pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Resul
     let v = args.variant()?;
     let game = symbolic_game(&v)?;
     let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
-    super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name())?;
+    let explicit = {
+        let classes = crate::games::ostle::ranked::classes(&v);
+        super::ostle_cost::ExplicitCost::of(&v, &classes.iter().collect::<Vec<_>>(), Path::new(""))
+    };
+    super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name(), Some(&explicit))?;
     let started = Instant::now();
     let prepared = super::solve::before_solving(&game, Mode::Strong, run)?;
     let mut solver = Solver::with_options(&game, prepared.options());
@@ -142,6 +146,8 @@ fn level_table(out: &mut String, s: &Structure) {
 /// text report shows the counts as soon as they are known, before the levels.
 pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Result<()> {
     let v = args.variant()?;
+    let showing = super::progress::show(run);
+    super::ostle_cost::refuse_long_census(&v, limit.time, args.long, &format!("ostle {}x{}", v.width, v.height))?;
     let game = symbolic_game(&v)?;
     super::solve::watch_memory(run);
     let started = Instant::now();
@@ -152,6 +158,7 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
         moves: solver.moves(Side::First),
     };
     let counter = Counter::new(&game, &sets);
+    crate::progress!("{}: counting positions, checkmates and states", game.name());
     let mut s = counter.counts(|_| Ok(()))?;
     let counts_s = started.elapsed().as_secs_f64();
     if !run.json {
@@ -160,7 +167,9 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
         out.push_str(&format!("counted in {counts_s:.2} s; now the breadth-first levels\n"));
         say_raw!("{out}");
     }
+    crate::progress!("{}: breadth-first levels from the start", game.name());
     (s.distances_from_start, s.distances_stopped) = counter.levels(limit)?;
+    drop(showing);
     let wall_s = started.elapsed().as_secs_f64();
     let peak = crate::record::peak_rss_bytes();
     if run.json {

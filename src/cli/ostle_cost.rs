@@ -77,16 +77,61 @@ impl ExplicitCost {
     }
 }
 
-/// Refuse a DFA solve of a universe of `states` that is long unless `long`.
-pub fn refuse_long_dfa_solve(states: u128, long: bool, what: &str) -> Result<()> {
+/// Seconds of a DFA solve per universe state at least, on 2 cores: 5x5's 4 v 4 class, 6.36 G
+/// states, took 85 minutes, and the classes above it compress far less.
+const DFA_SECONDS_PER_STATE_AT_LEAST: f64 = 85.0 * 60.0 / 6.36e9;
+
+/// Refuse a DFA solve of a universe of `states` that is long unless `long`, with its time
+/// (at least), memory (the budget) and the explicit solver's estimate beside it.
+pub fn refuse_long_dfa_solve(states: u128, long: bool, what: &str, explicit: Option<&ExplicitCost>) -> Result<()> {
     if states > DFA_LONG_STATES && !long {
+        let cores = rayon::current_num_threads().max(1) as f64;
+        let seconds = states as f64 * DFA_SECONDS_PER_STATE_AT_LEAST * 2.0 / cores;
+        let instead = explicit.map_or(String::new(), |c| format!("; the explicit solver: {}", c.text()));
         anyhow::bail!(
-            "{what}: {} states to solve with DFAs, where a billion takes hours (5x5's 4 v 4 class alone, 6.36 G \
-             states, took about 2 h); refused without --long. The explicit solver is faster here (`dfasolve \
-             explicit ostle --long`), and `--census` counts without solving",
-            crate::counts::human(Some(states))
+            "{what}: {} states to solve with DFAs: at least {} on {} cores (5x5's 4 v 4 class, 6.36 G states, \
+             took 85 min, and larger classes compress less), memory up to the budget (--max-memory), the disk of \
+             its checkpoints and solution beside it; refused without --long. The explicit solver is faster here \
+             (`dfasolve explicit ostle --long`{instead}), and `--census` counts without solving",
+            crate::counts::human(Some(states)),
+            duration(seconds),
+            rayon::current_num_threads()
         );
     }
+    Ok(())
+}
+
+/// Seconds of the counts of `ostle --census` per board up to symmetry on 2 cores: 37 minutes
+/// for the 2,735,147,685 boards of the standard 5x5 game (the levels after them run as long
+/// as `--levels-minutes` lets them, 30 minutes in the README's example).
+const CENSUS_SECONDS_PER_BOARD_ON_2_CORES: f64 = 37.0 * 60.0 / 2.735e9;
+
+/// The estimate of `ostle --census` of `v` in words, and its seconds on this machine's cores:
+/// the counts, then the levels for at most `levels` (`None`: until they end).
+pub fn census_cost(v: &Variant, levels: Option<std::time::Duration>) -> (String, f64) {
+    let boards: f64 = crate::games::ostle::ranked::classes(v).iter().map(|c| c.estimated_boards(v) as f64).sum();
+    let cores = rayon::current_num_threads().max(1) as f64;
+    let counts = boards * CENSUS_SECONDS_PER_BOARD_ON_2_CORES * 2.0 / cores;
+    let levels_text = match levels {
+        Some(d) => format!("then at most {} of levels (--levels-minutes)", duration(d.as_secs_f64())),
+        None => "then the levels until they end (--levels-minutes bounds them)".into(),
+    };
+    let text = format!(
+        "about {} boards up to symmetry: the counts {} on {} cores (rate measured on 5x5), {levels_text}",
+        crate::counts::human(Some(boards as u128)),
+        duration(counts),
+        rayon::current_num_threads()
+    );
+    (text, counts + levels.map_or(0.0, |d| d.as_secs_f64()))
+}
+
+/// Refuse a census of `v` that is long unless `long`; otherwise say its estimate as progress.
+pub fn refuse_long_census(v: &Variant, levels: Option<std::time::Duration>, long: bool, what: &str) -> Result<()> {
+    let (text, seconds) = census_cost(v, levels);
+    if seconds > LONG_SECONDS && !long {
+        anyhow::bail!("{what} --census: {text}; refused without --long, which starts it");
+    }
+    crate::progress!("{what} --census: {text}");
     Ok(())
 }
 
@@ -124,7 +169,12 @@ mod tests {
         assert!(refused.contains("--long") && refused.contains("GB of tables"), "{refused}");
         assert!(big.refuse_unless(true, "ostle 5x5").is_ok());
         assert!(cost(&variant(4, 3, 1)).refuse_unless(false, "ostle 4x4").is_ok());
-        assert!(refuse_long_dfa_solve(6_359_734_822, false, "x").is_err());
-        assert!(refuse_long_dfa_solve(1_000_000, false, "x").is_ok());
+        let refused = refuse_long_dfa_solve(6_359_734_822, false, "x", Some(&big)).unwrap_err().to_string();
+        assert!(refused.contains("at least ") && refused.contains("GB of tables"), "{refused}");
+        assert!(refuse_long_dfa_solve(1_000_000, false, "x", None).is_ok());
+        let census = refuse_long_census(&variant(5, 5, 3), None, false, "ostle 5x5").unwrap_err().to_string();
+        assert!(census.contains("--long") && census.contains("boards up to symmetry"), "{census}");
+        assert!(refuse_long_census(&variant(5, 5, 3), None, true, "ostle 5x5").is_ok());
+        assert!(refuse_long_census(&variant(4, 3, 1), None, false, "ostle 4x4").is_ok());
     }
 }

@@ -98,7 +98,13 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
 pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveReport> {
     let started = Instant::now();
     let prepared = before_solving(game, mode, run)?;
-    solve_with(&mut prepared.solver(game), game, prepared, run, started)
+    // Making the solver can take minutes on a large game: its progress is shown too.
+    let mut solver = {
+        let _showing = super::progress::show(run);
+        crate::progress!("{}: making the moves", game.name());
+        prepared.solver(game)
+    };
+    solve_with(&mut solver, game, prepared, run, started)
 }
 
 /// A solve's outputs, checked by [`before_solving`]: what [`solve_with`] needs to start.

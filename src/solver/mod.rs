@@ -223,6 +223,8 @@ impl<'g> Solver<'g> {
     fn make_whole(&mut self) {
         if self.whole.is_none() {
             let game = self.game;
+            // Said first: on a large game these sets alone take minutes.
+            crate::progress!("{}: making the universe and the sets of finished positions", game.name());
             let universe = PerSide::new(self.sides, |s| timed!("universe", game.universe(s)));
             self.whole = Some(UniverseSets::new(game, &self.moves, universe, None));
         }

@@ -195,6 +195,7 @@ impl Solver<'_> {
                     done
                 }
                 None => {
+                    crate::progress!("backward iteration {}: imaging the last new wins and losses", n + 1);
                     let input = IterationInput {
                         n,
                         new_win: &new_win,
