@@ -83,6 +83,10 @@ fn parse_errors_show_the_board_in_question() {
     let nim = dfasolve::games::nim::Nim::new(3, 5).unwrap();
     let why = nim.parse("1,2 sideways").unwrap_err().to_string();
     assert!(why.contains(&nim.render(&nim.initial())), "{why}");
+    let rule = dfasolve::games::ostle::Rule::Exact;
+    let ostle = dfasolve::games::ostle::Variant { width: 4, height: 3, pieces: 3, lose_at: 2, rule };
+    let why = ostle.parse_position("bbb/.o").unwrap_err().to_string();
+    assert!(why.contains("ostle 4x3") && why.contains("\"bbb./.o../www. -\""), "{why}");
 }
 
 /// Defect 10: a resumed run says so, as it starts and in its report, with how many steps it
@@ -362,5 +366,5 @@ fn long_jobs_are_said_before_they_start() {
     let _ = child.kill();
     let _ = child.wait();
     let first = first.expect("a line within seconds");
-    assert!(first.starts_with("nim 64x255: making"), "{first}");
+    assert!(first.starts_with("[") && first.contains("] nim 64x255: making"), "{first}");
 }

@@ -101,6 +101,9 @@ pub struct RunOptions {
     pub class: Option<String>,
     /// Stop the solve with a clear error once its resident memory passes this many GiB
     /// (default: the memory the system has available when the run starts; 0: no budget).
+    /// Before that the solver trades time for memory: past 40% of the budget each group of
+    /// moves is imaged in two passes, past 55% in four. The budget counts memory the kernel
+    /// cannot drop: with `--spill` the finished sets lie in mapped files and do not count.
     #[arg(long, value_name = "GIB", value_parser = gib)]
     pub max_memory: Option<f64>,
     /// List the game's classes, lowest first, one per line with the classes its moves can

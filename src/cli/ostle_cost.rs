@@ -107,14 +107,20 @@ pub fn refuse_long_dfa_solve(states: u128, long: bool, what: &str, explicit: Opt
 const CENSUS_SECONDS_PER_BOARD_ON_2_CORES: f64 = 37.0 * 60.0 / 2.735e9;
 
 /// The estimate of `ostle --census` of `v` in words, and its seconds on this machine's cores:
-/// the counts, then the levels for at most `levels` (`None`: until they end).
+/// the counts, then the levels, which run at most `levels` (`None`: until they end).
 pub fn census_cost(v: &Variant, levels: Option<std::time::Duration>) -> (String, f64) {
     let boards: f64 = crate::games::ostle::ranked::classes(v).iter().map(|c| c.estimated_boards(v) as f64).sum();
     let cores = rayon::current_num_threads().max(1) as f64;
     let counts = boards * CENSUS_SECONDS_PER_BOARD_ON_2_CORES * 2.0 / cores;
+    // The levels walk the same boards: taken as long as the counts, within their limit.
+    let levels_s = levels.map_or(counts, |d| counts.min(d.as_secs_f64()));
     let levels_text = match levels {
-        Some(d) => format!("then at most {} of levels (--levels-minutes)", duration(d.as_secs_f64())),
-        None => "then the levels until they end (--levels-minutes bounds them)".into(),
+        Some(d) => format!(
+            "then the levels, about {} (at most {}: --levels-minutes)",
+            duration(levels_s),
+            duration(d.as_secs_f64())
+        ),
+        None => format!("then the levels, about {}", duration(levels_s)),
     };
     let text = format!(
         "about {} boards up to symmetry: the counts {} on {} cores (rate measured on 5x5), {levels_text}",
@@ -122,7 +128,7 @@ pub fn census_cost(v: &Variant, levels: Option<std::time::Duration>) -> (String,
         duration(counts),
         rayon::current_num_threads()
     );
-    (text, counts + levels.map_or(0.0, |d| d.as_secs_f64()))
+    (text, counts + levels_s)
 }
 
 /// Refuse a census of `v` that is long unless `long`; otherwise say its estimate as progress.

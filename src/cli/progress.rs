@@ -19,8 +19,9 @@ use tracing_subscriber::layer::{Context, Layer};
 enum Shown {
     /// Nothing.
     Off,
-    /// One plain line per event on stderr.
-    Lines,
+    /// One plain line per event on stderr, a line that is not a step's (which carries its
+    /// own time) stamped with the seconds since this instant.
+    Lines(Instant),
     /// One line per event, stamped with the seconds since this instant.
     Stamped(Instant),
     /// A live line (and a bar once the number of steps is known).
@@ -59,7 +60,7 @@ pub(super) fn show(run: &RunOptions) -> Showing {
     if run.quiet {
         install(Shown::Off)
     } else if run.progress {
-        install(Shown::Lines)
+        install(Shown::Lines(Instant::now()))
     } else if !run.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new_spinner();
         bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").expect("a valid template"));
@@ -94,9 +95,10 @@ impl<S: Subscriber> Layer<S> for ProgressLayer {
         event.record(&mut fields);
         match &*shown {
             Shown::Off => {}
-            Shown::Lines => eprintln!("{}", fields.message),
-            Shown::Stamped(t) if !step => eprintln!("[{:>7.1} s] {}", t.elapsed().as_secs_f64(), fields.message),
-            Shown::Stamped(_) => eprintln!("{}", fields.message),
+            Shown::Lines(t) | Shown::Stamped(t) if !step => {
+                eprintln!("[{:>7.1} s] {}", t.elapsed().as_secs_f64(), fields.message)
+            }
+            Shown::Lines(_) | Shown::Stamped(_) => eprintln!("{}", fields.message),
             Shown::Live(bar) if step => live_step(bar, &fields),
             Shown::Live(bar) => bar.set_message(fields.message),
         }

@@ -102,6 +102,19 @@ impl Variant {
     /// # Errors
     /// [`Error::BadPosition`] naming what is wrong.
     pub fn parse_position(&self, text: &str) -> Result<(State, Side)> {
+        // Every refusal shows a position of this board, the start.
+        self.parse_position_words(text).map_err(|e| match e {
+            Error::BadPosition(why) => Error::BadPosition(format!(
+                "ostle {}x{}: {why} (e.g. the start, \"{}\", rank 1 first)",
+                self.width,
+                self.height,
+                self.position_text(&self.initial_state(), Side::First)
+            )),
+            other => other,
+        })
+    }
+
+    fn parse_position_words(&self, text: &str) -> Result<(State, Side)> {
         let mut words: Vec<&str> = text.split_whitespace().collect();
         let side = match words.last() {
             Some(&"w") if words.len() > 1 => Side::Second,
