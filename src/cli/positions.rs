@@ -10,6 +10,11 @@ use crate::vocabulary::Side;
 use anyhow::{Result, bail};
 use std::path::Path;
 
+/// What the counts of class tables are, said under their heading: not the census's states.
+const STORED_STATES: &str = "every state the tables store, up to symmetry: besides the census's non-trivial states, \
+     the states of checkmate positions, the states without a forbidden move that no move produces, and on a \
+     symmetric board a state and its mirror image each; the census counts each state once";
+
 /// What `positions` asks for.
 pub(super) struct Ask {
     pub kind: ValueKind,
@@ -62,14 +67,18 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
         say!(
             "{}",
             serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": solved.game(), "kind": ask.kind,
+                "counted": if ranked::is_tables_dir(path) { STORED_STATES } else { "positions" },
                 "counts": listing.tallies, "plies": listing.plies, "matching": crate::counts::json(listing.matching),
                 "sampled": matches!(ask.pick, Pick::Sample { .. }), "positions": listed })
         );
         return Ok(());
     }
     let tables = ranked::is_tables_dir(path);
-    let unit = if tables { "states up to symmetry" } else { "positions" };
+    let unit = if tables { "stored states" } else { "positions" };
     say!("{}: {} for the player to move, {unit} by plies to the end:", solved.game(), word(ask.kind));
+    if tables {
+        say!("  ({STORED_STATES})");
+    }
     let by_side = listing.tallies.iter().any(|t| t.side.is_some());
     for t in &listing.tallies {
         let side = t.side.map_or(String::new(), |s| format!("{:>6} to move  ", s.to_string()));
