@@ -19,7 +19,8 @@ cd "$work/dfasolve"
 echo "walk-through of $(git log -1 --format='%h %s') on $(nproc) cores"
 echo
 
-# The commands in README order: "run|list <TAB> stated time <TAB> command".
+# The commands in README order: "run|list", the stated time and the command, separated by
+# the unit separator (a tab would merge with an empty time).
 python3 - README.md > "$work/commands" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
@@ -29,14 +30,14 @@ for line in section.splitlines():
     if line.startswith("```"):
         in_block = not in_block
     elif in_block and line.strip():
-        print(f"run\t\t{line.partition('  #')[0].strip()}")
+        print(f"run\x1f\x1f{line.partition('  #')[0].strip()}")
     elif line.startswith("| `dfasolve"):
         real, real_time, stand_in, stand_in_time = [c.strip() for c in line.strip("|").split("|")]
-        print(f"list\t{real_time}\t{re.search(r'`([^`]*)`', real).group(1)}")
-        print(f"run\t{stand_in_time}\t{stand_in.strip('`')}")
+        print(f"list\x1f{real_time}\x1f{re.search(r'`([^`]*)`', real).group(1)}")
+        print(f"run\x1f{stand_in_time}\x1f{stand_in.strip('`')}")
     else:
         for command in re.findall(r"`(dfasolve (?:query|puzzles|positions) t3 [^`]*)`", line):
-            print(f"run\t\t{command}")
+            print(f"run\x1f\x1f{command}")
 PY
 
 failed=0
@@ -70,7 +71,7 @@ serve() {
 }
 
 export PATH="$work/dfasolve/target/release:$PATH"
-while IFS="$(printf '\t')" read -r what said command; do
+while IFS="$(printf '\037')" read -r what said command; do
     case "$what:$said" in
         list:*) printf '$ %s\n  listed, not run (%s)\n\n' "$command" "$said" ;;
         *:*min*|*:*" h"*) if [ "${WALK_ALL:-}" = 1 ]; then run "$command"; else
