@@ -3,7 +3,7 @@
 # README's commands in the order it gives them (the two set-up commands, the tour's code
 # blocks, the stand-ins of its table and the commands after it), then check the page in
 # headless Chromium (results/serve/check.sh; it needs chromium and npm). Prints each
-# command's exit status, wall time and first lines. The real jobs of the stand-ins table, and
+# command's exit status, wall time and last lines. The real jobs of the stand-ins table, and
 # stand-ins said to take minutes, are listed, not run (WALK_ALL=1 runs the stand-ins too).
 #
 #   sh results/walkthrough/walkthrough.sh [REPOSITORY] > results/walkthrough/output.txt
@@ -46,7 +46,8 @@ run() {
     status=0
     sh -c "$1" > "$work/out" 2>&1 < /dev/null || status=$?
     printf '$ %s\n  exit %s, %.1f s\n' "$1" "$status" "$(echo "$(date +%s.%N) - $started" | bc)"
-    head -n 6 "$work/out" | cut -c1-160 | sed 's/^/  | /'
+    # The outcome is at the end (a build's lines come first).
+    tail -n 5 "$work/out" | cut -c1-160 | sed 's/^/  | /'
     echo
     [ "$status" -eq 0 ] || failed=$((failed + 1))
 }
