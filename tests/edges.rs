@@ -300,14 +300,16 @@ fn bad_outputs_fail_before_the_solve() {
 fn infeasible_requests_are_refused_or_stopped_cleanly() {
     assert_clean_error(&dfasolve(&["breakthrough", "--width", "16", "--height", "16", "--no-save"]), "refused");
     assert_clean_error(&dfasolve(&["verify", "ostle"]), "refused");
-    let out = dfasolve(&["nim", "--heaps", "64", "--tokens", "255", "--no-save", "--max-memory", "0.3"]);
+    // Without --long a job this size is refused with its estimate; with it, the budget stops it.
+    assert_clean_error(&dfasolve(&["nim", "--heaps", "64", "--tokens", "255", "--no-save"]), "refused without --long");
+    let out = dfasolve(&["nim", "--heaps", "64", "--tokens", "255", "--no-save", "--max-memory", "0.3", "--long"]);
     assert_clean_error(&out, "memory budget");
     assert!(!stderr(&out).contains("checkpointed"), "no checkpoints, no hint: {}", stderr(&out));
     // With checkpoints, the line says where the finished steps are, for a rerun to resume
     // (64 x 255 stops before its first step: this size finishes a few).
     let dir = tempfile::tempdir().unwrap();
     let ckpt = dir.path().join("ckpt");
-    let args = ["nim", "--heaps", "64", "--tokens", "31", "--no-save", "--max-memory", "0.3", "--checkpoint"];
+    let args = ["nim", "--heaps", "64", "--tokens", "31", "--no-save", "--long", "--max-memory", "0.3", "--checkpoint"];
     let out = dfasolve(&[&args[..], &[path(&ckpt)]].concat());
     assert_clean_error(&out, "memory budget");
     let err = stderr(&out);

@@ -154,7 +154,7 @@ fn partly_solved_tables_answer_their_classes_and_name_the_missing_one() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_memory_budget_holds_from_the_first_set() {
-    let nim = ["nim", "--heaps", "64", "--tokens", "255", "--max-memory", "0.3", "--no-save", "--quiet"];
+    let nim = ["nim", "--heaps", "64", "--tokens", "255", "--long", "--max-memory", "0.3", "--no-save", "--quiet"];
     let out = std::process::Command::new("/usr/bin/time")
         .args(["-f", "peak %M KiB", env!("CARGO_BIN_EXE_dfasolve")])
         .args(nim)

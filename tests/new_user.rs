@@ -349,7 +349,7 @@ fn long_jobs_are_said_before_they_start() {
     assert_clean_error(&solve, "refused without --long");
     assert!(stderr(&solve).contains("at least") && stderr(&solve).contains("GB of tables"), "{}", stderr(&solve));
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dfasolve"))
-        .args(["nim", "--heaps", "64", "--tokens", "255", "--progress", "--no-save"])
+        .args(["nim", "--heaps", "64", "--tokens", "255", "--long", "--progress", "--no-save"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -366,7 +366,10 @@ fn long_jobs_are_said_before_they_start() {
     let _ = child.kill();
     let _ = child.wait();
     let first = first.expect("a line within seconds");
-    assert!(first.starts_with("[") && first.contains("] nim 64x255: making"), "{first}");
+    assert!(first.starts_with("[") && first.contains("] nim 64x255: about "), "{first}");
+    let refused = dfasolve(&["nim", "--heaps", "64", "--tokens", "255", "--no-save"]);
+    assert_clean_error(&refused, "refused without --long");
+    assert!(stderr(&refused).contains("GB"), "{}", stderr(&refused));
 }
 
 /// Defect 3 (said, not yet fixed): `positions` on class tables counts the states the tables
