@@ -2,6 +2,7 @@
 //! Bouton's XOR rule.
 
 use super::options::RunOptions;
+use super::ostle_cost::duration;
 use crate::games::nim::{Nim, NimParams};
 use anyhow::Result;
 use clap::Args;
@@ -80,17 +81,6 @@ impl NimArgs {
 
 fn game_name(p: &NimParams) -> String {
     format!("nim {}x{}", p.heaps, p.tokens)
-}
-
-/// `seconds` in the unit a person reads them in.
-fn duration(seconds: f64) -> String {
-    match seconds {
-        s if s < 90.0 => format!("{s:.0} s"),
-        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
-        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
-        s if s < 3.0e7 => format!("{:.0} days", s / 86400.0),
-        s => format!("{:.0} years", s / 3.15e7),
-    }
 }
 
 #[cfg(test)]

@@ -141,14 +141,14 @@ pub fn refuse_long_census(v: &Variant, levels: Option<std::time::Duration>, long
     Ok(())
 }
 
-/// `seconds` as minutes or hours.
-fn duration(seconds: f64) -> String {
-    if seconds < 90.0 {
-        format!("{seconds:.0} s")
-    } else if seconds < 5400.0 {
-        format!("{:.0} min", seconds / 60.0)
-    } else {
-        format!("{:.1} h", seconds / 3600.0)
+/// `seconds` in the unit a person reads them in: seconds, minutes, hours, days or years.
+pub(super) fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.0e7 => format!("{:.0} days", s / 86400.0),
+        s => format!("{:.0} years", s / 3.15e7),
     }
 }
 
