@@ -372,23 +372,61 @@ fn long_jobs_are_said_before_they_start() {
     assert!(stderr(&refused).contains("GB"), "{}", stderr(&refused));
 }
 
-/// Defect 3 (said, not yet fixed): `positions` on class tables counts the states the tables
-/// store, which the census counts once or not at all, and says so; at every distance it
-/// counts at least the census's states.
+/// Defect 3: `positions` on class tables counts the census's states, as the census does, on
+/// tables of several classes: from the census the solve saves beside each class, or taken on
+/// the spot where none was saved; a census of other tables is refused.
 #[test]
-fn positions_on_tables_say_they_count_stored_states() {
+fn positions_on_tables_count_as_the_census_does() {
     let dir = tempfile::tempdir().unwrap();
-    let tables = dir.path().join("t3");
-    let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
-    let solved = json(&dfasolve(&[&["explicit", "ostle", "--json", "--tables", path(&tables)][..], &v].concat()));
-    let by_d = solved["census"]["by_d"].as_array().unwrap();
-    for kind in ["win", "loss"] {
-        let listed = json(&dfasolve(&["positions", "--json", path(&tables), "--value", kind, "--limit", "0"]));
-        assert!(listed["counted"].as_str().unwrap().contains("the census counts each state once"));
-        for tally in listed["counts"].as_array().unwrap() {
-            let plies = tally["plies"].as_u64().unwrap() as usize;
-            let census = by_d.get(plies.saturating_sub(1)).map_or(0, |c| c["classes"].as_u64().unwrap());
-            assert!(tally["count"].as_u64().unwrap() >= census, "{kind} in {plies}: {tally} against {census}");
+    for (name, v) in [
+        ("t3", &["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"][..]),
+        ("t34", &["--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "2", "--rule", "exact"][..]),
+    ] {
+        let tables = dir.path().join(name);
+        let solved = json(&dfasolve(&[&["explicit", "ostle", "--json", "--tables", path(&tables)][..], v].concat()));
+        let census = &solved["census"];
+        let saved = tables.join("class-3v3.census");
+        assert!(saved.exists(), "{name}: the solve saves each class's census");
+        let counts = |tables: &std::path::Path| -> Vec<(String, u64)> {
+            ["win", "loss", "draw"]
+                .iter()
+                .flat_map(|kind| {
+                    let listed =
+                        json(&dfasolve(&["positions", "--json", path(tables), "--value", kind, "--limit", "0"]));
+                    assert!(listed["counted"].as_str().unwrap().contains("the census's non-trivial states"));
+                    listed["counts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|t| (t["value"].as_str().unwrap().to_string(), t["count"].as_u64().unwrap()))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        let from_saved = counts(&tables);
+        let mut expected = Vec::new();
+        for (d, n) in census["by_d"].as_array().unwrap().iter().enumerate() {
+            let n = n["classes"].as_u64().unwrap();
+            if n > 0 {
+                let (kind, plies) = (if d % 2 == 0 { "win" } else { "loss" }, d + 1);
+                expected.push((format!("{kind} in {plies} plies"), n));
+            }
         }
+        expected.push(("draw".to_string(), census["draws"]["classes"].as_u64().unwrap()));
+        expected.retain(|e| e.1 > 0);
+        let mut sorted = from_saved.clone();
+        sorted.sort();
+        expected.sort();
+        assert_eq!(sorted, expected, "{name}");
+        // Without the saved census the counts are the same, taken on the spot.
+        let kept = std::fs::read(&saved).unwrap();
+        std::fs::remove_file(&saved).unwrap();
+        assert_eq!(counts(&tables), from_saved, "{name}");
+        // A census of other tables is refused.
+        let other = String::from_utf8(kept).unwrap();
+        let digest = other.split("\"tables_sha256\": \"").nth(1).unwrap()[..64].to_string();
+        std::fs::write(&saved, other.replace(&digest, &"0".repeat(64))).unwrap();
+        let refused = dfasolve(&["positions", path(&tables), "--value", "win"]);
+        assert_clean_error(&refused, "taken of other tables");
     }
 }

@@ -445,7 +445,9 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         let t0 = Instant::now();
         let t = ranked::tables::ClassTables::open(&ranked::class_file(&dir, c), Some(&v))?;
         let lower = ranked::lower_of(&v, &dir, c)?;
-        census.add(&ranked::census::census(&rules, &t, &lower, Some(start)));
+        let one = ranked::census::census(&rules, &t, &lower, Some(start));
+        ranked::saved_census::save(&dir, c, &one)?;
+        census.add(&one);
         crate::progress!("census of class {}: {:.0} s", c.name, t0.elapsed().as_secs_f64());
     }
     let census = (!args.no_census).then_some(census);

@@ -10,10 +10,9 @@ use crate::vocabulary::Side;
 use anyhow::{Result, bail};
 use std::path::Path;
 
-/// What the counts of class tables are, said under their heading: not the census's states.
-const STORED_STATES: &str = "every state the tables store, up to symmetry: besides the census's non-trivial states, \
-     the states of checkmate positions, the states without a forbidden move that no move produces, and on a \
-     symmetric board a state and its mirror image each; the census counts each state once";
+/// What the counts of class tables are, said under their heading.
+const CENSUS_STATES: &str = "the census's non-trivial states, each once up to symmetry: not the states of checkmate \
+     positions, which the census counts apart";
 
 /// What `positions` asks for.
 pub(super) struct Ask {
@@ -34,7 +33,7 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
             bail!("--side: a state of Ostle class tables has the same value whichever side is to move");
         }
         let tables = ranked::Solution::open_dir(path).about_file("loading", path)?;
-        let listing = tables.positions(ask.kind, ask.distance, ask.pick);
+        let listing = tables.positions(ask.kind, ask.distance, ask.pick)?;
         (Box::new(tables), listing)
     } else {
         let solved = DfaSolved::load(path).about_file("loading", path)?;
@@ -67,17 +66,17 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
         say!(
             "{}",
             serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": solved.game(), "kind": ask.kind,
-                "counted": if ranked::is_tables_dir(path) { STORED_STATES } else { "positions" },
+                "counted": if ranked::is_tables_dir(path) { CENSUS_STATES } else { "positions" },
                 "counts": listing.tallies, "plies": listing.plies, "matching": crate::counts::json(listing.matching),
                 "sampled": matches!(ask.pick, Pick::Sample { .. }), "positions": listed })
         );
         return Ok(());
     }
     let tables = ranked::is_tables_dir(path);
-    let unit = if tables { "stored states" } else { "positions" };
+    let unit = if tables { "states up to symmetry" } else { "positions" };
     say!("{}: {} for the player to move, {unit} by plies to the end:", solved.game(), word(ask.kind));
     if tables {
-        say!("  ({STORED_STATES})");
+        say!("  ({CENSUS_STATES})");
     }
     let by_side = listing.tallies.iter().any(|t| t.side.is_some());
     for t in &listing.tallies {

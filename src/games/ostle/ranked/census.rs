@@ -6,13 +6,13 @@ use super::board::{Board, Effect, Moves, Mv};
 use super::lower::Lower;
 use super::reading::Rules;
 use super::solve::{TASK, for_each_board};
-use super::tables::{ClassTables, bit};
+use super::tables::{ClassTables, KindTable, bit};
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
 /// Counts, up to symmetry and raw.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     /// Up to symmetry.
     pub classes: u64,
@@ -35,7 +35,7 @@ impl Counts {
 }
 
 /// The census of a class.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Census {
     /// Positions (boards, mover to move).
     pub positions: Counts,
@@ -184,6 +184,25 @@ pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<
         }
     }
     all
+}
+
+/// Whether the census counts stored state `slot` of the board of rank `r` in `t`: not a
+/// state of a checkmate position, not a state without a forbidden move that play cannot
+/// reach, and not the mirror image of another state of a symmetric board. The tables store
+/// those too; [`census`] walks the same tests board by board.
+pub(super) fn counts_state(rules: &Rules, t: &KindTable, r: u64, slot: usize, start: Option<Board>) -> bool {
+    let q = t.dir.board(r);
+    if rules.geometry.can_capture_to_win(&q) {
+        return false;
+    }
+    let exc = bit(&t.exceptional, r);
+    if slot == 0 && !has_plain_state(rules, &q, exc, start) {
+        return false;
+    }
+    let mut slots = Moves::new();
+    rules.slots(&q, exc, &mut slots);
+    let (_, stab) = rules.sym.canonical(&q);
+    state_orbit(rules, stab, &slots, (slot > 0).then(|| slots[slot - 1])).is_some()
 }
 
 /// Whether canonical board `q` (`exceptional` or not) has a state without a forbidden move

@@ -32,6 +32,7 @@ pub mod positions;
 pub mod puzzles;
 pub mod reading;
 pub mod sacrifices;
+pub mod saved_census;
 pub mod solve;
 mod store;
 pub mod tables;

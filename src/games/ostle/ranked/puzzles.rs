@@ -234,16 +234,23 @@ impl Solution {
             .max()
     }
 
-    /// The state at index `i` of kind `k` of class `c`, as cells and a forbidden move.
-    pub(super) fn state_of(&self, c: usize, k: usize, i: u64) -> State {
+    /// The board rank and slot of the state at index `i` of kind `k` of class `c`.
+    pub(super) fn locate(&self, c: usize, k: usize, i: u64) -> (u64, usize) {
         let t = &self.classes()[c].kinds[k];
-        let rules = self.rules();
         let block = t.block_start.partition_point(|&s| s <= i) - 1;
         let (mut r, mut at) = ((block * super::tables::BLOCK) as u64, t.block_start[block]);
         while at + 1 + u64::from(t.markers[r as usize]) <= i {
             at += 1 + u64::from(t.markers[r as usize]);
             r += 1;
         }
+        (r, (i - at) as usize)
+    }
+
+    /// The state at index `i` of kind `k` of class `c`, as cells and a forbidden move.
+    pub(super) fn state_of(&self, c: usize, k: usize, i: u64) -> State {
+        let t = &self.classes()[c].kinds[k];
+        let rules = self.rules();
+        let (r, slot) = self.locate(c, k, i);
         let b = t.dir.board(r);
         let mut slots = Moves::new();
         rules.slots(&b, bit(&t.exceptional, r), &mut slots);
@@ -261,7 +268,6 @@ impl Solution {
                 }
             })
             .collect();
-        let slot = (i - at) as usize;
         let forbidden = (slot > 0).then(|| {
             let m = slots[slot - 1];
             Move { square: usize::from(m.square), dir: Dir::ALL[usize::from(m.dir)] }

@@ -524,3 +524,45 @@ fn the_sacrifice_scan_agrees_with_the_census_and_the_plain_rules() {
         assert_eq!(oracle, states.passing.classes, "{v:?}");
     }
 }
+
+/// `positions` counts and lists the census's states: its counts per value equal the census's
+/// (taken on the spot here, none being saved), it lists exactly that many states at each
+/// distance, each with the value, and a sample draws from them.
+#[test]
+fn positions_count_and_list_the_census_states() {
+    use crate::games::explore::positions::{Distance, Pick, ValueKind};
+    for v in [
+        variant(3, 3, 3, 1, Rule::Class),
+        variant(3, 3, 3, 1, Rule::Exact),
+        variant(3, 4, 3, 2, Rule::Class),
+        variant(4, 3, 3, 2, Rule::Exact),
+    ] {
+        let (_dir, s, census) = solve_all(&v);
+        let taken = s.census().unwrap();
+        assert_eq!(serde_json::to_value(&taken).unwrap(), serde_json::to_value(&census).unwrap(), "{v:?}");
+        let mut in_all = 0u128;
+        for kind in [ValueKind::Win, ValueKind::Loss, ValueKind::Draw] {
+            let listing = s.positions(kind, Distance::Any, Pick::First(usize::MAX)).unwrap();
+            for t in &listing.tallies {
+                let census_count = match t.plies {
+                    Some(n) => census.by_d[n as usize - 1].classes,
+                    None => census.draws.classes,
+                };
+                assert_eq!(t.count, u128::from(census_count), "{v:?} {}", t.value);
+                let distance = t.plies.map_or(Distance::Any, Distance::Exactly);
+                let at = s.positions(kind, distance, Pick::First(usize::MAX)).unwrap();
+                assert_eq!(at.positions.len() as u128, t.count, "{v:?} {}", t.value);
+                for text in &at.positions {
+                    let state = v.parse_state(text).unwrap();
+                    assert_eq!(s.value(&state).map(|o| o.to_string()), Some(t.value.clone()), "{v:?} {text}");
+                }
+                let sample = s.positions(kind, distance, Pick::Sample { count: 3, seed: 7 }).unwrap();
+                assert_eq!(sample.positions.len() as u128, t.count.min(3));
+                assert!(sample.positions.iter().all(|p| at.positions.contains(p)), "{v:?} {}", t.value);
+            }
+            assert_eq!(listing.positions.len() as u128, listing.matching);
+            in_all += listing.matching;
+        }
+        assert_eq!(in_all, u128::from(census.nontrivial_states.classes), "{v:?}");
+    }
+}
