@@ -59,6 +59,16 @@ pub fn counted(n: impl Into<u128>, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// An estimate: with thousands separators up to 10^12, then as a power of ten.
+pub fn about(x: f64) -> String {
+    if x < 1e12 {
+        human(Some(x.round() as u128))
+    } else {
+        let exponent = x.log10().floor();
+        format!("{:.1} x 10^{exponent}", x / 10f64.powf(exponent))
+    }
+}
+
 /// `n` with thousands separators (`> u128` when not known).
 pub fn human(n: Option<u128>) -> String {
     match n {

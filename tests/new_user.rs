@@ -338,8 +338,9 @@ fn sides_are_one_word_and_every_board_is_drawn() {
 }
 
 /// Defects 9 and 17: a long census is refused with its estimate unless `--long`, the DFA
-/// solve's refusal gives time and memory with the explicit solver's estimate beside it, and a
-/// large solve says what it is doing within seconds, before its first step ends.
+/// solve's refusal gives time and memory with the explicit solver's estimate beside it, a
+/// large solve says what it is doing within seconds, before its first step ends, and
+/// Othello's jobs are estimated and refused alike.
 #[test]
 fn long_jobs_are_said_before_they_start() {
     let census = dfasolve(&["ostle", "--census"]);
@@ -370,6 +371,15 @@ fn long_jobs_are_said_before_they_start() {
     let refused = dfasolve(&["nim", "--heaps", "64", "--tokens", "255", "--no-save"]);
     assert_clean_error(&refused, "refused without --long");
     assert!(stderr(&refused).contains("GB"), "{}", stderr(&refused));
+    // Othello: every job but the ply counts (bounded ply by ply) has an estimate.
+    let othello = dfasolve(&["othello", "--width", "8", "--height", "8", "--no-save"]);
+    assert_clean_error(&othello, "refused without --long");
+    assert!(stderr(&othello).contains("10^28 positions") && stderr(&othello).contains("years"));
+    let dir = tempfile::tempdir().unwrap();
+    let differences = dfasolve(&["othello", "--width", "5", "--height", "5", "--differences", path(dir.path())]);
+    assert_clean_error(&differences, "refused without --long");
+    assert!(stderr(&differences).contains("min") && stderr(&differences).contains("GB of tables"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written before the refusal");
 }
 
 /// Defect 3: `positions` on class tables counts the census's states, as the census does, on

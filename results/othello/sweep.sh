@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Solve Othello boards over the positions reachable from the start, then their start's exact
-# disc difference, each run limited to LIMIT seconds; then rebuild sizes.csv.
+# disc difference, each run limited to LIMIT seconds (so `--long` lets the estimate pass: the
+# limit bounds it); then rebuild sizes.csv.
 # Usage (from the repository root):
 #   results/othello/sweep.sh [LIMIT_SECONDS] [WxH ...]
 # Without sizes: 3x3 4x3 3x4 4x4 4x5 5x4. Each size writes runs/WxH.{cmd,json,csv,err,time}
@@ -27,7 +28,7 @@ run() { # NAME ARGS...: one run under /usr/bin/time with its command, report and
 }
 for size in $sizes; do
   w=${size%x*}; h=${size#*x}
-  run "$size" othello --width "$w" --height "$h" --reachable --json --no-save --csv "$OUT/runs/$size.csv" --max-memory 16
-  run "$size-margin" othello --width "$w" --height "$h" --reachable --margin --json --no-save --max-memory 16
+  run "$size" othello --width "$w" --height "$h" --reachable --long --json --no-save --csv "$OUT/runs/$size.csv" --max-memory 16
+  run "$size-margin" othello --width "$w" --height "$h" --reachable --margin --long --json --no-save --max-memory 16
   python3 "$OUT/summarize.py"
 done

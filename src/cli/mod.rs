@@ -11,6 +11,7 @@ mod ostle;
 mod ostle_cost;
 mod ostle_tables;
 mod othello;
+mod othello_cost;
 mod othello_dirs;
 mod output;
 mod outputs;

@@ -148,7 +148,7 @@ pub(super) fn duration(seconds: f64) -> String {
         s if s < 5400.0 => format!("{:.0} min", s / 60.0),
         s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
         s if s < 3.0e7 => format!("{:.0} days", s / 86400.0),
-        s => format!("{:.0} years", s / 3.15e7),
+        s => format!("{} years", crate::counts::about((s / 3.15e7).round())),
     }
 }
 

@@ -51,6 +51,10 @@ pub struct OthelloArgs {
     /// a stopped run resumes at its class). Prints Black's difference from the start.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["threshold", "margin", "plies", "margins", "out", "checkpoint", "by_classes"])]
     pub differences: Option<PathBuf>,
+    /// Start a job estimated to take more than half an hour (refused otherwise, with its
+    /// estimate of time, memory and disk).
+    #[arg(long)]
+    pub long: bool,
     /// Output, progress and checkpoint options.
     #[command(flatten)]
     pub run: RunOptions,
@@ -75,6 +79,9 @@ impl OthelloArgs {
     /// # Errors
     /// A refused size, the solver's and the outputs' errors.
     pub fn run(&self) -> Result<()> {
+        if self.plies.is_none() {
+            self.refuse_long()?;
+        }
         if self.margin {
             return self.run_margin();
         }
@@ -89,6 +96,26 @@ impl OthelloArgs {
         }
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})
+    }
+
+    /// Refuse a job estimated to be long unless `--long`; say the estimate of one that takes
+    /// over a minute. (`--plies` is bounded ply by ply by `--max-memory` instead.)
+    fn refuse_long(&self) -> Result<()> {
+        use super::othello_cost::{Job, OthelloCost};
+        let job = if self.margin {
+            Job::Margin
+        } else if self.margins.is_some() {
+            Job::Margins
+        } else if self.differences.is_some() {
+            Job::Differences
+        } else if self.game.reachable {
+            Job::Reachable
+        } else {
+            Job::Strong
+        };
+        let cost = OthelloCost::of(job, self.game.width * self.game.height);
+        let _showing = super::progress::show(&self.run);
+        cost.refuse_unless(self.long, &format!("othello {}x{}", self.game.width, self.game.height))
     }
 
     /// Positions per ply from the start, each ply's line as it is done (its positions, the
