@@ -3,6 +3,7 @@ mod breakthrough;
 mod classes;
 mod cli;
 mod conformance;
+mod connect4;
 mod dfa1;
 mod dfa_props;
 mod docs;

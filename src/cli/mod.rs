@@ -3,6 +3,8 @@
 //! done by the library ([`crate::solver`], [`crate::games`]).
 
 mod breakthrough;
+mod connect4;
+mod cost;
 
 mod files;
 mod nim;
@@ -33,6 +35,7 @@ use outputs::{Files, Writing};
 use std::path::PathBuf;
 
 pub use breakthrough::BreakthroughArgs;
+pub use connect4::Connect4Args;
 pub use nim::NimArgs;
 pub use options::{RunOptions, VerifyOptions};
 pub use ostle::{ExplicitOstleArgs, OstleArgs, VerifyOstleArgs};
@@ -72,6 +75,11 @@ pub enum Command {
     /// (`games/spread/README.md`).
     #[command(after_help = "Example:\n  dfasolve spread --width 3 --height 3")]
     Spread(SpreadArgs),
+    /// Strongly solve Connect Four (`games/connect4/README.md`): win, draw or loss and the
+    /// plies to the end of every position.
+    #[command(after_help = "Examples:\n  dfasolve connect4 --width 4 --height 4\n  \
+        dfasolve connect4 --width 5 --height 4 --by-classes classes/c4-5x4")]
+    Connect4(Connect4Args),
     /// Strongly solve Ostle(WxH, K, T) (default: the standard 5x5 game) and report the
     /// published counts: values, positions by hole class and pieces, checkmates, non-trivial
     /// states, distances from the start, raw and up to the board's symmetries.
@@ -382,6 +390,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Nim(args) => args.run(),
         Command::Othello(args) => args.run(),
         Command::Spread(args) => args.run(),
+        Command::Connect4(args) => args.run(),
         Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
             ostle::run_class_from_subgame(&variant, &file, &run)
         }
@@ -497,6 +506,7 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
         Command::Ostle { run, .. } => run,
         Command::Othello(args) => &args.run,
         Command::Spread(args) => &args.run,
+        Command::Connect4(args) => &args.run,
         _ => return None,
     };
     if !run.list_classes && run.class.is_none() {
@@ -509,6 +519,7 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
         Command::Ostle { variant, .. } => variant.game().map(|g| Box::new(g) as _),
         Command::Othello(args) => args.game().map(|g| Box::new(g) as _),
         Command::Spread(args) => args.game().map(|g| Box::new(g) as _),
+        Command::Connect4(args) => args.game().map(|g| Box::new(g) as _),
         _ => unreachable!("matched above"),
     };
     let game = match game {

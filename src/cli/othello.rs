@@ -101,7 +101,7 @@ impl OthelloArgs {
     /// Refuse a job estimated to be long unless `--long`; say the estimate of one that takes
     /// over a minute. (`--plies` is bounded ply by ply by `--max-memory` instead.)
     fn refuse_long(&self) -> Result<()> {
-        use super::othello_cost::{Job, OthelloCost};
+        use super::othello_cost::{Job, estimate};
         let job = if self.margin {
             Job::Margin
         } else if self.margins.is_some() {
@@ -113,7 +113,7 @@ impl OthelloArgs {
         } else {
             Job::Strong
         };
-        let cost = OthelloCost::of(job, self.game.width * self.game.height);
+        let cost = estimate(job, self.game.width * self.game.height);
         let _showing = super::progress::show(&self.run);
         cost.refuse_unless(self.long, &format!("othello {}x{}", self.game.width, self.game.height))
     }

@@ -1,9 +1,10 @@
-//! What an Othello solve will cost, said before it starts: one estimated to take more than
-//! half an hour is refused with its estimate unless `--long` asks for it. The estimates scale
-//! the runs in `results/othello/` by the positions a board's start reaches.
+//! What an Othello job will cost ([`Estimate`]): the runs in `results/othello/` scaled by the
+//! positions a board's start reaches.
 
-use super::ostle_cost::duration;
-use anyhow::Result;
+use super::cost::Estimate;
+
+/// What the estimates scale.
+const BASIS: &str = "the runs measured on 4x5 to 5x5";
 
 /// log10 of the positions reachable from the start (both sides to move) by squares: counted
 /// up to 25 squares (3x3, 4x3, 4x4, 4x5, 4x6, 5x5), extrapolated above from the class
@@ -39,8 +40,6 @@ const DIFFERENCE_SECONDS_PER_POSITION: f64 = 2.5e-6;
 const DIFFERENCE_PEAK: (f64, f64, f64) = (1.79e9, 5.92 * 1073741824.0, 0.62);
 /// Disk of `--differences` per position, tables and universes: 4.99 GB for 5x5's 1.79 G.
 const DIFFERENCE_DISK_PER_POSITION: f64 = 2.8;
-/// What counts as long.
-const LONG_SECONDS: f64 = 1800.0;
 
 /// Which Othello job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,19 +54,6 @@ pub enum Job {
     Margins,
     /// Exact differences by rank, one explicit pass per class.
     Differences,
-}
-
-/// The estimate of a job.
-#[derive(Clone, Debug)]
-pub struct OthelloCost {
-    /// Positions each solve values.
-    pub positions: f64,
-    /// Seconds of wall on this machine's cores.
-    pub seconds: f64,
-    /// Peak resident bytes.
-    pub peak_bytes: f64,
-    /// Bytes on disk, where the job writes tables.
-    pub disk_bytes: Option<f64>,
 }
 
 /// The positions the start of a board of `squares` reaches, about.
@@ -86,69 +72,43 @@ pub fn reachable_positions(squares: usize) -> f64 {
     10f64.powf(log10)
 }
 
-impl OthelloCost {
-    /// The estimate of `job` on a board of `squares`.
-    pub fn of(job: Job, squares: usize) -> OthelloCost {
-        let cores = rayon::current_num_threads().max(1) as f64;
-        let scaled = |(p0, b0, e): (f64, f64, f64), p: f64| b0 * (p / p0).powf(e);
-        let reachable = reachable_positions(squares);
-        // Every board with discs on its four centre squares, either side to move.
-        let strong = 2f64.powi(5) * 3f64.powi(squares as i32 - 4);
-        let thresholds = 2 * squares + 1;
-        let (positions, solves) = match job {
-            Job::Reachable => (reachable, 1.0),
-            Job::Strong => {
-                return OthelloCost {
-                    positions: strong,
-                    seconds: strong * STRONG_SECONDS_PER_POSITION * 2.0 / cores,
-                    peak_bytes: scaled(STRONG_PEAK, strong),
-                    disk_bytes: None,
-                };
-            }
-            Job::Margin => (reachable, (thresholds as f64).log2().ceil()),
-            Job::Margins => (reachable, thresholds as f64),
-            Job::Differences => {
-                return OthelloCost {
-                    positions: reachable,
-                    seconds: reachable * DIFFERENCE_SECONDS_PER_POSITION * 2.0 / cores,
-                    peak_bytes: scaled(DIFFERENCE_PEAK, reachable),
-                    disk_bytes: Some(reachable * DIFFERENCE_DISK_PER_POSITION),
-                };
-            }
-        };
-        OthelloCost {
-            positions,
-            seconds: positions * solves * DFA_SECONDS_PER_POSITION * 2.0 / cores,
-            peak_bytes: scaled(DFA_PEAK, positions),
-            disk_bytes: None,
+/// The estimate of `job` on a board of `squares`.
+pub fn estimate(job: Job, squares: usize) -> Estimate {
+    let cores = rayon::current_num_threads().max(1) as f64;
+    let scaled = |(p0, b0, e): (f64, f64, f64), p: f64| b0 * (p / p0).powf(e);
+    let reachable = reachable_positions(squares);
+    // Every board with discs on its four centre squares, either side to move.
+    let strong = 2f64.powi(5) * 3f64.powi(squares as i32 - 4);
+    let thresholds = 2 * squares + 1;
+    let (positions, solves) = match job {
+        Job::Reachable => (reachable, 1.0),
+        Job::Strong => {
+            return Estimate {
+                positions: strong,
+                seconds: strong * STRONG_SECONDS_PER_POSITION * 2.0 / cores,
+                peak_bytes: scaled(STRONG_PEAK, strong),
+                disk_bytes: None,
+                basis: BASIS,
+            };
         }
-    }
-
-    /// One line: positions, time, memory and disk.
-    pub fn text(&self) -> String {
-        let gb = |bytes: f64| match bytes / 1e9 {
-            g if g < 100.0 => format!("{g:.1}"),
-            g => crate::counts::about(g),
-        };
-        let disk = self.disk_bytes.map_or(String::new(), |d| format!(", {} GB of tables", gb(d)));
-        format!(
-            "about {} positions, {} on {} cores, a peak of {} GB{disk} (scaled from the runs measured on 4x5 to 5x5)",
-            crate::counts::about(self.positions),
-            duration(self.seconds),
-            rayon::current_num_threads(),
-            gb(self.peak_bytes)
-        )
-    }
-
-    /// Refuse a long job unless `long`; say a job of over a minute's estimate as progress.
-    pub fn refuse_unless(&self, long: bool, what: &str) -> Result<()> {
-        if self.seconds > LONG_SECONDS && !long {
-            anyhow::bail!("{what}: {}; refused without --long, which starts it", self.text());
+        Job::Margin => (reachable, (thresholds as f64).log2().ceil()),
+        Job::Margins => (reachable, thresholds as f64),
+        Job::Differences => {
+            return Estimate {
+                positions: reachable,
+                seconds: reachable * DIFFERENCE_SECONDS_PER_POSITION * 2.0 / cores,
+                peak_bytes: scaled(DIFFERENCE_PEAK, reachable),
+                disk_bytes: Some(reachable * DIFFERENCE_DISK_PER_POSITION),
+                basis: BASIS,
+            };
         }
-        if self.seconds > 60.0 {
-            crate::progress!("{what}: estimated {}", self.text());
-        }
-        Ok(())
+    };
+    Estimate {
+        positions,
+        seconds: positions * solves * DFA_SECONDS_PER_POSITION * 2.0 / cores,
+        peak_bytes: scaled(DFA_PEAK, positions),
+        disk_bytes: None,
+        basis: BASIS,
     }
 }
 
@@ -163,14 +123,14 @@ mod tests {
         assert!((reachable_positions(25) / 1_791_419_846.0 - 1.0).abs() < 0.01);
         assert!((reachable_positions(20) / 4_990_592.0 - 1.0).abs() < 0.01);
         // 4x5's solve took 48 s; 5x5's differences 3,671 s and 5.92 GiB.
-        let solve = OthelloCost::of(Job::Reachable, 20);
+        let solve = estimate(Job::Reachable, 20);
         assert!((solve.seconds * cores / 2.0 - 60.0).abs() < 15.0, "{}", solve.seconds);
-        let differences = OthelloCost::of(Job::Differences, 25);
+        let differences = estimate(Job::Differences, 25);
         assert!((differences.seconds * cores / 2.0 / 3671.0 - 1.0).abs() < 0.25, "{}", differences.seconds);
         assert!((differences.peak_bytes / (5.92 * 1073741824.0) - 1.0).abs() < 0.01);
         // The refusals: 8x8 is years, 4x4's margins are seconds.
-        assert!(OthelloCost::of(Job::Reachable, 64).refuse_unless(false, "othello 8x8").is_err());
-        assert!(OthelloCost::of(Job::Margins, 16).refuse_unless(false, "othello 4x4").is_ok());
-        assert!(OthelloCost::of(Job::Differences, 25).refuse_unless(false, "othello 5x5").is_err());
+        assert!(estimate(Job::Reachable, 64).refuse_unless(false, "othello 8x8").is_err());
+        assert!(estimate(Job::Margins, 16).refuse_unless(false, "othello 4x4").is_ok());
+        assert!(estimate(Job::Differences, 25).refuse_unless(false, "othello 5x5").is_err());
     }
 }

@@ -75,6 +75,32 @@ impl Dfa {
         b.finish(below[0])
     }
 
+    /// Strings whose count of `plus` symbols less their count of `minus` symbols, `d`, has
+    /// `accept(d)` (a counting automaton: one state per layer and difference so far). Games
+    /// compare discs or cells with it.
+    pub fn count_difference(shape: &Shape, plus: Symbol, minus: Symbol, accept: impl Fn(i64) -> bool) -> Dfa {
+        let n = shape.len() as i64;
+        let offset = |d: i64| (d + n) as usize;
+        let mut b = DfaBuilder::new(shape);
+        let mut below: Vec<StateId> =
+            (-n..=n).map(|d| if accept(d) { StateId::ACCEPT } else { StateId::REJECT }).collect();
+        for l in (0..shape.len()).rev() {
+            below = (-n..=n)
+                .map(|d| {
+                    let row: Vec<StateId> = (0..shape.alphabet(l))
+                        .map(|s| {
+                            let s = s as Symbol;
+                            let e = d + i64::from(s == plus) - i64::from(s == minus);
+                            if e.abs() > n { StateId::REJECT } else { below[offset(e)] }
+                        })
+                        .collect();
+                    b.add(l, &row)
+                })
+                .collect();
+        }
+        b.finish(below[offset(0)])
+    }
+
     /// The intersection of all `sets` (the empty conjunction is every string).
     pub fn conjunction(shape: &Shape, sets: &[Dfa]) -> Dfa {
         sets.iter().fold(Dfa::accept_all(shape), |acc, s| acc.intersection(s))

@@ -34,6 +34,28 @@ fn grid(width: usize, height: usize, rows: impl Iterator<Item = usize>, cell: im
     out
 }
 
+/// A position's text as its two words, the board and the side to move; the error says how
+/// many words there were.
+pub fn board_and_side(text: &str) -> Result<(&str, &str), String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words[..] {
+        [board, side] => Ok((board, side)),
+        _ => Err(format!(
+            "{} given, not the board and the side to move",
+            crate::counts::counted(words.len() as u64, "word", "words")
+        )),
+    }
+}
+
+/// The side to move written `first` or `second`.
+pub fn first_or_second(word: &str) -> Result<crate::vocabulary::Side, String> {
+    match word {
+        "first" => Ok(crate::vocabulary::Side::First),
+        "second" => Ok(crate::vocabulary::Side::Second),
+        other => Err(format!("unknown side to move {other:?}")),
+    }
+}
+
 /// The letter of file `file` (from 0): `a`, `b`, ...
 pub fn file_letter(file: usize) -> char {
     char::from(b'a' + u8::try_from(file % 26).unwrap_or(0))

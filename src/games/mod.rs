@@ -50,6 +50,7 @@
 pub mod breakthrough;
 pub mod check;
 pub mod class;
+pub mod connect4;
 pub mod explore;
 pub mod grid;
 pub mod nim;
@@ -286,6 +287,8 @@ pub enum GameParams {
     Othello(othello::OthelloParams),
     /// Spread.
     Spread(spread::SpreadParams),
+    /// Connect Four.
+    Connect4(connect4::Connect4Params),
 }
 
 impl GameParams {
@@ -300,6 +303,7 @@ impl GameParams {
             GameParams::Ostle(variant) => Box::new(ostle::Ostle::new(variant.clone())?),
             GameParams::Othello(p) => Box::new(p.game()?),
             GameParams::Spread(p) => Box::new(p.game()?),
+            GameParams::Connect4(p) => Box::new(p.game()?),
         })
     }
 

@@ -10,7 +10,7 @@
 //! move is not in the string. See `games/spread/README.md`.
 
 use super::{Game, GameParams, NoMove, Position, PositionClass, Side, Status};
-use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
+use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
 use std::cmp::Ordering;
@@ -106,27 +106,9 @@ impl Spread {
     }
 
     /// Boards on which `side` holds more cells than the other (`Greater`), as many (`Equal`)
-    /// or fewer (`Less`): a DFA whose state is the difference so far.
+    /// or fewer (`Less`).
     fn cells_compared(&self, side: Side, order: Ordering) -> Dfa {
-        let n = self.shape.len() as i64;
-        let offset = |d: i64| (d + n) as usize;
-        let mut b = DfaBuilder::new(&self.shape);
-        let mut below: Vec<StateId> =
-            (-n..=n).map(|d| if d.cmp(&0) == order { StateId::ACCEPT } else { StateId::REJECT }).collect();
-        for l in (0..self.shape.len()).rev() {
-            below = (-n..=n)
-                .map(|d| {
-                    let row: Vec<StateId> = (0..3)
-                        .map(|s: Symbol| {
-                            let e = d + i64::from(s == cell_of(side)) - i64::from(s == cell_of(side.other()));
-                            if e.abs() > n { StateId::REJECT } else { below[offset(e)] }
-                        })
-                        .collect();
-                    b.add(l, &row)
-                })
-                .collect();
-        }
-        b.finish(below[offset(0)])
+        Dfa::count_difference(&self.shape, cell_of(side), cell_of(side.other()), |d| d.cmp(&0) == order)
     }
 
     /// The cells `side` can claim on `board`, by the rules.
@@ -255,18 +237,8 @@ impl Game for Spread {
                 self.render(&self.initial())
             ))
         };
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let [rows, side] = words[..] else {
-            return Err(bad(format!(
-                "{} given, not the board and the side to move",
-                crate::counts::counted(words.len() as u64, "word", "words")
-            )));
-        };
-        let side = match side {
-            "first" => Side::First,
-            "second" => Side::Second,
-            other => return Err(bad(format!("unknown side to move {other:?}"))),
-        };
+        let (rows, side) = super::grid::board_and_side(text).map_err(bad)?;
+        let side = super::grid::first_or_second(side).map_err(bad)?;
         let rows: Vec<&str> = rows.split('/').collect();
         if rows.len() != self.height {
             return Err(bad(format!("{} rows given", rows.len())));

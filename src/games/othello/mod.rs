@@ -438,13 +438,7 @@ impl Game for Othello {
                 self.render(&self.initial())
             ))
         };
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let [rows, side] = words[..] else {
-            return Err(bad(format!(
-                "{} given, not the board and the side to move",
-                crate::counts::counted(words.len() as u64, "word", "words")
-            )));
-        };
+        let (rows, side) = super::grid::board_and_side(text).map_err(bad)?;
         let side = match side {
             "black" | "x" => Side::First,
             "white" | "o" => Side::Second,

@@ -9,7 +9,7 @@
 //! the last stage, so every stage's condition reads the board as it was before the move.
 
 use super::explicit::DIRECTIONS;
-use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
+use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::games::Side;
 use crate::move_graph::{MoveGraph, MoveNodeId};
 use std::cmp::Ordering;
@@ -92,28 +92,9 @@ impl Board {
         Dfa::union_all(shape, &refs)
     }
 
-    /// Boards on which Black's discs less White's compare with `threshold` as `order`: a DFA
-    /// whose state is the difference so far.
+    /// Boards on which Black's discs less White's compare with `threshold` as `order`.
     pub fn difference_compared(&self, shape: &Shape, threshold: i32, order: Ordering) -> Dfa {
-        let n = self.squares() as i32;
-        let offset = |d: i32| (d + n) as usize;
-        let mut b = DfaBuilder::new(shape);
-        let mut below: Vec<StateId> =
-            (-n..=n).map(|d| if d.cmp(&threshold) == order { StateId::ACCEPT } else { StateId::REJECT }).collect();
-        for l in (0..self.squares()).rev() {
-            below = (-n..=n)
-                .map(|d| {
-                    let row: Vec<StateId> = (0..3)
-                        .map(|s: Symbol| {
-                            let e = d + i32::from(s == disc(Side::First)) - i32::from(s == disc(Side::Second));
-                            if e.abs() > n { StateId::REJECT } else { below[offset(e)] }
-                        })
-                        .collect();
-                    b.add(l, &row)
-                })
-                .collect();
-        }
-        b.finish(below[offset(0)])
+        Dfa::count_difference(shape, disc(Side::First), disc(Side::Second), |d| d.cmp(&i64::from(threshold)) == order)
     }
 
     /// The moves of `side`, staged by direction (see the module docs): one evaluation group
