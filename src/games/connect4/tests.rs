@@ -71,3 +71,25 @@ fn discs_drop_and_full_columns_are_closed() {
     let lost = g.parse("x./xo second").unwrap();
     assert_eq!(g.explicit_status(&lost), Status::Lost);
 }
+
+/// Positions after n plies on 7x6: the forward ply sets, a breadth-first walk of the plain
+/// rules and the first terms of OEIS A212693 agree. (Run with `--ignored`: the forward sets
+/// need the whole 7x6 universe and its lines made first, 140 s beside another solve.)
+#[test]
+#[ignore = "about 140 s: the 7x6 universe and its lines are made first"]
+fn forward_plies_of_7x6_are_oeis_a212693() {
+    const A212693: [u128; 9] = [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275];
+    let g = Connect4::new(7, 6, 4).unwrap();
+    let plies = Solver::new(&g).forward_plies(&g.initial(), None, Some(8)).unwrap();
+    let by_sets: Vec<u128> = plies.iter().map(crate::dfa::Dfa::count).collect();
+    let mut ply = vec![g.initial()];
+    let mut by_rules = vec![1u128];
+    for _ in 1..A212693.len() {
+        let next: std::collections::BTreeSet<Position> =
+            ply.iter().filter(|p| g.explicit_status(p) == Status::Ongoing).flat_map(|p| g.explicit_moves(p)).collect();
+        by_rules.push(next.len() as u128);
+        ply = next.into_iter().collect();
+    }
+    assert_eq!(by_rules, A212693);
+    assert_eq!(by_sets, A212693);
+}

@@ -5,7 +5,7 @@
 //! The tables store more states than the census counts (checkmate positions, states without a
 //! forbidden move that play cannot reach, both of two mirror-image states of a symmetric
 //! board). A listing draws from the stored states with the value and keeps those the census
-//! counts ([`super::census::counts_state`]), so that its counts and its states agree.
+//! counts (`counts_state` beside the census walk), so that its counts and its states agree.
 
 use super::census::{Census, counts_state};
 use super::{Solution, census, class_file, code, saved_census};
