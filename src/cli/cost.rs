@@ -2,13 +2,12 @@
 //! refused with its time, memory and disk unless `--long` asks for it, and one of over a minute
 //! is said at once as progress.
 
-use super::ostle_cost::duration;
 use anyhow::Result;
 
 /// What counts as long.
-const LONG_SECONDS: f64 = 1800.0;
+pub(super) const LONG_SECONDS: f64 = 1800.0;
 /// Over this an estimate is said before the work starts.
-const SAID_SECONDS: f64 = 60.0;
+pub(super) const SAID_SECONDS: f64 = 60.0;
 
 /// The estimate of one job on this machine's cores.
 #[derive(Clone, Debug)]
@@ -55,5 +54,16 @@ impl Estimate {
             crate::progress!("{what}: estimated {}", self.text());
         }
         Ok(())
+    }
+}
+
+/// `seconds` in the unit a person reads them in: seconds, minutes, hours, days or years.
+pub(super) fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.0e7 => format!("{:.0} days", s / 86400.0),
+        s => format!("{} years", crate::counts::about((s / 3.15e7).round())),
     }
 }

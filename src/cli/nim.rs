@@ -1,8 +1,8 @@
 //! `dfasolve nim`: its arguments, the game they build, and the solve with its check against
 //! Bouton's XOR rule.
 
+use super::cost::{LONG_SECONDS, SAID_SECONDS, duration};
 use super::options::RunOptions;
-use super::ostle_cost::duration;
 use crate::games::nim::{Nim, NimParams};
 use anyhow::Result;
 use clap::Args;
@@ -36,8 +36,6 @@ const MEASURED: (f64, f64, f64, f64) = (8.0, 31.0, 2.75, 124.0 * 1048576.0);
 const TIME_EXPONENTS: (f64, f64) = (3.9, 4.5);
 /// Peak memory grows as heaps^2.5 and tokens^3.3.
 const MEMORY_EXPONENTS: (f64, f64) = (2.5, 3.3);
-/// What counts as long.
-const LONG_SECONDS: f64 = 1800.0;
 
 /// The estimated seconds and peak bytes of the default solve of `heaps` heaps of `tokens`.
 pub fn estimate(heaps: usize, tokens: usize) -> (f64, f64) {
@@ -71,7 +69,7 @@ impl NimArgs {
         if seconds > LONG_SECONDS && !self.long {
             anyhow::bail!("{}: {said}; refused without --long, which starts it", game_name(&self.game));
         }
-        if seconds > 60.0 {
+        if seconds > SAID_SECONDS {
             let _showing = super::progress::show(&self.run);
             crate::progress!("{}: {said}", game_name(&self.game));
         }

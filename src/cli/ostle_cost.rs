@@ -3,6 +3,7 @@
 //! or `dfasolve explicit ostle` with the defaults (the standard 5x5 game) does not start hours
 //! of work unannounced.
 
+use super::cost::{LONG_SECONDS, duration};
 use crate::games::ostle::Variant;
 use crate::games::ostle::ranked::Class;
 use anyhow::Result;
@@ -19,8 +20,6 @@ const DISK_BYTES_PER_STATE: f64 = 1.32;
 /// Peak resident bytes per state of the class under way: 18,976,940,032 bytes for the 7.44 G
 /// states of 5x5's 5 v 5 (the largest measured, a run resumed from its checkpoint).
 const PEAK_BYTES_PER_STATE: f64 = 2.55;
-/// What counts as long.
-const LONG_SECONDS: f64 = 1800.0;
 /// Universe states above which a DFA solve is long: 5x5's 4 v 4 class alone, 6.36 G states,
 /// took about 2 hours, and the classes above it compress far less.
 const DFA_LONG_STATES: u128 = 1_000_000_000;
@@ -139,17 +138,6 @@ pub fn refuse_long_census(v: &Variant, levels: Option<std::time::Duration>, long
     }
     crate::progress!("{what} --census: {text}");
     Ok(())
-}
-
-/// `seconds` in the unit a person reads them in: seconds, minutes, hours, days or years.
-pub(super) fn duration(seconds: f64) -> String {
-    match seconds {
-        s if s < 90.0 => format!("{s:.0} s"),
-        s if s < 5400.0 => format!("{:.0} min", s / 60.0),
-        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
-        s if s < 3.0e7 => format!("{:.0} days", s / 86400.0),
-        s => format!("{} years", crate::counts::about((s / 3.15e7).round())),
-    }
 }
 
 #[cfg(test)]

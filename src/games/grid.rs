@@ -49,11 +49,7 @@ pub fn board_and_side(text: &str) -> Result<(&str, &str), String> {
 
 /// The side to move written `first` or `second`.
 pub fn first_or_second(word: &str) -> Result<crate::vocabulary::Side, String> {
-    match word {
-        "first" => Ok(crate::vocabulary::Side::First),
-        "second" => Ok(crate::vocabulary::Side::Second),
-        other => Err(format!("unknown side to move {other:?}")),
-    }
+    crate::choice::Choice::from_name(word).ok_or_else(|| format!("unknown side to move {word:?}"))
 }
 
 /// The letter of file `file` (from 0): `a`, `b`, ...

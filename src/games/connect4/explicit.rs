@@ -19,11 +19,6 @@ impl<'a> Negamax<'a> {
         Negamax { game, memo: HashMap::new() }
     }
 
-    /// How many positions have been valued.
-    pub fn positions(&self) -> usize {
-        self.memo.len()
-    }
-
     /// The value of `pos` for its player to move: the best of its moves' values seen from the
     /// other side (a win as soon as possible, a loss as late as possible, else a draw).
     pub fn value(&mut self, pos: &Position) -> Outcome {

@@ -22,7 +22,8 @@ pub(super) fn lines(game: &Connect4) -> Vec<Vec<usize>> {
 
 /// Boards on which `symbol` fills some line: the union of one small set per line.
 pub(super) fn any_line(game: &Connect4, symbol: Symbol) -> Dfa {
-    let sets: Vec<Dfa> = lines(game)
+    let sets: Vec<Dfa> = game
+        .lines
         .iter()
         .map(|squares| Dfa::from_allowed(&game.shape, |l, s| !squares.contains(&l) || s == symbol))
         .collect();
@@ -32,5 +33,5 @@ pub(super) fn any_line(game: &Connect4, symbol: Symbol) -> Dfa {
 
 /// Whether `symbol` fills some line of `board`.
 pub(super) fn has_line(game: &Connect4, board: &[Symbol], symbol: Symbol) -> bool {
-    lines(game).iter().any(|squares| squares.iter().all(|&l| board[l] == symbol))
+    game.lines.iter().any(|squares| squares.iter().all(|&l| board[l] == symbol))
 }

@@ -60,6 +60,11 @@ pub struct Connect4 {
     height: usize,
     line: usize,
     shape: Shape,
+    /// Every line, as the layers of its squares: made once, read by every explicit status.
+    lines: Vec<Vec<usize>>,
+    /// The boards on which each side (first, second) fills a line, made on first use: the
+    /// universe and both terminal sets read them.
+    line_sets: [std::sync::OnceLock<Dfa>; 2],
 }
 
 impl Connect4 {
@@ -84,7 +89,16 @@ impl Connect4 {
                 Self::MAX_SIDE
             )));
         }
-        Ok(Connect4 { width, height, line, shape: Shape::uniform(width * height, 3) })
+        let mut game = Connect4 {
+            width,
+            height,
+            line,
+            shape: Shape::uniform(width * height, 3),
+            lines: Vec::new(),
+            line_sets: Default::default(),
+        };
+        game.lines = lines::lines(&game);
+        Ok(game)
     }
 
     /// The layer of the square in `column` (from the left) and `row` (from the bottom).
@@ -114,6 +128,11 @@ impl Connect4 {
             Side::Second => 1,
         };
         Dfa::count_difference(&self.shape, disc(Side::First), disc(Side::Second), |d| d == ahead)
+    }
+
+    /// Boards on which `side` fills a line.
+    fn has_a_line(&self, side: Side) -> &Dfa {
+        self.line_sets[side.index()].get_or_init(|| lines::any_line(self, disc(side)))
     }
 
     /// Boards with no empty square.
@@ -151,15 +170,17 @@ impl Game for Connect4 {
     }
 
     fn universe(&self, side: Side) -> Dfa {
-        self.gravity().intersection(&self.discs_for(side)).difference(&lines::any_line(self, disc(side)))
+        self.gravity().intersection(&self.discs_for(side)).difference(self.has_a_line(side))
     }
 
+    /// The other side has a line (the solver keeps the universe's part).
     fn lost_terminal(&self, side: Side) -> Dfa {
-        self.universe(side).intersection(&lines::any_line(self, disc(side.other())))
+        self.has_a_line(side.other()).clone()
     }
 
+    /// A full board on which the other side has no line.
     fn drawn_terminal(&self, side: Side) -> Dfa {
-        self.universe(side).intersection(&self.full()).difference(&lines::any_line(self, disc(side.other())))
+        self.full().difference(self.has_a_line(side.other()))
     }
 
     fn has_draws(&self) -> bool {
@@ -238,13 +259,9 @@ impl Game for Connect4 {
 
     fn parse(&self, text: &str) -> Result<Position> {
         let bad = |msg: String| {
-            let example = if self.width * self.height > 1 {
-                let mut board = vec![EMPTY; self.shape.len()];
-                board[self.layer(self.width / 2, 0)] = disc(Side::First);
-                self.render(&Position { side: Side::Second, board })
-            } else {
-                self.render(&self.initial())
-            };
+            let mut board = vec![EMPTY; self.shape.len()];
+            board[self.layer(self.width / 2, 0)] = disc(Side::First);
+            let example = self.render(&Position { side: Side::Second, board });
             Error::BadPosition(format!(
                 "{}: {msg} (expected rows of . x o from the top, then first or second, e.g. \"{example}\")",
                 self.name()

@@ -10,8 +10,8 @@ use crate::vocabulary::Outcome;
 fn the_strong_solve_equals_negamax_on_every_position() {
     for (w, h, line) in [(3, 3, 3), (4, 3, 3), (4, 4, 4), (3, 4, 3), (5, 3, 4)] {
         let g = Connect4::new(w, h, line).unwrap();
-        let solver = Solver::new(&g);
-        let solution = Solver::new(&g).solve(Mode::Strong).unwrap();
+        let mut solver = Solver::new(&g);
+        let solution = solver.solve(Mode::Strong).unwrap();
         let mut negamax = Negamax::new(&g);
         let mut checked = 0;
         for side in Side::BOTH {
