@@ -7,9 +7,9 @@
 //! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use dfasolve::dfa::{Change, Dfa, RelationImager, Symbol, product_states_explored};
+use dfasolve::game::{Game, Side};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
-use dfasolve::games::{Game, Side};
 use dfasolve::solver::Solver;
 use std::hint::black_box;
 use std::time::Instant;

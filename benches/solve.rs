@@ -1,12 +1,12 @@
 //! End-to-end solves of small boards (full solves of large boards run through the CLI and
 //! write CSV into results/).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use dfasolve::games::Mode;
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::othello::Othello;
 use dfasolve::games::othello::difference_table::DifferenceTable;
 use dfasolve::games::othello::differences;
+use dfasolve::solved::Mode;
 use dfasolve::solver::Solver;
 use std::hint::black_box;
 

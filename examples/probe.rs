@@ -5,7 +5,7 @@
 //! SOLUTION is a solution file or a directory of Ostle class tables; e.g. after
 //! `dfasolve breakthrough --width 4 --height 4 --strong`:
 //! `cargo run --release --example probe -- solutions/breakthrough-4x4-strong.dfas 'xxxx/xxxx/oooo/oooo first'`
-use dfasolve::games::explore;
+use dfasolve::solved::explore;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     };
     // The game comes with the solution: its rules parse and render positions.
-    let solved = match explore::open(std::path::Path::new(file)) {
+    let solved = match dfasolve::solved::open(std::path::Path::new(file), &dfasolve::games::GAMES) {
         Ok(solved) => solved,
         Err(e) => {
             eprintln!("error: {e}");

@@ -4,7 +4,7 @@
 //! census takes most of an hour.
 //!
 //! Run: `cargo run --release --example readings_differ -- WIDTH HEIGHT PIECES LOSE_AT`
-use dfasolve::games::Game;
+use dfasolve::game::Game;
 use dfasolve::games::ostle::explicit::Cell;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use std::collections::BTreeMap;
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
     let t = Instant::now();
     match Ostle::new(v) {
         Ok(game) => {
-            let listed = game.listed_moves(dfasolve::games::Side::First).map_or(0, |l| l.sources().count());
+            let listed = game.listed_moves(dfasolve::game::Side::First).map_or(0, |l| l.sources().count());
             println!("the class reading's game built in {:.2} s: {listed} listed states", t.elapsed().as_secs_f64());
         }
         Err(e) => println!("the class reading's game: {e}"),

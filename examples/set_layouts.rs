@@ -14,8 +14,8 @@
 //! centre, then row by row), and columns on a board that is not square (on a square board they
 //! are rows under the transposition, a symmetry of the game, so their sizes are equal).
 use dfasolve::dfa::{Dfa, Shape, Symbol};
-use dfasolve::games::ostle::{EMPTY, HOLE, HOLE_BANNED, MINE};
-use dfasolve::games::{GameParams, Solution};
+use dfasolve::games::ostle::{EMPTY, HOLE, HOLE_BANNED, MINE, Variant};
+use dfasolve::solved::Solution;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -96,14 +96,14 @@ fn main() -> ExitCode {
         eprintln!("usage: set_layouts SOLUTION.dfas");
         return ExitCode::FAILURE;
     };
-    let (_, solution) = match Solution::load(Path::new(&path)) {
+    let (_, solution) = match Solution::load(Path::new(&path), &dfasolve::games::GAMES) {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let GameParams::Ostle(variant) = &solution.params else {
+    let Ok(Some(variant)) = solution.params.fields::<Variant>("ostle") else {
         eprintln!("error: {path}: not an Ostle solution");
         return ExitCode::FAILURE;
     };

@@ -4,9 +4,9 @@
 //! them, without a solution, so it runs in seconds on 5x5.
 //!
 //! Run: `cargo run --release --example subgame_gap -- WIDTH HEIGHT K LOSE_AT`
+use dfasolve::game::{Game, Position};
 use dfasolve::games::ostle::subgame::removal_gap;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
-use dfasolve::games::{Game, Position};
 use dfasolve::vocabulary::Side;
 use std::process::ExitCode;
 use std::time::Instant;

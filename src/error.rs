@@ -75,6 +75,10 @@ pub enum Error {
         /// Resident memory when it was seen over the budget, in bytes.
         resident: u64,
     },
+    /// A command asked of a file or directory it does not apply to; the message says what to
+    /// ask instead.
+    #[error("{0}")]
+    NotApplicable(String),
     /// A verification found a difference between two independent computations.
     #[error("verification failed: {0}")]
     Verification(String),

@@ -4,24 +4,30 @@
 //! a minimal layered DFA over row-major board strings ([`dfa::Dfa`]); moves are set operations
 //! ([`move_graph::MoveGraph`]); the [`solver`] runs forward ply sets, backward retrograde
 //! analysis and meet-in-the-middle over them; [`games`] holds the game rules, each with an
-//! independent explicit oracle used to check the symbolic results.
+//! independent explicit oracle used to check the symbolic results; [`solved`] answers
+//! questions of any saved solution.
 //!
 //! ## Module map
 //! Rooms import only downwards, in this order:
 //! * [`cli`]: the `dfasolve` command line (the binary is a thin wrapper).
+//! * [`games`]: the games (Nim, Breakthrough, Ostle, Othello, Spread, Connect Four) and the
+//!   table of games ([`games::GAMES`]), one line a game, with the saved formats each brings.
 //! * [`solver`]: forward ply sets, retrograde analysis, meet in the middle, checkpoints.
-//! * [`games`]: the [`games::Game`] trait and registry, Nim, Breakthrough, Ostle, Spread; solutions,
-//!   their files and their re-check by the explicit rules.
+//! * [`solved`]: solved games whatever made them: solutions and their files, the questions a
+//!   person asks of them, their re-check by the explicit rules, and the registry of saved
+//!   formats ([`solved::Format`]). Names no game.
 //! * [`plot`]: SVG charts of run records.
 //! * [`record`]: a run's step records and their CSV form.
+//! * [`game`]: what a game is ([`game::Game`]) and the parameters that name one in files.
 //! * [`vocabulary`]: sides, positions, plies, outcomes.
 //! * [`move_graph`]: move sets as DAGs of changes and conditions; forward and backward images;
 //!   moves listed state by state where a graph cannot describe them.
 //! * [`dfa`]: the set engine (invariants in its docs), constructors, set algebra, change,
 //!   counting, sampling, files.
-//! * [`atomic`], [`counts`], [`error`], [`progress`](mod@progress), [`sys`]: atomic file writes; counts in
-//!   JSON and text; the library's error type; how long runs say what they are doing (`tracing`
-//!   events the program shows or not); what the system reports of this process (memory, CPU).
+//! * [`atomic`], [`choice`], [`counts`], [`error`], [`progress`](mod@progress), [`sys`]: atomic
+//!   file writes; named choices of a parameter; counts in JSON and text; the library's error
+//!   type; how long runs say what they are doing (`tracing` events the program shows or not);
+//!   what the system reports of this process (memory, CPU).
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -32,11 +38,13 @@ pub mod cli;
 pub mod counts;
 pub mod dfa;
 pub mod error;
+pub mod game;
 pub mod games;
 pub mod move_graph;
 pub mod plot;
 pub mod progress;
 pub mod record;
+pub mod solved;
 pub mod solver;
 pub mod sys;
 pub mod vocabulary;

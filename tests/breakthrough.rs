@@ -2,8 +2,9 @@
 //! explicit move generator, and solved values against the explicit solver.
 use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
 use dfasolve::dfa::Dfa;
+use dfasolve::game::{Game, GameParams, Outcome, Ply, Position, Side};
 use dfasolve::games::breakthrough::{Breakthrough, SquareOrder};
-use dfasolve::games::{Game, GameParams, Mode, Outcome, Ply, Position, Side};
+use dfasolve::solved::Mode;
 use dfasolve::solver::{MirrorPolicy, SolveOptions, Solver};
 use std::collections::BTreeSet;
 
@@ -148,7 +149,7 @@ fn column_order_reads_the_same_positions() {
     // A column-order solution file names its order, so a reader rebuilds the same game.
     let params = columns.params();
     assert_eq!(params.to_json()["order"], "columns");
-    let rebuilt = GameParams::from_json(&params.to_json()).unwrap().build().unwrap();
+    let rebuilt = dfasolve::games::GAMES.build(&GameParams::from_json(&params.to_json()).unwrap()).unwrap();
     assert_eq!(rebuilt.render(&in_columns), text);
 }
 
@@ -191,7 +192,7 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
         let game = Breakthrough::new(w, h).unwrap();
         let shape = game.shape().clone();
         // Positions won and lost (any distance) by side to move.
-        let by_kind = |s: &dfasolve::games::Solution| {
+        let by_kind = |s: &dfasolve::solved::Solution| {
             Side::BOTH.map(|side| {
                 let of = |win: bool| {
                     let sets: Vec<&Dfa> = s
@@ -250,7 +251,7 @@ fn meet_in_the_middle_counts_the_reachable_positions_it_values() {
         let mut frontier = vec![game.initial()];
         while let Some(p) = frontier.pop() {
             assert!(solution.value(&p).is_some(), "{width}x{height}: a reached position is valued");
-            if game.explicit_status(&p) != dfasolve::games::Status::Ongoing || decided(&p) {
+            if game.explicit_status(&p) != dfasolve::game::Status::Ongoing || decided(&p) {
                 continue;
             }
             for next in game.explicit_moves(&p) {
@@ -279,7 +280,7 @@ fn meet_in_the_middle_spilled_to_disk_finds_the_same_solution() {
         assert!(spilled.classes.iter().any(|c| c.set.is_spilled()), "{width}x{height}: some class lies in a file");
         assert_eq!(spilled.initial_value, in_memory.initial_value);
         assert_eq!(spilled.reachable_valued, in_memory.reachable_valued);
-        let sets = |s: &dfasolve::games::Solution| -> Vec<_> {
+        let sets = |s: &dfasolve::solved::Solution| -> Vec<_> {
             s.classes.iter().map(|c| (c.side, c.outcome, c.set.clone())).collect()
         };
         assert_eq!(sets(&spilled), sets(&in_memory), "{width}x{height}");

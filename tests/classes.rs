@@ -2,10 +2,11 @@
 //! solve, on every game that declares classes; and the classes partition the universe.
 use crate::conformance::by_value;
 use dfasolve::dfa::Dfa;
+use dfasolve::game::{Game, Outcome, Side};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
-use dfasolve::games::{Game, Mode, Outcome, Side, Solution};
+use dfasolve::solved::{Mode, Solution};
 use dfasolve::solver::{SolveOptions, Solver};
 
 fn check(game: &dyn Game) {
@@ -37,7 +38,7 @@ fn check(game: &dyn Game) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("by-classes.dfas");
     by_classes.save(&path).unwrap();
-    let (_, loaded) = Solution::load(&path).unwrap();
+    let (_, loaded) = Solution::load(&path, &dfasolve::games::GAMES).unwrap();
     assert_eq!(loaded.classes.len(), by_classes.classes.len(), "{}", game.name());
     assert_eq!(loaded.initial_value, by_classes.initial_value);
     let (a, b) = (by_value(&whole), by_value(&by_classes));
@@ -110,14 +111,15 @@ fn classes_of_3x4() -> (tempfile::TempDir, std::path::PathBuf) {
 /// moves lead to.
 #[test]
 fn a_class_directory_answers_as_every_value_class_would() {
-    use dfasolve::games::ClassesOnDisk;
-    use dfasolve::games::explore::{ClassDirSolved, DfaSolved, Solved};
+    use dfasolve::solved::ClassesOnDisk;
+    use dfasolve::solved::explore::{ClassDirSolved, DfaSolved, Solved};
     let game = Breakthrough::new(3, 4).unwrap();
     let (_dir, classes) = classes_of_3x4();
-    let (_, indexed) = Solution::load(&classes).unwrap();
+    let (_, indexed) = Solution::load(&classes, &dfasolve::games::GAMES).unwrap();
     assert!(indexed.index.is_some(), "the class files name the game's classes");
     let scanned = Solution { index: None, ..indexed.clone() };
-    let (_, in_place) = ClassesOnDisk::open(&classes).unwrap().expect("the files name the game's classes");
+    let (_, in_place) =
+        ClassesOnDisk::open(&classes, &dfasolve::games::GAMES).unwrap().expect("the files name the game's classes");
     for side in Side::BOTH {
         for board in game.universe(side).iter() {
             let pos = dfasolve::vocabulary::Position { side, board };
@@ -126,13 +128,13 @@ fn a_class_directory_answers_as_every_value_class_would() {
             assert_eq!(value, in_place.value(&pos).unwrap(), "{pos:?}");
         }
     }
-    let opened = dfasolve::games::explore::open(&classes).unwrap();
-    let read_whole = DfaSolved::load(&classes).unwrap();
+    let opened = dfasolve::solved::open(&classes, &dfasolve::games::GAMES).unwrap();
+    let read_whole = DfaSolved::load(&classes, &dfasolve::games::GAMES).unwrap();
     let start = opened.start();
     assert_eq!(start, read_whole.start());
     assert_eq!(opened.look(&start).unwrap(), read_whole.look(&start).unwrap());
     let start_class = game.classes().into_iter().find(|c| c.set.contains(&game.initial().board)).unwrap();
-    let (game, fresh) = ClassesOnDisk::open(&classes).unwrap().unwrap();
+    let (game, fresh) = ClassesOnDisk::open(&classes, &dfasolve::games::GAMES).unwrap().unwrap();
     let fresh = ClassDirSolved::new(game, fresh);
     fresh.look(&start).unwrap();
     assert!(
@@ -146,7 +148,7 @@ fn a_class_directory_answers_as_every_value_class_would() {
 /// classes still answer, and a directory without the start's class is refused.
 #[test]
 fn a_damaged_class_file_read_in_place_is_an_error_not_an_answer() {
-    use dfasolve::games::ClassesOnDisk;
+    use dfasolve::solved::ClassesOnDisk;
     let game = Breakthrough::new(3, 4).unwrap();
     let (_dir, classes) = classes_of_3x4();
     let partition = game.classes();
@@ -162,13 +164,13 @@ fn a_damaged_class_file_read_in_place_is_an_error_not_an_answer() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let (_, mapped) = ClassesOnDisk::open(&classes).unwrap().unwrap();
+    let (_, mapped) = ClassesOnDisk::open(&classes, &dfasolve::games::GAMES).unwrap().unwrap();
     assert!(mapped.value(&start).unwrap().is_some(), "the start's class still answers");
     let board = damaged.set.iter().next().unwrap();
     let err = mapped.value(&dfasolve::vocabulary::Position { side: Side::First, board }).unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
     std::fs::remove_file(file(&start_class.name)).unwrap();
-    let err = ClassesOnDisk::open(&classes).err().expect("no start class");
+    let err = ClassesOnDisk::open(&classes, &dfasolve::games::GAMES).err().expect("no start class");
     assert!(err.to_string().contains("start"), "{err}");
 }
 

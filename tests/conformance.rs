@@ -14,8 +14,9 @@
 //!   value class on the instances of more than a million positions).
 use crate::oracle::explicit::solve_retrograde;
 use dfasolve::dfa::{Dfa, SplitMix64};
-use dfasolve::games::check::check_solution;
-use dfasolve::games::{Game, GameParams, Mode, Outcome, Position, Side, Solution};
+use dfasolve::game::{Game, GameParams, Outcome, Position, Side};
+use dfasolve::solved::check::check_solution;
+use dfasolve::solved::{Mode, Solution};
 use dfasolve::solver::Solver;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,7 +74,7 @@ fn subjects() -> Vec<Subject> {
             match subjects.iter_mut().find(|(p, _)| *p == params) {
                 Some((_, subject)) => subject.cases.push(case),
                 None => {
-                    let game = params.build().unwrap();
+                    let game = dfasolve::games::GAMES.build(&params).unwrap();
                     let file = file.display().to_string();
                     subjects.push((params, Subject { file, game, cases: vec![case] }));
                 }

@@ -17,3 +17,4 @@ mod ostle;
 mod ostle_tables;
 mod othello;
 mod parsers;
+mod solution_files;

@@ -1,8 +1,8 @@
 //! Nim: per-ply counts against the vectors, every position against Bouton's XOR rule.
 use dfasolve::dfa::Dfa;
-use dfasolve::games::Mode;
+use dfasolve::game::{Game, Outcome, Side};
 use dfasolve::games::nim::Nim;
-use dfasolve::games::{Game, Outcome, Side};
+use dfasolve::solved::Mode;
 use dfasolve::solver::Solver;
 
 #[test]
@@ -51,7 +51,7 @@ fn every_position_matches_xor_rule() {
                 for board in Dfa::accept_all(game.shape()).iter() {
                     let xor = board.iter().fold(0, |a, &b| a ^ b);
                     for side in Side::BOTH {
-                        let v = solution.value(&dfasolve::games::Position { side, board: board.clone() }).unwrap();
+                        let v = solution.value(&dfasolve::game::Position { side, board: board.clone() }).unwrap();
                         assert_eq!(v.kind(), if xor == 0 { "loss" } else { "win" });
                     }
                 }

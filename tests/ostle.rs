@@ -1,13 +1,13 @@
 //! Ostle: the rules on hand-made positions, symbolic moves against the explicit move
 //! generator, and the DFA solution against the explicit tables of small variants.
 use dfasolve::dfa::{Dfa, SplitMix64};
-use dfasolve::games::Mode;
-use dfasolve::games::Outcome;
+use dfasolve::game::Outcome;
+use dfasolve::game::{Game, Position, Side};
 use dfasolve::games::ostle::census::symmetry::orbits;
 use dfasolve::games::ostle::explicit::verify::check_tables;
 use dfasolve::games::ostle::explicit::{self, Cell, Move};
 use dfasolve::games::ostle::{Dir, Ostle, Rule, Variant};
-use dfasolve::games::{Game, Position, Side};
+use dfasolve::solved::Mode;
 use dfasolve::solver::{SolveOptions, Solver};
 use std::collections::BTreeSet;
 
@@ -76,7 +76,7 @@ fn the_game_ends_at_lose_at_pieces() {
     assert_eq!(v.finished(&t.cells), Some(false));
     let game = Ostle::new(v.clone()).unwrap();
     let pos = Position { side: Side::Second, board: v.encode(&t) };
-    assert_eq!(game.explicit_status(&pos), dfasolve::games::Status::Lost);
+    assert_eq!(game.explicit_status(&pos), dfasolve::game::Status::Lost);
     // Pushing one's own fourth-last piece off loses: the opponent, to move, has won.
     let s = state(&v, "bbbb./...../..o../...../wwww.");
     let t = v.after(&s.cells, mv(&v, "a1", Dir::D));

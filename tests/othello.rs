@@ -1,7 +1,7 @@
 //! Othello's exact margins end to end: `othello --margins DIR` solves every threshold, and the
 //! directory answers every position with the plain rules' negamax difference.
 use crate::cli::{assert_clean_error, dfasolve};
-use dfasolve::games::Game;
+use dfasolve::game::Game;
 use dfasolve::games::othello::Othello;
 use dfasolve::games::othello::explicit::{Geometry, Negamax};
 use dfasolve::games::othello::margins::MarginsSolved;
@@ -15,7 +15,7 @@ fn margins_give_every_position_its_negamax_difference() {
     let out = dfasolve(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let margins = MarginsSolved::open(&m).unwrap();
+    let margins = MarginsSolved::open(&m, &dfasolve::games::GAMES).unwrap();
     let game = Othello::new(4, 3, 0).unwrap().reachable_only();
     let mut negamax = Negamax::new(Geometry::new(4, 3).unwrap());
     let mut checked = 0;

@@ -29,8 +29,8 @@ pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
 mod tests {
     use super::Choice;
     use crate::games::breakthrough::SquareOrder;
-    use crate::games::explore::positions::ValueKind;
     use crate::games::ostle::Rule;
+    use crate::solved::explore::positions::ValueKind;
     use crate::solver::MirrorPolicy;
     use crate::vocabulary::Side;
 

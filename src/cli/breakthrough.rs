@@ -3,8 +3,8 @@
 use super::options::RunOptions;
 use super::{refuse_hopeless, report, solve};
 use crate::choice::parser;
-use crate::games::Mode;
 use crate::games::breakthrough::{Breakthrough, BreakthroughParams};
+use crate::solved::Mode;
 use crate::solver::{MirrorPolicy, SolveOptions, Solver};
 use anyhow::Result;
 use clap::Args;

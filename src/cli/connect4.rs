@@ -3,8 +3,8 @@
 use super::cost::Estimate;
 use super::options::RunOptions;
 use super::{report, solve};
-use crate::games::Mode;
 use crate::games::connect4::{Connect4, Connect4Params};
+use crate::solved::Mode;
 use anyhow::Result;
 use clap::Args;
 
@@ -40,7 +40,7 @@ impl Connect4Args {
         let game = self.game()?;
         let squares = self.game.width * self.game.height;
         let _showing = super::progress::show(&self.run);
-        estimate(squares).refuse_unless(self.long, &crate::games::Game::name(&game))?;
+        estimate(squares).refuse_unless(self.long, &crate::game::Game::name(&game))?;
         drop(_showing);
         let report = solve::solve(&game, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})

@@ -11,10 +11,8 @@ mod nim;
 mod options;
 mod ostle;
 mod ostle_cost;
-mod ostle_tables;
 mod othello;
 mod othello_cost;
-mod othello_dirs;
 mod output;
 mod outputs;
 mod play;
@@ -186,8 +184,8 @@ pub enum Command {
         #[arg(value_name = "SOLUTION")]
         solution: PathBuf,
         /// Which value, for the player to move.
-        #[arg(long, value_parser = crate::choice::parser::<crate::games::explore::positions::ValueKind>())]
-        value: crate::games::explore::positions::ValueKind,
+        #[arg(long, value_parser = crate::choice::parser::<crate::solved::explore::positions::ValueKind>())]
+        value: crate::solved::explore::positions::ValueKind,
         /// Only those this many plies from the end (the counts cover every distance).
         #[arg(long, value_name = "N", conflicts_with = "longest")]
         plies: Option<u32>,
@@ -413,24 +411,21 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Serve { solution, port, host } => serve::serve(&solution, &host, port),
         Command::Puzzles { solution, plies, longest, unique, sacrifice, no_forbidden_move, limit, json } => {
-            let filter = crate::games::ostle::ranked::puzzles::Filter {
-                plies,
-                longest,
-                unique,
-                sacrifice,
-                plain: no_forbidden_move,
-            };
+            let filter = crate::solved::Filter { plies, longest, unique, sacrifice, plain: no_forbidden_move };
             puzzles::puzzles(&solution, &filter, limit, json)
         }
         Command::Positions { solution, value, plies, longest, side, limit, sample, seed, json } => {
-            use crate::games::explore::positions::{Distance, Pick};
+            use crate::solved::explore::positions::{Distance, Pick};
             let distance = match (plies, longest) {
                 (Some(n), _) => Distance::Exactly(n),
                 (None, true) => Distance::Longest,
                 (None, false) => Distance::Any,
             };
             let pick = sample.map_or(Pick::First(limit), |count| Pick::Sample { count, seed });
-            positions::positions(&solution, &positions::Ask { kind: value, distance, side, pick, json })
+            positions::positions(
+                &solution,
+                &positions::Ask { positions: crate::solved::PositionsAsk { kind: value, distance, side, pick }, json },
+            )
         }
         Command::Stats { file, json } => files::stats(&file, json),
         Command::Play { solution, side, from, json, limit, record, force } => {
@@ -513,7 +508,7 @@ fn class_jobs(command: &Command) -> Option<Result<()>> {
         return None;
     }
     // Built here only for a class job: the solve commands build their own game.
-    let game: Result<Box<dyn crate::games::Game>> = match command {
+    let game: Result<Box<dyn crate::game::Game>> = match command {
         Command::Breakthrough(args) => args.game().map(|g| Box::new(g) as _),
         Command::Nim(args) => args.game().map(|g| Box::new(g) as _),
         Command::Ostle { variant, .. } => variant.game().map(|g| Box::new(g) as _),

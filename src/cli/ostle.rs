@@ -7,13 +7,14 @@ use super::report::{SolveReport, finish};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
 use crate::counts::human;
+use crate::game::Game;
 use crate::games::ostle::census::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit;
 use crate::games::ostle::subgame::class_from_subgame;
 use crate::games::ostle::{Ostle, Variant};
-use crate::games::solution::ClassValues;
-use crate::games::{Game, GameParams, Mode, Solution};
+use crate::solved::solution::ClassValues;
+use crate::solved::{Mode, Solution};
 use crate::solver::Solver;
 use crate::vocabulary::Outcome;
 use crate::vocabulary::Side;
@@ -194,8 +195,8 @@ pub fn run_class_from_subgame(args: &OstleArgs, file: &Path, run: &RunOptions) -
     let dir = run.by_classes.as_deref().expect("clap requires --by-classes");
     super::solve::check_outputs(None, None, [Some(dir)], run.force)?;
     let started = Instant::now();
-    let (_, solution) = Solution::load(file).about_file("loading", file)?;
-    let GameParams::Ostle(small) = solution.params.clone() else {
+    let (_, solution) = Solution::load(file, &crate::games::GAMES).about_file("loading", file)?;
+    let Some(small) = solution.params.fields::<crate::games::ostle::Variant>("ostle")? else {
         anyhow::bail!("{} is not a solution of an Ostle variant", file.display());
     };
     let small = symbolic_game(&small)?;

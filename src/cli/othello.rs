@@ -8,8 +8,9 @@ use super::{report, solve};
 use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
+use crate::game::Game;
 use crate::games::othello::{Othello, OthelloParams};
-use crate::games::{Game, Mode, Solution};
+use crate::solved::{Mode, Solution};
 use crate::vocabulary::{Outcome, Side};
 use anyhow::Result;
 use clap::Args;
@@ -210,7 +211,7 @@ impl OthelloArgs {
             let path = dir.join(margins::file_name(t));
             // A threshold saved by an earlier run is read; its solve time is not known.
             let (solution, wall_s) = if path.exists() {
-                let (_, s) = Solution::load(&path).about_file("loading", &path)?;
+                let (_, s) = Solution::load(&path, &crate::games::GAMES).about_file("loading", &path)?;
                 anyhow::ensure!(
                     s.params == self.game_at(t)?.params(),
                     "{} is a solution of another game; move it away or choose another directory",
@@ -466,7 +467,7 @@ impl PlyTable {
 
 /// The bytes of the universe files of `classes` in `dir` (the index of the tables by rank).
 fn universe_bytes(dir: &Path, classes: &[crate::games::othello::differences::ClassReport]) -> u64 {
-    use crate::games::solution::ClassUniverse;
+    use crate::solved::solution::ClassUniverse;
     classes
         .iter()
         .filter_map(|c| std::fs::metadata(ClassUniverse::path(dir, &c.discs.to_string())).ok())

@@ -5,7 +5,7 @@
 
 use super::output::{AboutFile, say};
 use crate::atomic::write_atomically;
-use crate::games::explore::{self, Look, Solved, score_words, value_json, value_words};
+use crate::solved::explore::{self, Look, Solved, score_words, value_json, value_words};
 use crate::vocabulary::{Side, Status};
 use anyhow::{Result, anyhow, bail};
 use std::io::BufRead;
@@ -104,7 +104,7 @@ pub(super) fn play(
     if let Some(file) = record {
         crate::atomic::check_writable(file)?;
     }
-    let solved = explore::open(path).about_file("loading", path)?;
+    let solved = crate::solved::open(path, &crate::games::GAMES).about_file("loading", path)?;
     let start = match from {
         Some(text) => text.to_string(),
         None => solved.start(),

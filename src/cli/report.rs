@@ -4,8 +4,8 @@
 use super::RunOptions;
 use super::output::{say, say_raw};
 use crate::counts::human;
-use crate::games::Solution;
 use crate::record::peak_rss_bytes;
+use crate::solved::Solution;
 use crate::vocabulary::Outcome;
 use anyhow::Result;
 use std::path::PathBuf;
@@ -197,10 +197,10 @@ pub(super) fn finish(
     }
     match (report.solution.longest_win(), report.solution.mode) {
         (Some(longest), _) => out.push_str(&format!("longest forced win: {longest} plies\n")),
-        (None, crate::games::Mode::MeetInTheMiddle { depth }) => out.push_str(&format!(
+        (None, crate::solved::Mode::MeetInTheMiddle { depth }) => out.push_str(&format!(
             "longest forced win: not known (a meet in the middle knows distances only within {depth} plies of the end; --strong gives them all)\n"
         )),
-        (None, crate::games::Mode::Strong) => {}
+        (None, crate::solved::Mode::Strong) => {}
     }
     if let Some(path) = &report.saved {
         out.push_str(&format!("solution saved to {}\n", path.display()));

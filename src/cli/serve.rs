@@ -8,7 +8,7 @@
 
 use super::files::answer;
 use super::output::AboutFile;
-use crate::games::explore::{self, Solved};
+use crate::solved::explore::Solved;
 use anyhow::{Result, anyhow};
 use std::path::Path;
 
@@ -18,7 +18,7 @@ const PAGE: &str = include_str!("serve/page.html");
 /// line on standard output is the address. The server only answers questions: nothing it is
 /// asked writes a file, so another host (`--host 0.0.0.0`) can be offered it.
 pub(super) fn serve(path: &Path, host: &str, port: u16) -> Result<()> {
-    let solved = explore::open(path).about_file("loading", path)?;
+    let solved = crate::solved::open(path, &crate::games::GAMES).about_file("loading", path)?;
     let server = tiny_http::Server::http((host, port)).map_err(|e| anyhow!("cannot listen on {host}:{port}: {e}"))?;
     let address = server.server_addr().to_ip().ok_or_else(|| anyhow!("the server has no IP address"))?;
     let reach = if address.ip().is_loopback() { "this machine only" } else { "read-only answers to the network" };

@@ -9,9 +9,10 @@ use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
 use crate::error::Error;
+use crate::game::Game;
 use crate::games::nim::Nim;
-use crate::games::{Game, Mode};
 use crate::record::{CSV_HEADER, Phase, SetName, StepRecord, csv_line, write_csv};
+use crate::solved::Mode;
 use crate::solver::{SolveOptions, Solver};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -72,7 +73,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
         say!(
             "{}",
             serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "class": name, "values": rows, "wall_s": wall_s,
-                "peak_rss_bytes": peak, "file": crate::games::solution::ClassValues::path(dir, name) })
+                "peak_rss_bytes": peak, "file": crate::solved::solution::ClassValues::path(dir, name) })
         );
         return Ok(());
     }
@@ -87,7 +88,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
             s.states
         );
     }
-    say!("saved to {}", crate::games::solution::ClassValues::path(dir, name).display());
+    say!("saved to {}", crate::solved::solution::ClassValues::path(dir, name).display());
     Ok(())
 }
 

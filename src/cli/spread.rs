@@ -2,8 +2,8 @@
 
 use super::options::RunOptions;
 use super::{report, solve};
-use crate::games::Mode;
 use crate::games::spread::{Spread, SpreadParams};
+use crate::solved::Mode;
 use anyhow::Result;
 use clap::Args;
 

@@ -4,7 +4,6 @@
 //! of layer `l` accepts), computed bottom-up in `u128` with overflow checks: a count is never
 //! approximated.
 
-use super::rank::member_of_rank;
 use super::{Dfa, StateId, Symbol};
 
 /// Per-layer suffix counts of every state; `counts[n]` is `[0, 1]`.
@@ -202,6 +201,24 @@ impl SplitMix64 {
             if x < bound {
                 return x;
             }
+        }
+    }
+}
+
+/// Appends to `word` the member of rank `index` (below the member count) of `dfa`, whose
+/// suffix counts are `counts`.
+pub(super) fn member_of_rank(dfa: &Dfa, counts: &[Vec<u128>], mut index: u128, word: &mut Vec<Symbol>) {
+    let mut state = dfa.initial();
+    for (l, layer) in dfa.layers().iter().enumerate() {
+        for c in 0..layer.alphabet() {
+            let child = layer.next(state, c as Symbol);
+            let below = counts[l + 1][child.index()];
+            if index < below {
+                word.push(c as Symbol);
+                state = child;
+                break;
+            }
+            index -= below;
         }
     }
 }

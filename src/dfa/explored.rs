@@ -4,9 +4,9 @@
 
 use super::canonical::canonicalize;
 use super::ids::ScatterIds;
-use super::image::ReachedIds;
 use super::intern::{PAR_ROWS, intern_layer};
 use super::packed::PackedCodes;
+use super::reached::ReachedIds;
 use super::unique::RowTable;
 use super::{Dfa, Shape};
 

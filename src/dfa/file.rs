@@ -181,13 +181,11 @@ fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<[u8; 32]> {
     if head.len() < 8 || &head[..8] != MAGIC {
         return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });
     }
-    // The program's other file kind shares the first bytes of the magic.
-    if head.starts_with(b"DFASOLVE-OSTLE-RANKED") {
-        return Err(Error::Mismatch(format!(
-            "{}: Ostle class tables (a class-*.ranked file), not a DFA file: give their directory to query, play, \
-             check or puzzles",
-            path.display()
-        )));
+    // The program's other file kinds extend the magic with `-KIND`: name the kind found.
+    if head.get(8) == Some(&b'-') {
+        let kind: String =
+            head.iter().take_while(|b| b.is_ascii_uppercase() || **b == b'-').map(|&b| b as char).collect();
+        return Err(Error::Mismatch(format!("{}: a {kind} file, not a DFA file", path.display())));
     }
     if head.len() < HEADER_LEN {
         return Err(corrupt(format!("truncated header ({} of {HEADER_LEN} bytes)", head.len())));

@@ -47,6 +47,7 @@ mod ops;
 mod packed;
 mod product;
 mod rank;
+mod reached;
 mod region;
 mod relation;
 mod reverse;

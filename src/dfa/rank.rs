@@ -4,26 +4,8 @@
 //! resumes a rank from the last word's common prefix, which makes both close to constant
 //! per member where neighbouring words share long prefixes.
 
-use super::count::suffix_counts;
+use super::count::{member_of_rank, suffix_counts};
 use super::{Dfa, StateId, Symbol};
-
-/// Appends to `word` the member of rank `index` (below the member count) of `dfa`, whose
-/// suffix counts are `counts`.
-pub(super) fn member_of_rank(dfa: &Dfa, counts: &[Vec<u128>], mut index: u128, word: &mut Vec<Symbol>) {
-    let mut state = dfa.initial();
-    for (l, layer) in dfa.layers().iter().enumerate() {
-        for c in 0..layer.alphabet() {
-            let child = layer.next(state, c as Symbol);
-            let below = counts[l + 1][child.index()];
-            if index < below {
-                word.push(c as Symbol);
-                state = child;
-                break;
-            }
-            index -= below;
-        }
-    }
-}
 
 /// A set that owns its suffix counts: each member's rank (its place in lexicographic order)
 /// and the member of each rank, both in one walk down the layers. The counts cost 16 bytes

@@ -3,10 +3,11 @@
 //!
 //! Encoding: one layer per heap, symbol = heap size `0..=M`. See `games/nim/README.md`.
 
-use super::{Game, GameParams, Outcome, Position, PositionClass, Side, Solution, Status};
 use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use crate::error::{Error, Result};
+use crate::game::{Game, GameParams, Outcome, Position, PositionClass, Side, Status};
 use crate::move_graph::MoveGraph;
+use crate::solved::Solution;
 
 /// Which Nim: the options of `dfasolve nim` (with the `cli` feature) and the `"nim"` object
 /// of files.
@@ -28,6 +29,14 @@ impl NimParams {
     /// [`Error::BadParameters`] for sizes [`Nim::new`] refuses.
     pub fn game(self) -> Result<Nim> {
         Nim::new(self.heaps, self.tokens)
+    }
+}
+
+impl crate::game::Params for NimParams {
+    const GAME: &'static str = "nim";
+
+    fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(Box::new((*self).game()?))
     }
 }
 
@@ -107,7 +116,7 @@ impl Game for Nim {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Nim(NimParams { heaps: self.heaps, tokens: self.tokens })
+        GameParams::of(&NimParams { heaps: self.heaps, tokens: self.tokens })
     }
 
     /// The tokens left: every move takes some, so each class's moves all lead to lower ones.

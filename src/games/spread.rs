@@ -9,9 +9,9 @@
 //! Encoding: one layer per cell, row-major from the top row, symbols `.` `x` `o`; the side to
 //! move is not in the string. See `games/spread/README.md`.
 
-use super::{Game, GameParams, NoMove, Position, PositionClass, Side, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::{Game, GameParams, NoMove, Position, PositionClass, Side, Status};
 use crate::move_graph::MoveGraph;
 use std::cmp::Ordering;
 
@@ -45,6 +45,14 @@ impl SpreadParams {
     /// [`Error::BadParameters`] for sizes [`Spread::new`] refuses.
     pub fn game(self) -> Result<Spread> {
         Spread::new(self.width, self.height)
+    }
+}
+
+impl crate::game::Params for SpreadParams {
+    const GAME: &'static str = "spread";
+
+    fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(Box::new((*self).game()?))
     }
 }
 
@@ -125,7 +133,7 @@ impl Game for Spread {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Spread(SpreadParams { width: self.width, height: self.height })
+        GameParams::of(&SpreadParams { width: self.width, height: self.height })
     }
 
     fn shape(&self) -> &Shape {

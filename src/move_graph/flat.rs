@@ -250,7 +250,7 @@ fn compose(first: &[Change], then: &[Change]) -> Option<Vec<Change>> {
 #[cfg(test)]
 mod tests {
     use crate::dfa::{Dfa, Region};
-    use crate::games::Game;
+    use crate::game::Game;
     use crate::games::breakthrough::Breakthrough;
     use crate::move_graph::{Partial, Resume};
     use std::borrow::Cow;

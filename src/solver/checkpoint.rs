@@ -11,7 +11,8 @@ use super::StepKey;
 use crate::dfa::Dfa;
 use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
-use crate::games::{GameParams, Mode};
+use crate::game::GameParams;
+use crate::solved::Mode;
 use std::path::{Path, PathBuf};
 
 /// Where a solve keeps its finished steps, if anywhere.

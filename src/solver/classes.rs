@@ -20,8 +20,9 @@ use super::universe::UniverseSets;
 use super::{PerSide, Sides, Solver, set_passes, timed};
 use crate::dfa::Dfa;
 use crate::error::{Error, Result};
-use crate::games::solution::{ClassUniverse, ClassValues};
-use crate::games::{Game, Mode, PositionClass, Solution, ValueClass};
+use crate::game::{Game, PositionClass};
+use crate::solved::solution::{ClassUniverse, ClassValues};
+use crate::solved::{Mode, Solution, ValueClass};
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -55,7 +56,7 @@ impl Solver<'_> {
         for (k, class) in classes.iter().enumerate() {
             let stored = dir.map(|d| ClassValues::path(d, &class.name)).filter(|p| p.exists());
             values[k] = Some(match stored {
-                Some(path) => ClassValues::load(&path, Some(&self.game.params()), Some(&class.name))?.values,
+                Some(path) => ClassValues::load(&path, self.game, Some(&class.name))?.values,
                 None => {
                     let lower: Vec<Cow<'_, ValueClass>> = class
                         .successors
@@ -112,7 +113,7 @@ impl Solver<'_> {
                     path.display()
                 )));
             }
-            let values = ClassValues::load(&path, Some(&self.game.params()), Some(&classes[s].name))?.values;
+            let values = ClassValues::load(&path, self.game, Some(&classes[s].name))?.values;
             lower.extend(values.into_iter().map(Cow::Owned));
         }
         let universes = self.class_universes(Some(dir), &classes)?;
@@ -132,7 +133,7 @@ impl Solver<'_> {
         if classes.is_empty() {
             return Err(Error::BadParameters(format!("{} declares no classes", self.game.name())));
         }
-        crate::games::class::check_order(&classes);
+        crate::game::check_order(&classes);
         Ok(classes)
     }
 
@@ -303,7 +304,7 @@ enum ClassUniverses {
     /// The whole universe within the class's set.
     ByRule,
     /// The universe files in `dir` of the game `params`.
-    Saved { dir: std::path::PathBuf, params: crate::games::GameParams },
+    Saved { dir: std::path::PathBuf, params: crate::game::GameParams },
     /// Held in memory, by class (a class the sweep did not reach has no positions).
     Held(Vec<Option<[Dfa; 2]>>),
 }
@@ -322,7 +323,7 @@ impl ClassUniverses {
                         path.display()
                     )));
                 }
-                Ok(ClassUniverse::load(&path, params, &classes[k].name)?.sets)
+                Ok(ClassUniverse::load(&path, params, game.shape(), &classes[k].name)?.sets)
             }
             ClassUniverses::Held(held) => Ok(held[k].clone().unwrap_or_else(|| [empty(), empty()])),
         }

@@ -131,7 +131,7 @@ impl<'c> Journal<'c> {
 mod tests {
     use super::*;
     use crate::dfa::Shape;
-    use crate::games::GameParams;
+    use crate::game::GameParams;
 
     fn sets(shape: &Shape) -> Vec<(u32, Dfa)> {
         let a = Dfa::from_strings(shape, &[vec![0, 1], vec![1, 1]]);
@@ -142,7 +142,7 @@ mod tests {
     #[test]
     fn progress_is_saved_read_back_and_removed() {
         let dir = tempfile::tempdir().expect("temporary directory");
-        let params = GameParams::Nim(crate::games::nim::NimParams { heaps: 2, tokens: 2 });
+        let params = GameParams::tagged("a game", &serde_json::json!({ "size": 2 }));
         let checkpoints = Checkpoints::new(dir.path().to_path_buf(), params.clone());
         let shape = Shape::uniform(2, 3);
         let journal = Journal::new(&checkpoints, "backward-0003-first-wins".parse().unwrap(), Duration::ZERO);
@@ -159,10 +159,8 @@ mod tests {
         slow.record(1, &refs);
         assert_eq!(slow.resume().unwrap(), None);
         // Another solve's journal under the same name is refused, not resumed from.
-        let other = Checkpoints::new(
-            dir.path().to_path_buf(),
-            GameParams::Nim(crate::games::nim::NimParams { heaps: 3, tokens: 2 }),
-        );
+        let other =
+            Checkpoints::new(dir.path().to_path_buf(), GameParams::tagged("a game", &serde_json::json!({ "size": 3 })));
         assert!(matches!(
             Journal::new(&other, "backward-0003-first-wins".parse().unwrap(), Duration::ZERO).resume(),
             Err(Error::Mismatch(_))

@@ -4,7 +4,7 @@
 use super::{PerSide, Sides, Solver, StepKey};
 use crate::dfa::{Dfa, Shape};
 use crate::error::{Error, Result};
-use crate::games::ValueClass;
+use crate::solved::ValueClass;
 use crate::vocabulary::{Outcome, Side};
 use std::borrow::Cow;
 
@@ -204,7 +204,8 @@ mod tests {
     /// past the last is empty.
     #[test]
     fn parked_lower_values_come_back_from_their_checkpoints() {
-        use crate::games::{Game, nim::Nim};
+        use crate::game::Game;
+        use crate::games::nim::Nim;
         let game = Nim::new(2, 2).unwrap();
         let shape = game.shape().clone();
         let empty = Dfa::reject_all(&shape);

@@ -5,12 +5,12 @@
 use super::regions::{self, PartsSeen};
 use super::running::RunningSet;
 use super::step_key::JournalPart;
-use super::{PerSide, Solver, StepKey, retrograde};
+use super::{PerSide, Solver, StepKey, pass};
 use crate::dfa::Dfa;
 use crate::dfa::limits::{self, catch_engine_stop};
 use crate::error::{Error, Result};
-use crate::games::ValueClass;
 use crate::record::{Phase, SetName};
+use crate::solved::ValueClass;
 use crate::vocabulary::{Outcome, Ply, Position, Side};
 
 impl Solver<'_> {
@@ -193,7 +193,7 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backup, 0, s, SetName::ReachedDecided, &reached);
             reachable_valued = reachable_valued.saturating_add(reached.checked_count().unwrap_or(u128::MAX));
         }
-        let mut classes = retrograde::exact_classes(r.new_win, r.new_loss);
+        let mut classes = pass::exact_classes(r.new_win, r.new_loss);
         for ((s, win), (_, loss)) in win_all.into_iter_sides().zip(loss_all.into_iter_sides()) {
             for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
                 let set = self.spill.keep(set.into_dfa())?;

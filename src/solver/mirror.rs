@@ -1,9 +1,9 @@
 //! The side mirror in the retrograde pass: the second side's new sets taken from the first
-//! side's by the game's side mirror ([`crate::games::Game::side_mirror`]) instead of images of
+//! side's by the game's side mirror ([`crate::game::Game::side_mirror`]) instead of images of
 //! their own, within a memory budget.
 
 use crate::dfa::Dfa;
-use crate::games::SideMirror;
+use crate::game::SideMirror;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 

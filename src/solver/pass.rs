@@ -7,14 +7,13 @@
 //! positions; one iteration is [`Solver::iteration`].
 
 use super::lower::LowerValues;
-use super::retrograde::exact_classes;
 use super::undecided::{Draws, Undecided};
 use super::universe::UniverseSets;
 use super::{PerSide, Solver, StepKey, timed};
 use crate::dfa::Dfa;
 use crate::error::Result;
-use crate::games::ValueClass;
 use crate::record::{Phase, SetName};
+use crate::solved::ValueClass;
 use crate::vocabulary::Outcome;
 use std::borrow::Cow;
 
@@ -26,6 +25,22 @@ pub(super) enum SecondSide {
     MayMirror,
     /// Always the second side's own images: a class's mirror image is another class.
     Imaged,
+}
+
+/// Value classes with exact distances, moved out of the increments of a retrograde pass (on
+/// the largest boards the increments are most of the memory at the end, so they are not
+/// copied).
+pub(super) fn exact_classes(new_win: PerSide<Vec<Dfa>>, new_loss: PerSide<Vec<Dfa>>) -> Vec<ValueClass> {
+    let mut classes = Vec::new();
+    for ((s, wins), (_, losses)) in new_win.into_iter_sides().zip(new_loss.into_iter_sides()) {
+        for (d, set) in wins.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
+            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set });
+        }
+        for (d, set) in losses.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
+            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: Some(d as u32) }, set });
+        }
+    }
+    classes
 }
 
 /// How far a pass goes.

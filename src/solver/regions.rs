@@ -194,7 +194,7 @@ pub(super) fn wins_by_regions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Game;
+    use crate::game::Game;
     use crate::games::breakthrough::Breakthrough;
 
     /// Breakthrough 4x5's positions three plies in (the second player to move), and half of

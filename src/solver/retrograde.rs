@@ -6,8 +6,7 @@ use super::pass::Depth;
 use super::{PerSide, Solver};
 use crate::dfa::Dfa;
 use crate::error::Result;
-use crate::games::ValueClass;
-use crate::vocabulary::Outcome;
+use crate::solved::ValueClass;
 
 /// Result of a retrograde pass: cumulative sets and exact-distance increments per side.
 #[derive(Clone, Debug)]
@@ -22,22 +21,6 @@ pub struct Retrograde {
     pub new_loss: PerSide<Vec<Dfa>>,
     /// Whether the fixpoint was reached.
     pub complete: bool,
-}
-
-/// Value classes with exact distances, moved out of the increments of a retrograde pass (on
-/// the largest boards the increments are most of the memory at the end, so they are not
-/// copied).
-pub(super) fn exact_classes(new_win: PerSide<Vec<Dfa>>, new_loss: PerSide<Vec<Dfa>>) -> Vec<ValueClass> {
-    let mut classes = Vec::new();
-    for ((s, wins), (_, losses)) in new_win.into_iter_sides().zip(new_loss.into_iter_sides()) {
-        for (d, set) in wins.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
-            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set });
-        }
-        for (d, set) in losses.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
-            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: Some(d as u32) }, set });
-        }
-    }
-    classes
 }
 
 impl Solver<'_> {

@@ -5,7 +5,7 @@
 use super::per_side::PerSide;
 use super::timed;
 use crate::dfa::Dfa;
-use crate::games::{Game, NoMove};
+use crate::game::{Game, NoMove};
 use crate::move_graph::Moves;
 use crate::vocabulary::Side;
 

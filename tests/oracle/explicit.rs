@@ -1,7 +1,7 @@
 //! Explicit solvers over the explicit rules only (no DFAs): memoised minimax from a start
 //! with exact distances, for acyclic games, and a counter retrograde over every position, for
 //! games with cycles and draws as well.
-use dfasolve::games::{Game, Outcome, Position, Side, Status};
+use dfasolve::game::{Game, Outcome, Position, Side, Status};
 use std::collections::HashMap;
 
 /// Value (with exact distance) of every position reachable from `start`.

@@ -19,12 +19,11 @@
 //! implies), elements that reach `REJECT` are dropped, and the set is sorted and deduplicated.
 //! A set that is exactly `{DONE(s)}` with `w = ACCEPT` *is* `S`'s state `s`: the result points
 //! into `S`'s own structure there instead of re-exploring it. Only the states of `S` the result
-//! reaches that way are copied into its tables ([`sparse`]): an image of a large `S` within a
+//! reaches that way are copied into its tables ([`super::reached`]): an image of a large `S` within a
 //! small set then costs what it explores, not the size of `S`. Bottom-up interning and
 //! canonicalisation finish as in every operation.
 
 mod plan;
-mod sparse;
 
 use super::explored::{TUPLE, intern_packed};
 use super::packed::PackedCodes;
@@ -33,7 +32,6 @@ use super::{Dfa, Region, Symbol};
 use plan::DONE;
 pub use plan::{Background, Move, MovePlan};
 use rayon::prelude::*;
-pub(crate) use sparse::ReachedIds;
 
 /// Tags at or above this are conditional moves under way: tag `COND + m`.
 const COND: u32 = 1 << 30;
@@ -277,7 +275,7 @@ impl Dfa {
         }
         // Backward: intern rows into tables preloaded with the states of S (or of its preimage
         // under the map) that direct codes reach, and point the codes at them.
-        let (tables, ids) = sparse::reached_tables(self, background.map.as_deref(), direct);
+        let (tables, ids) = super::reached::reached_tables(self, background.map.as_deref(), direct);
         let result = intern_packed(shape, tables, children, &ids);
         if trace {
             tracing::debug!(target: "dfasolve::image",

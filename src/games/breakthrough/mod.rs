@@ -10,9 +10,9 @@
 //! or, with [`SquareOrder::Columns`], column by column (layer `c·H + r`); symbol 0 empty, 1 a
 //! first player's pawn, 2 a second player's pawn. See `games/breakthrough/README.md`.
 
-use super::{Game, GameParams, Position, PositionClass, Side, SideMirror, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::{Game, GameParams, Position, PositionClass, Side, SideMirror, Status};
 use crate::move_graph::MoveGraph;
 
 mod sweep;
@@ -103,6 +103,14 @@ impl BreakthroughParams {
     pub fn game(self) -> Result<Breakthrough> {
         let game = Breakthrough::with_order(self.width, self.height, self.order)?;
         Ok(if self.reachable { game.reachable_only() } else { game })
+    }
+}
+
+impl crate::game::Params for BreakthroughParams {
+    const GAME: &'static str = "breakthrough";
+
+    fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(Box::new((*self).game()?))
     }
 }
 
@@ -264,7 +272,7 @@ impl Game for Breakthrough {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Breakthrough(BreakthroughParams {
+        GameParams::of(&BreakthroughParams {
             width: self.width,
             height: self.height,
             order: self.order,

@@ -8,7 +8,7 @@
 use super::{Breakthrough, EMPTY};
 use crate::dfa::Dfa;
 use crate::error::Result;
-use crate::games::Game;
+use crate::game::Game;
 use crate::vocabulary::Side;
 
 impl Breakthrough {
@@ -78,7 +78,7 @@ impl Breakthrough {
 
 #[cfg(test)]
 mod tests {
-    use crate::games::Game;
+    use crate::game::Game;
     use crate::games::breakthrough::Breakthrough;
     use crate::vocabulary::Position;
     use std::collections::{HashSet, VecDeque};

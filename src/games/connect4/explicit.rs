@@ -3,7 +3,7 @@
 //! boards.
 
 use super::Connect4;
-use crate::games::{Game, Position, Status};
+use crate::game::{Game, Position, Status};
 use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 

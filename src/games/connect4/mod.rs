@@ -12,9 +12,9 @@
 pub mod explicit;
 mod lines;
 
-use super::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::move_graph::MoveGraph;
 
 const EMPTY: Symbol = 0;
@@ -50,6 +50,14 @@ impl Connect4Params {
     /// [`Error::BadParameters`] for sizes [`Connect4::new`] refuses.
     pub fn game(self) -> Result<Connect4> {
         Connect4::new(self.width, self.height, self.line)
+    }
+}
+
+impl crate::game::Params for Connect4Params {
+    const GAME: &'static str = "connect4";
+
+    fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(Box::new((*self).game()?))
     }
 }
 
@@ -158,7 +166,7 @@ impl Game for Connect4 {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Connect4(Connect4Params { width: self.width, height: self.height, line: self.line })
+        GameParams::of(&Connect4Params { width: self.width, height: self.height, line: self.line })
     }
 
     fn shape(&self) -> &Shape {

@@ -1,6 +1,6 @@
 use super::explicit::Negamax;
 use super::*;
-use crate::games::Mode;
+use crate::solved::Mode;
 use crate::solver::Solver;
 use crate::vocabulary::Outcome;
 

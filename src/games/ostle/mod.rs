@@ -40,13 +40,24 @@ pub mod ranked;
 pub mod subgame;
 mod variant;
 
-use super::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::move_graph::{ListedMoves, MoveGraph};
 use explicit::{Cell, Move, State};
 use hashbrown::HashMap;
 pub use variant::{Dir, Rule, Variant};
+
+/// Ostle's saved formats besides the DFA solution: its class tables by rank.
+pub static FORMATS: &[&dyn crate::solved::Format] = &[&ranked::TablesFormat];
+
+impl crate::game::Params for Variant {
+    const GAME: &'static str = "ostle";
+
+    fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(Box::new(Ostle::new(self.clone())?))
+    }
+}
 
 /// An empty square.
 pub const EMPTY: Symbol = 0;
@@ -199,7 +210,7 @@ impl Game for Ostle {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Ostle(self.variant.clone())
+        GameParams::of(&self.variant)
     }
 
     fn shape(&self) -> &Shape {

@@ -13,8 +13,9 @@
 use super::Ostle;
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{Error, Result};
-use crate::games::solution::ClassValues;
-use crate::games::{Game, Mode, Position, PositionClass, Solution, ValueClass};
+use crate::game::{Game, Position, PositionClass};
+use crate::solved::solution::ClassValues;
+use crate::solved::{Mode, Solution, ValueClass};
 use crate::vocabulary::{Outcome, Side};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -53,7 +54,7 @@ pub fn class_from_subgame(small: &Ostle, big: &Ostle, solution: Solution) -> Res
             "the solution is not a strong solution of {} (it is a {:?} solution of {})",
             small.name(),
             solution.mode,
-            solution.params.build().map_or_else(|_| "another game".into(), |g| g.name())
+            crate::games::GAMES.build(&solution.params).map_or_else(|_| "another game".into(), |g| g.name())
         )));
     }
     let (name, gap) = removal_gap(small, big)?;

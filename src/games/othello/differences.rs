@@ -19,8 +19,8 @@ use super::sets::disc;
 use super::{Othello, OthelloParams, write_board};
 use crate::dfa::{Dfa, RankMemo, RankedSet, Symbol};
 use crate::error::{Error, Result};
-use crate::games::solution::{ClassUniverse, ClassValues};
-use crate::games::{Game, GameParams};
+use crate::game::Game;
+use crate::solved::solution::{ClassUniverse, ClassValues};
 use crate::vocabulary::{Outcome, Side};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -88,7 +88,7 @@ impl Class {
 /// A universe file that cannot be read, or is too large to rank.
 fn ranked_universes(game: &Othello, dir: &Path, discs: usize) -> Result<[RankedSet; 2]> {
     let name = discs.to_string();
-    let universe = ClassUniverse::load(&ClassUniverse::path(dir, &name), &game.universe_params(), &name)?;
+    let universe = ClassUniverse::load(&ClassUniverse::path(dir, &name), &game.universe_params(), game.shape(), &name)?;
     let [black, white] = universe.sets;
     Ok([ranked(black)?, ranked(white)?])
 }
@@ -142,7 +142,7 @@ fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
     let saved = (4..=squares).take_while(|&d| path(d).exists()).last();
     match saved {
         Some(d) => {
-            let class = ClassUniverse::load(&path(d), &params, &d.to_string())?;
+            let class = ClassUniverse::load(&path(d), &params, game.shape(), &d.to_string())?;
             crate::progress!("universes resumed after the class of {d} discs");
             game.classes_from(d, class.sets, &mut save);
         }
@@ -167,9 +167,7 @@ fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
 /// disagree with the saved solve.
 pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassReport)) -> Result<i8> {
     let squares = game.shape().len();
-    let GameParams::Othello(OthelloParams { width, height, .. }) = game.params() else {
-        unreachable!("an Othello game has Othello parameters")
-    };
+    let OthelloParams { width, height, .. } = game.own_params();
     ensure_universes(game, dir)?;
     let mut upper: Option<Class> = None;
     for d in (4..=squares).rev() {
@@ -307,7 +305,7 @@ fn check_signs(game: &Othello, dir: &Path, d: usize, values: &[Vec<i8>; 2]) -> R
     if !path.exists() {
         return Ok(false);
     }
-    let saved = ClassValues::load(&path, Some(&game.params()), Some(&d.to_string()))?;
+    let saved = ClassValues::load(&path, game, Some(&d.to_string()))?;
     if saved.mover_relative {
         return Ok(false);
     }
@@ -433,9 +431,13 @@ mod tests {
             for d in 4..=w * h {
                 let table = DifferenceTable::load(&DifferenceTable::path(dir.path(), d), w, h, d).unwrap();
                 let params = game.universe_params();
-                let universe =
-                    ClassUniverse::load(&ClassUniverse::path(dir.path(), &d.to_string()), &params, &d.to_string())
-                        .unwrap();
+                let universe = ClassUniverse::load(
+                    &ClassUniverse::path(dir.path(), &d.to_string()),
+                    &params,
+                    game.shape(),
+                    &d.to_string(),
+                )
+                .unwrap();
                 for side in Side::BOTH {
                     let set = RankedSet::new(universe.sets[side.index()].clone()).unwrap();
                     for (r, &v) in table.values[side.index()].iter().enumerate() {
@@ -462,7 +464,7 @@ mod tests {
         ensure_universes(&game, dir.path()).unwrap();
         let params = game.universe_params();
         let path = ClassUniverse::path(dir.path(), "10");
-        let mut universe = ClassUniverse::load(&path, &params, "10").unwrap();
+        let mut universe = ClassUniverse::load(&path, &params, game.shape(), "10").unwrap();
         let sampler = universe.sets[1].sampler().unwrap();
         let dropped = Dfa::from_string(game.shape(), &sampler.nth(0));
         universe.sets[1] = universe.sets[1].difference(&dropped);
@@ -504,7 +506,9 @@ mod tests {
         let params = game.universe_params();
         for d in 4..=16 {
             let load = |dir: &Path| {
-                ClassUniverse::load(&ClassUniverse::path(dir, &d.to_string()), &params, &d.to_string()).unwrap().sets
+                ClassUniverse::load(&ClassUniverse::path(dir, &d.to_string()), &params, game.shape(), &d.to_string())
+                    .unwrap()
+                    .sets
             };
             assert_eq!(load(whole.path()), load(broken.path()), "class {d}");
         }

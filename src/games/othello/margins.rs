@@ -11,8 +11,9 @@
 use super::OthelloParams;
 use super::differences_solved::outcome;
 use crate::error::{Error, Result};
-use crate::games::explore::{DfaSolved, Look, Solved, rank_moves};
-use crate::games::{GameParams, Solution};
+use crate::game::GameParams;
+use crate::solved::explore::{DfaSolved, Look, Solved, rank_moves};
+use crate::solved::{Games, Solution};
 use crate::vocabulary::{Outcome, Position, Side, Status};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -132,6 +133,7 @@ pub struct MarginsSolved {
     dir: PathBuf,
     index: Index,
     plain: DfaSolved,
+    games: &'static Games,
     loaded: Mutex<HashMap<i32, Arc<Solution>>>,
 }
 
@@ -151,27 +153,27 @@ impl MarginsSolved {
     /// # Errors
     /// A missing or malformed index, thresholds that are not `-N..=N`, or a solution that is
     /// not the index's game at its threshold.
-    pub fn open(dir: &Path) -> Result<MarginsSolved> {
+    pub fn open(dir: &Path, games: &'static Games) -> Result<MarginsSolved> {
         let path = dir.join(INDEX);
         let text = std::fs::read_to_string(&path).map_err(|error| Error::Io { path: path.clone(), error })?;
         let corrupt = |what: String| Error::Corrupt { path: path.clone(), what };
         let index: Index = serde_json::from_str(&text).map_err(|e| corrupt(format!("not a margins index: {e}")))?;
-        let GameParams::Othello(OthelloParams { width, height, threshold: 0, .. }) = index.params else {
+        let Some(OthelloParams { width, height, threshold: 0, .. }) = index.params.fields("othello")? else {
             return Err(corrupt("not the plain game of Othello".into()));
         };
         let n = (width * height) as i32;
         if !index.thresholds.iter().map(|t| t.threshold).eq(-n..=n) {
             return Err(corrupt(format!("the thresholds are not -{n}..={n}")));
         }
-        let plain = DfaSolved::load(&dir.join(file_name(0)))?;
-        let m = MarginsSolved { dir: dir.to_path_buf(), index, plain, loaded: Mutex::new(HashMap::new()) };
+        let plain = DfaSolved::load(&dir.join(file_name(0)), games)?;
+        let m = MarginsSolved { dir: dir.to_path_buf(), index, plain, games, loaded: Mutex::new(HashMap::new()) };
         m.check_params(0, &m.plain.solution)?;
         Ok(m)
     }
 
     fn check_params(&self, t: i32, s: &Solution) -> Result<()> {
-        let GameParams::Othello(params) = self.index.params else { unreachable!("checked on open") };
-        let want = GameParams::Othello(OthelloParams { threshold: t, ..params });
+        let params: OthelloParams = self.index.params.fields("othello")?.expect("checked on open");
+        let want = GameParams::of(&OthelloParams { threshold: t, ..params });
         if s.params != want {
             return Err(Error::Mismatch(format!("{}: a solution of {:?}, not of {want:?}", file_name(t), s.params)));
         }
@@ -183,7 +185,7 @@ impl MarginsSolved {
         if let Some(s) = self.loaded.lock().unwrap_or_else(PoisonError::into_inner).get(&t) {
             return Ok(s.clone());
         }
-        let (_, s) = Solution::load(&self.dir.join(file_name(t)))?;
+        let (_, s) = Solution::load(&self.dir.join(file_name(t)), self.games)?;
         self.check_params(t, &s)?;
         let s = Arc::new(s);
         self.loaded.lock().unwrap_or_else(PoisonError::into_inner).insert(t, s.clone());

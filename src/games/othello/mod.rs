@@ -16,11 +16,16 @@ pub mod difference_table;
 pub mod differences;
 pub mod differences_solved;
 pub mod explicit;
+mod formats;
 pub mod margins;
 pub mod plies;
 pub mod sets;
 
-use super::{Game, GameParams, NoMove, Position, PositionClass, Side, SideMirror, Status};
+use crate::game::{Game, GameParams, NoMove, Position, PositionClass, Side, SideMirror, Status};
+
+/// Othello's saved formats besides the DFA solution: its exact margins (a solution per
+/// threshold) and its exact differences by rank.
+pub static FORMATS: &[&dyn crate::solved::Format] = &[&formats::MarginsFormat, &formats::DifferencesFormat];
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::move_graph::MoveGraph;
@@ -78,6 +83,14 @@ impl OthelloParams {
     }
 }
 
+impl crate::game::Params for OthelloParams {
+    const GAME: &'static str = "othello";
+
+    fn build(&self) -> Result<Box<dyn Game>> {
+        Ok(Box::new((*self).game()?))
+    }
+}
+
 /// The boards of `set` (positions with `mover` to move) on which `mover` has no move and
 /// the other side has: their passes, positions of the other side. `moves` by side index,
 /// `all` every board.
@@ -118,6 +131,16 @@ pub struct Othello {
 }
 
 impl Othello {
+    /// Its parameters, as its own type.
+    pub fn own_params(&self) -> OthelloParams {
+        OthelloParams {
+            width: self.geometry.width,
+            height: self.geometry.height,
+            threshold: self.threshold,
+            reachable: self.reachable,
+        }
+    }
+
     /// Othello on a `width` x `height` board (3 to 8 squares a side), Black's final disc
     /// difference compared with `threshold` (0: the plain game).
     ///
@@ -295,12 +318,7 @@ impl Game for Othello {
     }
 
     fn params(&self) -> GameParams {
-        GameParams::Othello(OthelloParams {
-            width: self.geometry.width,
-            height: self.geometry.height,
-            threshold: self.threshold,
-            reachable: self.reachable,
-        })
+        GameParams::of(&self.own_params())
     }
 
     fn shape(&self) -> &Shape {
@@ -383,10 +401,7 @@ impl Game for Othello {
 
     /// The reachable positions do not depend on the threshold.
     fn universe_params(&self) -> GameParams {
-        match self.params() {
-            GameParams::Othello(p) => GameParams::Othello(OthelloParams { threshold: 0, ..p }),
-            other => other,
-        }
+        GameParams::of(&OthelloParams { threshold: 0, ..self.own_params() })
     }
 
     fn moves(&self, side: Side) -> MoveGraph {

@@ -10,7 +10,7 @@
 
 use super::explicit::DIRECTIONS;
 use crate::dfa::{Change, Dfa, Shape, Symbol};
-use crate::games::Side;
+use crate::game::Side;
 use crate::move_graph::{MoveGraph, MoveNodeId};
 use std::cmp::Ordering;
 

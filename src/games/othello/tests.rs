@@ -1,5 +1,5 @@
 use super::*;
-use crate::games::Mode;
+use crate::solved::Mode;
 use crate::solver::Solver;
 use std::collections::BTreeSet;
 

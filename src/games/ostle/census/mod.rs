@@ -10,8 +10,8 @@ pub mod symmetry;
 use super::Ostle;
 use crate::dfa::Dfa;
 use crate::error::Result;
-use crate::games::Solution;
 use crate::move_graph::Moves;
+use crate::solved::Solution;
 use crate::vocabulary::{Outcome, Side};
 use structure::{LevelsLimit, Structure, add, count, structure};
 

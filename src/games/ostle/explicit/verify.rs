@@ -2,8 +2,8 @@
 
 use super::{self as explicit, Tables};
 use crate::error::{Error, Result};
-use crate::games::Solution;
-use crate::games::{Position, Side};
+use crate::game::{Position, Side};
+use crate::solved::Solution;
 
 /// Check that every state of the tables lies in the DFA value class of its exact value
 /// (distance included) and that the DFA solution holds no other state. Returns the number of

@@ -5,7 +5,8 @@ use super::super::explicit::{State, value_text};
 use super::Solution;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
-use crate::games::{GameParams, Position, Side};
+use crate::game::{Position, Side};
+use crate::games::ostle::Variant;
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
@@ -32,15 +33,15 @@ impl Solution {
     /// # Errors
     /// [`Error::Verification`] naming the first state the two solutions value differently, a
     /// state of the DFA solution the tables do not hold, or a `dfa` of another game.
-    pub fn compare_with_dfa(&self, dfa: &crate::games::Solution, samples: u64, seed: u64) -> Result<Comparison> {
+    pub fn compare_with_dfa(&self, dfa: &crate::solved::Solution, samples: u64, seed: u64) -> Result<Comparison> {
         let v = &self.variant;
         let text = |s: &State| v.state_text(s);
         let differ = |s: &State, tables: Outcome, dfa: &str| {
             Error::Verification(format!("{}: the tables say {}, the DFA solution {dfa}", text(s), value_text(tables)))
         };
-        let held = match &dfa.params {
-            GameParams::Ostle(d) => d.pieces,
-            _ => return Err(Error::Verification("the DFA solution is not of Ostle".into())),
+        let held = match dfa.params.fields::<Variant>("ostle")? {
+            Some(d) => d.pieces,
+            None => return Err(Error::Verification("the DFA solution is not of Ostle".into())),
         };
         let fits = |n: u8| usize::from(n) <= held;
         let picks = self.random_states(samples, seed, |k| fits(k.mover) && fits(k.opponent));

@@ -7,7 +7,7 @@ use super::super::explicit::State;
 use super::Solution;
 use super::tables::ClassTables;
 use crate::error::{Error, Result};
-use crate::games::explore::{Look, LookMove, Solved, not_answerable, rank_moves};
+use crate::solved::explore::{Look, LookMove, Solved, not_answerable, rank_moves};
 use crate::vocabulary::{Side, Status};
 use std::path::Path;
 
@@ -16,7 +16,7 @@ pub fn is_tables_dir(path: &Path) -> bool {
     path.is_dir() && std::fs::read_dir(path).is_ok_and(|entries| entries.flatten().any(|e| is_class_file(&e.path())))
 }
 
-fn is_class_file(path: &Path) -> bool {
+pub(super) fn is_class_file(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("class-") && n.ends_with(".ranked"))
 }
 

@@ -26,6 +26,7 @@ pub mod compare;
 mod count;
 pub mod directory;
 mod explore;
+mod format;
 pub mod levels;
 pub mod lower;
 pub mod positions;
@@ -39,6 +40,7 @@ pub mod tables;
 mod walk;
 
 pub use explore::is_tables_dir;
+pub use format::TablesFormat;
 
 use super::explicit::State;
 use super::{Dir, Rule, Variant};

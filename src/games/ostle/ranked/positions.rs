@@ -11,7 +11,7 @@ use super::census::{Census, counts_state};
 use super::{Solution, census, class_file, code, saved_census};
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
-use crate::games::explore::positions::{Distance, Listing, Pick, Tally, ValueKind, resolve};
+use crate::solved::explore::positions::{Distance, Listing, Pick, Tally, ValueKind, resolve};
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 

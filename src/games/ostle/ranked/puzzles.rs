@@ -6,24 +6,11 @@ use super::super::explicit::{Move, State};
 use super::Solution;
 use super::board::Moves;
 use super::tables::bit;
-use crate::games::explore::MOST_EXAMINED;
+use crate::solved::explore::MOST_EXAMINED;
 use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
-/// What a puzzle must be.
-#[derive(Clone, Debug, Default)]
-pub struct Filter {
-    /// A win in exactly this many plies (the longest wins when `None` and `longest` is set).
-    pub plies: Option<u32>,
-    /// The longest wins of the tables.
-    pub longest: bool,
-    /// Exactly one move wins.
-    pub unique: bool,
-    /// Every winning move removes one of the mover's own pieces.
-    pub sacrifice: bool,
-    /// Only states without a forbidden move (one per position).
-    pub plain: bool,
-}
+pub use crate::solved::Filter;
 
 /// A puzzle: a state, its value, its winning moves and a winning line.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -393,8 +393,8 @@ fn a_seeker_reads_the_boards_of_increasing_ranks_as_the_directory_does() {
 /// DFA solution of another variant (one piece fewer to lose) the comparison fails.
 #[test]
 fn tables_and_the_dfa_solution_agree_state_by_state() {
-    use crate::games::Mode;
     use crate::games::ostle::Ostle;
+    use crate::solved::Mode;
     use crate::solver::Solver;
     let dfa_of = |v: &Variant| Solver::new(&Ostle::new(v.clone()).unwrap()).solve(Mode::Strong).unwrap();
     for v in [variant(3, 4, 3, 2, Rule::Exact), variant(4, 4, 3, 2, Rule::Exact)] {
@@ -530,7 +530,7 @@ fn the_sacrifice_scan_agrees_with_the_census_and_the_plain_rules() {
 /// distance, each with the value, and a sample draws from them.
 #[test]
 fn positions_count_and_list_the_census_states() {
-    use crate::games::explore::positions::{Distance, Pick, ValueKind};
+    use crate::solved::explore::positions::{Distance, Pick, ValueKind};
     for v in [
         variant(3, 3, 3, 1, Rule::Class),
         variant(3, 3, 3, 1, Rule::Exact),

@@ -2,8 +2,8 @@
 //! opponent (best for the mover first) and the best line to the end, answered the same way
 //! for every kind of saved solution. `query`, `play`, `serve` and `puzzles` go through
 //! [`Solved`]; a DFA solution file ([`DfaSolved`]), a directory of class files
-//! ([`ClassDirSolved`]) and a directory of Ostle class tables
-//! ([`crate::games::ostle::ranked::Solution`]) implement it.
+//! ([`ClassDirSolved`]) and the formats the games bring ([`crate::solved::Format`])
+//! implement it, and [`crate::solved::open`] opens whichever a path holds.
 //!
 //! Positions go in and come out as text (the game's own text form, which names the side to
 //! move), so one answer's moves are the next questions.
@@ -17,7 +17,6 @@ pub use dfa::DfaSolved;
 
 use crate::error::{Error, Result};
 use crate::vocabulary::{Outcome, Side, Status, move_rank};
-use std::path::Path;
 
 /// A solved game that answers positions.
 pub trait Solved {
@@ -33,30 +32,6 @@ pub trait Solved {
     /// [`Error::BadPosition`] for text that is not a position of the game, or a position the
     /// solution cannot answer at all (which the message explains).
     fn look(&self, text: &str) -> Result<Look>;
-}
-
-/// Open a saved solution: a directory of Ostle class tables, a directory of Othello's exact
-/// margins or of its differences by rank, a directory of class files (read in place), or a
-/// DFA solution file.
-///
-/// # Errors
-/// The file cannot be read, or is not a solution.
-pub fn open(path: &Path) -> Result<Box<dyn Solved>> {
-    if crate::games::ostle::ranked::is_tables_dir(path) {
-        return Ok(Box::new(crate::games::ostle::ranked::Solution::open_dir(path)?));
-    }
-    if crate::games::othello::margins::is_margins_dir(path) {
-        return Ok(Box::new(crate::games::othello::margins::MarginsSolved::open(path)?));
-    }
-    if crate::games::othello::differences_solved::is_differences_dir(path) {
-        return Ok(Box::new(crate::games::othello::differences_solved::DifferencesSolved::open(path)?));
-    }
-    if path.is_dir()
-        && let Some((game, classes)) = crate::games::ClassesOnDisk::open(path)?
-    {
-        return Ok(Box::new(ClassDirSolved::new(game, classes)));
-    }
-    Ok(Box::new(DfaSolved::load(path)?))
 }
 
 /// A position as a person sees it: its value and its moves.

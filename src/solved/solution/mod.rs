@@ -13,10 +13,13 @@ pub use classes::{ClassValues, class_files};
 pub use classes_on_disk::ClassesOnDisk;
 pub use file::metadata_for_reports;
 
-use super::GameParams;
 use crate::dfa::Dfa;
+use crate::error::Result;
+use crate::game::{Game, GameParams};
 use crate::record::StepRecord;
+use crate::solved::Games;
 use crate::vocabulary::{Outcome, Position, Side};
+use std::path::Path;
 
 /// How a game was solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -71,6 +74,21 @@ pub struct Solution {
     /// For a solution made of class files: which value classes each class of positions
     /// holds, so that a lookup reads one class's values. `None`: every value class is read.
     pub index: Option<ClassIndex>,
+}
+
+impl Solution {
+    /// Load a solution saved by [`Solution::save`], with the game it solves (rebuilt from its
+    /// parameters). Records are not stored.
+    ///
+    /// # Errors
+    /// File errors; [`crate::Error::Corrupt`] if the bundle is not a solution or a stored set does not
+    /// fit the game; the game's errors for parameters it does not accept.
+    pub fn load(path: &Path, games: &Games) -> Result<(Box<dyn Game>, Solution)> {
+        if path.is_dir() {
+            return classes::load_classes(path, games);
+        }
+        Self::load_file(path, games)
+    }
 }
 
 impl Solution {

@@ -1,5 +1,5 @@
 //! Universe files: the positions of one class of a game whose universe is made class by
-//! class ([`crate::games::Game::class_universes`]), saved beside the class files of a solve
+//! class ([`crate::game::Game::class_universes`]), saved beside the class files of a solve
 //! by classes so that each class job reads its own and its successors' universes instead of
 //! making the whole.
 //!
@@ -9,9 +9,10 @@
 
 use super::file::read_meta;
 use crate::dfa::Dfa;
+use crate::dfa::Shape;
 use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
-use crate::games::GameParams;
+use crate::game::GameParams;
 use crate::vocabulary::Side;
 use std::path::{Path, PathBuf};
 
@@ -58,12 +59,12 @@ impl ClassUniverse {
     }
 
     /// Load the universe file at `path`, checking that it holds class `expected` of the
-    /// game `params`.
+    /// game `params`, whose strings have `shape`.
     ///
     /// # Errors
     /// File errors; [`Error::Corrupt`] for a file that is not a universe file or whose sets
     /// do not have the game's shape; [`Error::Mismatch`] for another game or class.
-    pub fn load(path: &Path, params: &GameParams, expected: &str) -> Result<ClassUniverse> {
+    pub fn load(path: &Path, params: &GameParams, shape: &Shape, expected: &str) -> Result<ClassUniverse> {
         let bundle = Bundle::load(path)?;
         let meta: Meta =
             read_meta((&bundle.meta, bundle.entries.len()), path, KIND, "a universe file", |m: &Meta| m.sides.len())?;
@@ -77,11 +78,10 @@ impl ClassUniverse {
         if meta.class != expected {
             return Err(Error::Mismatch(format!("{} holds class {}, not {expected}", path.display(), meta.class)));
         }
-        let shape = found.build()?.shape().clone();
         let corrupt = |what: &str| Error::Corrupt { path: path.to_path_buf(), what: what.into() };
         let [(_, first), (_, second)]: [(String, Dfa); 2] =
             bundle.entries.try_into().map_err(|_| corrupt("a universe file holds two sets"))?;
-        if meta.sides != Side::BOTH || first.shape() != &shape || second.shape() != &shape {
+        if meta.sides != Side::BOTH || first.shape() != shape || second.shape() != shape {
             return Err(corrupt("the stored sets are not the game's, first and second"));
         }
         Ok(ClassUniverse { params: found, class: meta.class, sets: [first, second] })

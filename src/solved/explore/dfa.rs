@@ -3,7 +3,8 @@
 
 use super::{Look, LookMove, Solved, rank_moves};
 use crate::error::Result;
-use crate::games::{Game, Solution, Status};
+use crate::game::{Game, Status};
+use crate::solved::{Games, Solution};
 use crate::vocabulary::{Outcome, Position};
 use std::path::Path;
 
@@ -20,8 +21,8 @@ impl DfaSolved {
     ///
     /// # Errors
     /// As [`Solution::load`].
-    pub fn load(path: &Path) -> Result<DfaSolved> {
-        let (game, solution) = Solution::load(path)?;
+    pub fn load(path: &Path, games: &Games) -> Result<DfaSolved> {
+        let (game, solution) = Solution::load(path, games)?;
         Ok(DfaSolved { game, solution })
     }
 

@@ -1,10 +1,98 @@
 //! Re-checking a saved solution with the explicit rules alone: every value class, or a
 //! uniform sample of each, is held against the values its positions' moves lead to.
 
-use super::{Game, Solution};
+use super::report::{Report, line};
+use super::{Games, Solution};
+use crate::counts::human;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
+use crate::game::Game;
 use crate::vocabulary::{Outcome, Position, Side, Status};
+use std::path::Path;
+
+/// What `check` asks.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckAsk<'a> {
+    /// Positions drawn from each value class (or class of positions), every one where there
+    /// are no more.
+    pub sample: usize,
+    /// The seed of the draws.
+    pub seed: u64,
+    /// Another solution of the same game to compare the values with, where the format
+    /// supports it.
+    pub against: Option<&'a Path>,
+}
+
+/// `check` of `path`: a format of a game's own, or a DFA solution (a file or a directory of
+/// class files) whose every value class is sampled and held against the plain rules.
+///
+/// # Errors
+/// [`Error::Verification`] at the first position whose value does not follow; the file cannot
+/// be read; [`Error::NotApplicable`] for `--against` on a DFA solution.
+pub fn check(path: &Path, ask: &CheckAsk, games: &'static Games) -> Result<Box<dyn Report>> {
+    if let Some(format) = games.format_of(path)? {
+        return format.check(path, ask, games);
+    }
+    if ask.against.is_some() {
+        return Err(Error::NotApplicable(format!(
+            "--against compares a game's own tables (a directory) with a DFA solution; {} is a solution file",
+            path.display()
+        )));
+    }
+    let (game, solution) = Solution::load(path, games)?;
+    let classes = check_solution(game.as_ref(), &solution, ask.sample, ask.seed)?;
+    Ok(Box::new(SolutionChecked { game: game.name(), sample: ask.sample, seed: ask.seed, classes }))
+}
+
+/// What `check` found of a DFA solution: every value class passed.
+struct SolutionChecked {
+    game: String,
+    sample: usize,
+    seed: u64,
+    classes: Vec<ClassChecked>,
+}
+
+impl SolutionChecked {
+    fn checked(&self) -> u128 {
+        self.classes.iter().map(|c| c.checked).sum()
+    }
+}
+
+impl Report for SolutionChecked {
+    fn json(&self) -> serde_json::Value {
+        let classes: Vec<serde_json::Value> = self
+            .classes
+            .iter()
+            .map(|c| {
+                serde_json::json!({ "side": c.side.to_string(), "value": c.outcome.to_string(),
+                    "checked": crate::counts::json(c.checked), "all": c.all })
+            })
+            .collect();
+        serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.game, "passed": true,
+            "checked": crate::counts::json(self.checked()), "sample": self.sample, "seed": self.seed, "classes": classes })
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for class in &self.classes {
+            line!(
+                out,
+                "{:>6} to move, {:>16}: {} positions checked{}",
+                class.side.to_string(),
+                class.outcome.to_string(),
+                human(Some(class.checked)),
+                if class.all { " (all)" } else { " (uniform sample)" }
+            );
+        }
+        line!(
+            out,
+            "check passed: {} positions of {} agree with the explicit rules",
+            human(Some(self.checked())),
+            self.game
+        );
+        out
+    }
+}
 
 /// What was checked of one value class.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -1,9 +1,56 @@
 //! Positions of one value: how many there are at each distance, and some of them, the first
 //! in the solution's order or drawn uniformly at random.
 
-use super::DfaSolved;
+use super::{DfaSolved, Solved};
 use crate::dfa::SplitMix64;
+use crate::error::{Error, Result};
+use crate::solved::Games;
 use crate::vocabulary::{Outcome, Side};
+use std::path::Path;
+
+/// What `positions` asks for.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionsAsk {
+    /// Wins, losses or draws.
+    pub kind: ValueKind,
+    /// At which distance.
+    pub distance: Distance,
+    /// With which side to move (`None`: either).
+    pub side: Option<Side>,
+    /// The first in order, or a sample.
+    pub pick: Pick,
+}
+
+/// The positions `positions` found, with the solution that answers them.
+pub struct Listed {
+    /// The solution, to answer each position listed.
+    pub solved: Box<dyn Solved>,
+    /// The counts and the positions.
+    pub listing: Listing,
+    /// What a count counts, in the text's heading (`positions`, `states up to symmetry`).
+    pub unit: &'static str,
+    /// What the counts are where they are not plain positions, said under the heading.
+    pub counted: Option<&'static str>,
+}
+
+/// `positions` of `path`: a format of a game's own, or a DFA solution file.
+///
+/// # Errors
+/// The file cannot be read; a side asked of a solution whose values do not depend on it.
+pub fn positions(path: &Path, ask: &PositionsAsk, games: &'static Games) -> Result<Listed> {
+    if let Some(format) = games.format_of(path)? {
+        return format.positions(path, ask);
+    }
+    let solved = DfaSolved::load(path, games)?;
+    if ask.side.is_some() && solved.solution.mover_relative {
+        return Err(Error::NotApplicable(format!(
+            "--side: {} writes positions from the mover's view, so a value does not depend on the side to move",
+            solved.game.name()
+        )));
+    }
+    let listing = solved.positions(ask.kind, ask.distance, ask.side, ask.pick);
+    Ok(Listed { solved: Box::new(solved), listing, unit: "positions", counted: None })
+}
 
 /// Wins, losses or draws (for the player to move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -6,8 +6,8 @@
 //! costs time in the size of `S` for every image, which dominated the meet in the middle's
 //! backup: its last plies image a 41 M-state loss set within a few hundred positions.
 
-use super::super::unique::RowTable;
-use super::super::{Dfa, StateId, Symbol};
+use super::unique::RowTable;
+use super::{Dfa, StateId, Symbol};
 
 /// The ids direct codes of one depth take in the result's table: `S`'s states, sorted, and
 /// the id of each.

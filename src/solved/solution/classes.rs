@@ -9,7 +9,8 @@ use super::file::{read_meta, save_values};
 use super::{ClassIndex, Mode, Solution, ValueClass};
 use crate::dfa::file::Bundle;
 use crate::error::{Error, Result};
-use crate::games::{Game, GameParams};
+use crate::game::{Game, GameParams};
+use crate::solved::Games;
 use crate::vocabulary::{Outcome, Side};
 use std::path::{Path, PathBuf};
 
@@ -20,7 +21,7 @@ const KIND: &str = "dfasolve-class";
 pub struct ClassValues {
     /// The game.
     pub params: GameParams,
-    /// The class's name ([`crate::games::PositionClass::name`]).
+    /// The class's name ([`crate::game::PositionClass::name`]).
     pub class: String,
     /// Its value classes, exact distances and draws.
     pub values: Vec<ValueClass>,
@@ -65,20 +66,20 @@ impl ClassValues {
     }
 
     /// Load the class file at `path`, checking that it holds class `expected` (if given) of
-    /// the game `params` (if given).
+    /// `game`.
     ///
     /// # Errors
     /// File errors; [`Error::Corrupt`] for a file that is not a class file; [`Error::Mismatch`]
     /// for a class file of another game or class.
-    pub fn load(path: &Path, params: Option<&GameParams>, expected: Option<&str>) -> Result<ClassValues> {
+    pub fn load(path: &Path, game: &dyn Game, expected: Option<&str>) -> Result<ClassValues> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let header = ClassHeader::read((&bundle.meta, bundle.entries.len()), path, params, expected)?;
+        let header = ClassHeader::read((&bundle.meta, bundle.entries.len()), path, Some(&game.params()), expected)?;
         let found = header.params;
-        let shape = found.build()?.shape().clone();
+        let shape = game.shape();
         let mut values = Vec::with_capacity(header.values.len());
         for ((side, outcome), (_, set)) in header.values.into_iter().zip(bundle.entries) {
-            if set.shape() != &shape {
+            if set.shape() != shape {
                 return Err(corrupt("a stored set does not have the game's shape".into()));
             }
             values.push(ValueClass { side, outcome, set });
@@ -149,22 +150,23 @@ pub(super) fn class_name(path: &Path) -> Option<&str> {
 /// # Errors
 /// [`Error::Corrupt`] if the directory holds no class files, files of different games, or no
 /// file covers the start; file errors.
-pub(super) fn load_classes(dir: &Path) -> Result<(Box<dyn Game>, Solution)> {
+pub(super) fn load_classes(dir: &Path, games: &Games) -> Result<(Box<dyn Game>, Solution)> {
     let corrupt = |what: String| Error::Corrupt { path: dir.to_path_buf(), what };
     let files = class_files(dir)?;
-    let mut params: Option<GameParams> = None;
+    let first = files.first().ok_or_else(|| corrupt("no class files (class-*.dfas) here".into()))?;
+    // The first file names the game; every file is then checked against it.
+    let header = crate::dfa::on_disk::OnDiskBundle::open(first)?;
+    let game = games.build(&ClassHeader::read((header.meta(), header.names().count()), first, None, None)?.params)?;
+    let params = game.params();
     let mut classes = Vec::new();
     let mut mover_relative = false;
     let mut names = Vec::new();
     for file in &files {
-        let part = ClassValues::load(file, params.as_ref(), None)?;
+        let part = ClassValues::load(file, game.as_ref(), None)?;
         mover_relative = part.mover_relative;
-        params = Some(part.params);
         names.push((part.class, classes.len()..classes.len() + part.values.len()));
         classes.extend(part.values);
     }
-    let params = params.ok_or_else(|| corrupt("no class files (class-*.dfas) here".into()))?;
-    let game = params.build()?;
     // Each file's values under its class's set; a file of a class the game does not name
     // leaves the lookups reading every value class.
     let partition = game.classes();

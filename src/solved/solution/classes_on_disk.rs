@@ -11,7 +11,8 @@ use super::in_two_classes;
 use crate::dfa::Dfa;
 use crate::dfa::on_disk::OnDiskBundle;
 use crate::error::{Error, Result};
-use crate::games::{Game, GameParams};
+use crate::game::{Game, GameParams};
+use crate::solved::Games;
 use crate::vocabulary::{Outcome, Position, Side};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,7 @@ impl ClassesOnDisk {
     /// # Errors
     /// [`Error::Corrupt`] if the directory holds no class files or none of the start's class;
     /// the errors of [`OnDiskBundle::open`] for the file that names the game.
-    pub fn open(dir: &Path) -> Result<Option<(Box<dyn Game>, ClassesOnDisk)>> {
+    pub fn open(dir: &Path, games: &Games) -> Result<Option<(Box<dyn Game>, ClassesOnDisk)>> {
         let files = class_files(dir)?;
         // The smallest file names the game: the others are checked against it when opened.
         let size = |p: &PathBuf| std::fs::metadata(p).map_or(u64::MAX, |m| m.len());
@@ -51,7 +52,7 @@ impl ClassesOnDisk {
         };
         let bundle = OnDiskBundle::open(first)?;
         let header = ClassHeader::read((bundle.meta(), bundle.names().count()), first, None, None)?;
-        let game = header.params.build()?;
+        let game = games.build(&header.params)?;
         let partition = game.classes();
         let mut slots = vec![None; partition.len()];
         for file in &files {

@@ -4,7 +4,8 @@
 use super::dfa::look_by_values;
 use super::{Look, Solved};
 use crate::error::Result;
-use crate::games::{ClassesOnDisk, Game};
+use crate::game::Game;
+use crate::solved::ClassesOnDisk;
 
 /// A class directory with its game; class files open as positions need them.
 pub struct ClassDirSolved {

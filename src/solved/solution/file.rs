@@ -14,7 +14,8 @@ use super::{Mode, Solution, ValueClass};
 use crate::dfa::Dfa;
 use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
-use crate::games::{Game, GameParams};
+use crate::game::{Game, GameParams};
+use crate::solved::Games;
 use crate::vocabulary::{Outcome, Side};
 use std::path::Path;
 
@@ -90,27 +91,14 @@ impl Solution {
         save_values(path, &meta, &self.classes)
     }
 
-    /// Load a solution saved by [`Solution::save`], with the game it solves (rebuilt from its
-    /// parameters). Records are not stored.
-    ///
-    /// # Errors
-    /// File errors; [`Error::Corrupt`] if the bundle is not a solution or a stored set does not
-    /// fit the game; the game's errors for parameters it does not accept.
-    pub fn load(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
-        if path.is_dir() {
-            return super::classes::load_classes(path);
-        }
-        Self::load_file(path)
-    }
-
     /// Load one solution file.
-    pub(super) fn load_file(path: &Path) -> Result<(Box<dyn Game>, Solution)> {
+    pub(super) fn load_file(path: &Path, games: &Games) -> Result<(Box<dyn Game>, Solution)> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
         let meta: Meta =
             read_meta((&bundle.meta, bundle.entries.len()), path, KIND, "a solution file", |m: &Meta| m.classes.len())?;
         let params = GameParams::from_json(&meta.params)?;
-        let game = params.build()?;
+        let game = games.build(&params)?;
         let mut classes = Vec::with_capacity(meta.classes.len());
         for (desc, (_, set)) in meta.classes.into_iter().zip(bundle.entries) {
             if set.shape() != game.shape() {
@@ -216,83 +204,4 @@ pub(super) fn read_meta<M: serde::de::DeserializeOwned>(
         return Err(corrupt("value classes do not match the stored sets".into()));
     }
     Ok(meta)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::nim::Nim;
-    use crate::solver::Solver;
-    use crate::vocabulary::Position;
-
-    /// A saved solution loads back equal, with the metadata bytes every file has had (keys
-    /// sorted, outcomes as `{"win": plies}`), and a forged out-of-range distance is refused.
-    #[test]
-    fn solutions_round_trip_and_forged_numbers_are_refused() {
-        let game = Nim::new(2, 3).expect("a small Nim");
-        let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 1 }).expect("solved");
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let path = dir.path().join("nim.dfas");
-        solution.save(&path).expect("saved");
-        let meta = Bundle::load(&path).expect("a bundle").meta;
-        assert!(meta.starts_with(r#"{"classes":[{"outcome":{"#), "{meta}");
-        assert!(meta.contains(r#""kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":1}}"#), "{meta}");
-        let program = format!(
-            r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}","reachable_valued":"15"}}"#,
-            crate::PROGRAM_VERSION
-        );
-        assert!(meta.ends_with(&program), "{meta}");
-        let shown = metadata_for_reports(&meta);
-        assert!(shown["classes"].as_array().expect("classes").iter().all(|c| c["outcome"].is_string()), "{shown}");
-        assert_eq!(shown["initial_value"], serde_json::json!(solution.initial_value.to_string()));
-        let (_, loaded) = Solution::load(&path).expect("loaded");
-        assert_eq!(loaded.initial_value, solution.initial_value);
-        // Every position but 0,0, which only positions the backward ply decided lead to.
-        assert_eq!((loaded.reachable_valued, solution.reachable_valued), (Some(15), Some(15)));
-        assert_eq!(loaded.classes.len(), solution.classes.len());
-        for (a, b) in loaded.classes.iter().zip(&solution.classes) {
-            assert_eq!((a.side, a.outcome, &a.set), (b.side, b.outcome, &b.set));
-        }
-        let bundle = Bundle::load(&path).expect("a bundle");
-        let forged = bundle.meta.replacen(r#"{"loss":0}"#, r#"{"loss":4294967296}"#, 1);
-        assert_ne!(forged, bundle.meta, "the solution has a loss in 0 plies to forge");
-        let entries: Vec<(&str, &Dfa)> = bundle.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
-        save_entries(&path, &forged, &entries).expect("saved");
-        assert!(matches!(Solution::load(&path), Err(Error::Corrupt { .. })));
-    }
-
-    /// The invariants between sets: duplicate labels and a wrong stored start value are
-    /// refused on load, and an answer read from two overlapping classes is an error.
-    #[test]
-    fn forged_class_sets_are_refused() {
-        let game = Nim::new(2, 3).expect("a small Nim");
-        let solution = Solver::new(&game).solve(Mode::Strong).expect("solved");
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let path = dir.path().join("nim.dfas");
-        let load_error = |forged: &Solution| {
-            forged.save(&path).expect("saved");
-            match Solution::load(&path) {
-                Err(Error::Corrupt { what, .. }) => what,
-                other => panic!("expected a corrupt file, got {:?}", other.map(|(_, s)| s.initial_value)),
-            }
-        };
-        let mut duplicate = solution.clone();
-        let twin = duplicate.classes[1].clone();
-        duplicate.classes.push(twin);
-        assert!(load_error(&duplicate).contains("both"));
-        let mut wrong_start = solution.clone();
-        wrong_start.initial_value = Outcome::Win { plies: Some(99) };
-        assert!(load_error(&wrong_start).contains("stored value of the start"));
-        // Two classes that overlap (one class's positions also claimed by another value).
-        let mut overlap = solution.clone();
-        let a = overlap.classes[0].set.clone();
-        let shared = overlap
-            .classes
-            .iter()
-            .position(|c| c.side == overlap.classes[0].side && c.set != a)
-            .expect("another class");
-        overlap.classes[shared].set = overlap.classes[shared].set.union(&a);
-        let member = Position { side: overlap.classes[0].side, board: a.iter().next().expect("a member") };
-        assert!(matches!(overlap.checked_value(&member), Err(Error::Mismatch(_))));
-    }
 }

@@ -1,0 +1,79 @@
+//! Solution files: a saved solution loads back equal with the metadata bytes every file has
+//! had, and forged numbers or sets are refused on load.
+use dfasolve::dfa::Dfa;
+use dfasolve::dfa::file::{Bundle, save_entries};
+use dfasolve::error::Error;
+use dfasolve::game::{Outcome, Position};
+use dfasolve::games::GAMES;
+use dfasolve::games::nim::Nim;
+use dfasolve::solved::solution::metadata_for_reports;
+use dfasolve::solved::{Mode, Solution};
+use dfasolve::solver::Solver;
+
+/// A saved solution loads back equal, with the metadata bytes every file has had (keys
+/// sorted, outcomes as `{"win": plies}`), and a forged out-of-range distance is refused.
+#[test]
+fn solutions_round_trip_and_forged_numbers_are_refused() {
+    let game = Nim::new(2, 3).expect("a small Nim");
+    let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 1 }).expect("solved");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("nim.dfas");
+    solution.save(&path).expect("saved");
+    let meta = Bundle::load(&path).expect("a bundle").meta;
+    assert!(meta.starts_with(r#"{"classes":[{"outcome":{"#), "{meta}");
+    assert!(meta.contains(r#""kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":1}}"#), "{meta}");
+    let program = format!(
+        r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}","reachable_valued":"15"}}"#,
+        dfasolve::PROGRAM_VERSION
+    );
+    assert!(meta.ends_with(&program), "{meta}");
+    let shown = metadata_for_reports(&meta);
+    assert!(shown["classes"].as_array().expect("classes").iter().all(|c| c["outcome"].is_string()), "{shown}");
+    assert_eq!(shown["initial_value"], serde_json::json!(solution.initial_value.to_string()));
+    let (_, loaded) = Solution::load(&path, &GAMES).expect("loaded");
+    assert_eq!(loaded.initial_value, solution.initial_value);
+    // Every position but 0,0, which only positions the backward ply decided lead to.
+    assert_eq!((loaded.reachable_valued, solution.reachable_valued), (Some(15), Some(15)));
+    assert_eq!(loaded.classes.len(), solution.classes.len());
+    for (a, b) in loaded.classes.iter().zip(&solution.classes) {
+        assert_eq!((a.side, a.outcome, &a.set), (b.side, b.outcome, &b.set));
+    }
+    let bundle = Bundle::load(&path).expect("a bundle");
+    let forged = bundle.meta.replacen(r#"{"loss":0}"#, r#"{"loss":4294967296}"#, 1);
+    assert_ne!(forged, bundle.meta, "the solution has a loss in 0 plies to forge");
+    let entries: Vec<(&str, &Dfa)> = bundle.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
+    save_entries(&path, &forged, &entries).expect("saved");
+    assert!(matches!(Solution::load(&path, &GAMES), Err(Error::Corrupt { .. })));
+}
+
+/// The invariants between sets: duplicate labels and a wrong stored start value are
+/// refused on load, and an answer read from two overlapping classes is an error.
+#[test]
+fn forged_class_sets_are_refused() {
+    let game = Nim::new(2, 3).expect("a small Nim");
+    let solution = Solver::new(&game).solve(Mode::Strong).expect("solved");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("nim.dfas");
+    let load_error = |forged: &Solution| {
+        forged.save(&path).expect("saved");
+        match Solution::load(&path, &GAMES) {
+            Err(Error::Corrupt { what, .. }) => what,
+            other => panic!("expected a corrupt file, got {:?}", other.map(|(_, s)| s.initial_value)),
+        }
+    };
+    let mut duplicate = solution.clone();
+    let twin = duplicate.classes[1].clone();
+    duplicate.classes.push(twin);
+    assert!(load_error(&duplicate).contains("both"));
+    let mut wrong_start = solution.clone();
+    wrong_start.initial_value = Outcome::Win { plies: Some(99) };
+    assert!(load_error(&wrong_start).contains("stored value of the start"));
+    // Two classes that overlap (one class's positions also claimed by another value).
+    let mut overlap = solution.clone();
+    let a = overlap.classes[0].set.clone();
+    let shared =
+        overlap.classes.iter().position(|c| c.side == overlap.classes[0].side && c.set != a).expect("another class");
+    overlap.classes[shared].set = overlap.classes[shared].set.union(&a);
+    let member = Position { side: overlap.classes[0].side, board: a.iter().next().expect("a member") };
+    assert!(matches!(overlap.checked_value(&member), Err(Error::Mismatch(_))));
+}
