@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """A run record (the CSV of `--csv`, phase `Class values`) of a solve by class jobs
-(runs/classes.sh), for `dfasolve plot`: per number of pawns on the board and side to move, the
+(classes.sh), for `dfasolve plot`: per number of pawns on the board and side to move, the
 wins and the losses of every class of that many pawns, summed from each class's report
 (class-NAME.N.json, the last attempt that finished). elapsed_s adds up the class jobs' wall
 times, fewest pawns first (the order the jobs ran in); peak_rss_bytes is the largest job's of
 those pawns.
 
-Usage: python3 results/breakthrough/classes_record.py RUN_DIR > runs/NAME.record.csv
-  e.g. python3 results/breakthrough/classes_record.py results/breakthrough/runs/5x6-classes \\
-         > results/breakthrough/runs/5x6-classes.record.csv"""
+Usage: python3 results/breakthrough/classes_record.py RUN_DIR > NAME/by-pawns.csv
+  e.g. python3 results/breakthrough/classes_record.py results/breakthrough/5x6-classes/classes \\
+         > results/breakthrough/5x6-classes/by-pawns.csv"""
 import glob, json, os, re, sys
 from collections import defaultdict
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""The per-class table of a solve by class jobs (runs/classes.sh), one row per class in the
+"""The per-class table of a solve by class jobs (classes.sh), one row per class in the
 order solved, from each job's class-NAME.N.json (report) and class-NAME.N.err (stderr ending in
 /usr/bin/time -v's report).
 
-Usage: python3 results/breakthrough/classes_summary.py RUN_DIR > runs/NAME.csv
+Usage: python3 results/breakthrough/classes_summary.py RUN_DIR > NAME/record.csv
 
 A class stopped and resumed has several attempts: their wall and CPU are added, the peak is
 the largest. Attempts that did not finish are counted in `attempts` and their time kept."""

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Strong-solve Breakthrough boards, each limited to LIMIT seconds, then rebuild sizes.csv.
+# Strong-solve Breakthrough boards, each limited to LIMIT seconds, each into its folder WxH-strong/
+# (command, record, report, log, time), then rebuild sizes.csv.
 # Usage (from the repository root):
 #   results/breakthrough/sweep.sh [LIMIT_SECONDS] [WxH ...]
 # Without sizes: W = 2..8, H = 4..8, smallest boards first. Each run checkpoints every
@@ -9,7 +10,6 @@ LIMIT=${1:-900}
 shift || true
 BIN=${BIN:-target/release/dfasolve}
 OUT=results/breakthrough
-mkdir -p "$OUT/runs"
 if [ $# -gt 0 ]; then
   sizes="$*"
 else
@@ -17,20 +17,22 @@ else
 fi
 for size in $sizes; do
   w=${size%x*}; h=${size#*x}
-  args=(breakthrough --width "$w" --height "$h" --strong --json --no-save --csv "$OUT/runs/$size.csv" --checkpoint "checkpoints/breakthrough-$size-strong")
-  echo "dfasolve ${args[*]}" > "$OUT/runs/$size.cmd"
+  dir="$OUT/$size-strong"
+  mkdir -p "$dir"
+  args=(breakthrough --width "$w" --height "$h" --strong --json --no-save --csv "$dir/record.csv" --checkpoint "checkpoints/breakthrough-$size-strong")
+  echo "dfasolve ${args[*]}" > "$dir/command.txt"
   start=$(date +%s)
-  /usr/bin/time -v -o "$OUT/runs/$size.time" timeout "$LIMIT" "$BIN" "${args[@]}" > "$OUT/runs/$size.json.tmp" 2> "$OUT/runs/$size.err"
+  /usr/bin/time -v -o "$dir/time.txt" timeout "$LIMIT" "$BIN" "${args[@]}" > "$dir/report.json.tmp" 2> "$dir/log.txt"
   rc=$?
   if [ $rc -eq 0 ]; then
-    mv "$OUT/runs/$size.json.tmp" "$OUT/runs/$size.json"
-    rm -f "$OUT/runs/$size.status"
+    mv "$dir/report.json.tmp" "$dir/report.json"
+    rm -f "$dir/status.txt"
   else
-    rm -f "$OUT/runs/$size.json.tmp"
+    rm -f "$dir/report.json.tmp"
     if [ $rc -eq 124 ]; then
-      echo "not finished within ${LIMIT} s (this attempt; checkpointed, resumable)" > "$OUT/runs/$size.status"
+      echo "not finished within ${LIMIT} s (this attempt; checkpointed, resumable)" > "$dir/status.txt"
     else
-      echo "failed with exit $rc after $(( $(date +%s) - start )) s (see runs/$size.err)" > "$OUT/runs/$size.status"
+      echo "failed with exit $rc after $(( $(date +%s) - start )) s (see $dir/log.txt)" > "$dir/status.txt"
     fi
   fi
   python3 "$OUT/summarize.py"

@@ -1,1 +1,0 @@
-dfasolve check classes --sample 300 --json > check.json 2> check.err   # under /usr/bin/time -v, build 5ab7405, 2026-11-28 13:51-13:55 in ~/dfasolve-runs/bt-5x6-classes/ by results/handover-2026-11-28-7.sh, alone but for editing; the files here are check.{json,err} renamed

@@ -1,1 +1,0 @@
-/usr/bin/time -v dfasolve breakthrough --width 5 --height 6 --json --csv run.csv --no-save --max-memory 3.72   # build 8c46e39 (release), 2026-11-26 08:44, alone (the Ostle 5 v 4 job stopped with SIGSTOP, 12.7 GiB resident, no CPU)

@@ -1,1 +1,0 @@
-/usr/bin/time -v dfasolve breakthrough --width 5 --height 6 --json --no-save --max-memory 3.72   # build of 01fed7e with counters of the image phases (merge, small layers, backward interning) printed at exit, 2026-11-26 07:20, alone

@@ -1,1 +1,0 @@
-DFASOLVE_TRACE=1 /usr/bin/time -v dfasolve breakthrough --width 5 --height 6 --json --csv run.csv --out bt-5x6.dfas --checkpoint ckpt    # build 2eba480 (the session's starting build), 2026-11-25 14:42-14:58, alone but for a 48 s release build during plies 25-20

@@ -1,2 +1,0 @@
-DFASOLVE_TRACE=1 /usr/bin/time -v dfasolve breakthrough --width 5 --height 6 --json --csv run.csv --out bt-5x6.dfas --checkpoint ckpt --max-memory 3.72   # build ccfc4fa, 2026-11-25 14:26-14:42, alone: the backup fitted (3.67 GiB), then making the value classes went over the budget and stopped it (fixed after)
-error: solving breakthrough 5x6: the solve went over its memory budget (3811 MiB resident, budget 3809 MiB) and was stopped: this size needs more memory than this run may use (--max-memory sets the budget in GiB)

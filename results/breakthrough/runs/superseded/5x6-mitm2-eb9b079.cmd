@@ -1,1 +1,0 @@
-dfasolve breakthrough --width 5 --height 6 --json --csv run.csv --out bt-5x6-mitm2.dfas --checkpoint ckpt
