@@ -41,11 +41,14 @@ def othello():
     for r in csv.DictReader(open(os.path.join(here, "othello", "sizes.csv"))):
         if not r["winner"]:
             continue
-        yield dict(game="othello", size=f'{r["width"]}x{r["height"]}', mode="reachable from the start",
+        size = f'{r["width"]}x{r["height"]}'
+        kind = "classes" if "by classes" in r["positions"] else "differences" if "by rank" in r["positions"] else "reachable"
+        folder = os.path.join(here, "othello", f"{size}-{kind}")
+        yield dict(game="othello", size=size, mode=r["positions"],
                    value=f'{r["winner"]} wins ({r["initial_value"]}; final difference {r["start_difference"]})'
                    if r["winner"] != "draw" else f'draw (final difference {r["start_difference"]})',
                    wall_s=r["wall_s"], cpu_s=r["cpu_s"], peak_mib=r["peak_rss_mib"], disk_bytes=r["solution_bytes"],
-                   commit="", command=r["command"], path="results/othello")
+                   commit=build_of(folder), command=r["command"], path=os.path.relpath(folder, os.path.dirname(here)))
 
 
 def nim():

@@ -1,4 +1,4 @@
-# The per-class table of an Othello solve by class jobs: python3 results/othello/classes_summary.py RUN_DIR > runs/NAME.csv
+# The per-class table of an Othello solve by class jobs: python3 results/othello/classes_summary.py RUN_DIR > NAME/record.csv
 # (RUN_DIR holds class-N.err and class-N.json of each job; the first job's stderr lists the universes).
 import json, re, glob, os, sys
 D = sys.argv[1]

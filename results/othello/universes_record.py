@@ -4,9 +4,9 @@
 universe-D.dfas in RUN_DIR; elapsed_s is when the class's file was saved, counted from the
 first class's file (the sweep's own times, as the file system kept them).
 
-Usage: python3 results/othello/universes_record.py DFASOLVE RUN_DIR GAME > runs/NAME.csv
+Usage: python3 results/othello/universes_record.py DFASOLVE RUN_DIR GAME > NAME/record.csv
   e.g. python3 results/othello/universes_record.py target/release/dfasolve \\
-         ~/dfasolve-runs/othello/5x5-differences "othello 5x5 reachable" > runs/5x5-universes.csv"""
+         ~/dfasolve-runs/othello/5x5-differences "othello 5x5 reachable" > 5x5-universes/record.csv"""
 import glob, json, os, re, subprocess, sys
 
 dfasolve, run, game = sys.argv[1:4]

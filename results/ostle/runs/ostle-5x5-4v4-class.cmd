@@ -10,6 +10,6 @@
 # ranked/README.md): ostle-5x5-4v4-class.check-against.json and .err
 dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables --against ostle-4v4-class.dfas --sample 5000 --json
 # The cross-check with a million states on each side (2026-11-28 06:30-06:38, build f56d094, run by
-# the queue of that day; tables-4v4/ holds a hard link to the 4 v 4 class file only):
+# tables-4v4/ holds a hard link to the 4 v 4 class file only):
 # ostle-5x5-4v4-class.check-against-1m.json and .err
 dfasolve check ~/dfasolve-runs/ostle-5x5-fresh/tables-4v4 --against ostle-4v4-class.dfas --sample 1000000 --json

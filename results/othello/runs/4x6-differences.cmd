@@ -1,2 +1,0 @@
-# Build f290a48, 2026-11-28 10:21-10:23, in ~/dfasolve-runs/othello/4x6-differences/ (by the queue of that day), which holds hard links to the universe and class files of the solve by classes (runs/4x6-classes.sh); alone but for nice -n 19 builds and tests. Files here: run.1.json and run.1.err renamed.
-/usr/bin/time -v dfasolve othello --width 4 --height 6 --differences . --json --progress --max-memory 20

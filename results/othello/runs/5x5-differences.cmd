@@ -1,2 +1,0 @@
-# Build f290a48, 2026-11-28 10:40-11:42, in ~/dfasolve-runs/othello/5x5-differences/ (by the queue of that day), from scratch (the universes made first, 48 minutes); beside it nice -n 19 builds, clippy, the whole test suite, a criterion bench, dfasolve stats of its universe files and perf record -p of it for 25 s. Files here: run.1.json and run.1.err renamed.
-/usr/bin/time -v dfasolve othello --width 5 --height 5 --differences . --json --progress --max-memory 20

@@ -1,1 +1,0 @@
-cd ~/dfasolve-runs/othello/6x5-differences && timeout 1200 /usr/bin/time -v dfasolve othello --width 6 --height 5 --differences . --json --progress --max-memory 20   # build 5ab7405 (the queue of that day)

@@ -1,1 +1,0 @@
-cd ~/dfasolve-runs/othello/6x6-differences && timeout 3600 /usr/bin/time -v dfasolve othello --width 6 --height 6 --differences . --json --progress --max-memory 20   # build 5ab7405; twice (the queue of that day), the second resuming
