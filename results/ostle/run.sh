@@ -4,7 +4,7 @@
 set -e
 cargo build --release --quiet
 bin=target/release/dfasolve
-out=results/ostle/runs
+out=results/ostle/small-variants
 mkdir -p "$out"
 for v in "3 3 3 1" "3 3 3 2" "3 4 3 2" "4 3 3 2" "3 4 3 1" "4 4 3 2" "4 4 4 3" "4 4 4 2" "4 4 2 1"; do
     set -- $v

@@ -300,7 +300,7 @@ fn a_stopped_class_resumes_to_the_same_tables() {
 }
 
 /// The breadth-first levels up to symmetry equal the DFA census's on 4x4 K3 T2 (exact reading,
-/// `results/ostle/runs/ostle-4x4-k3-t2.txt`).
+/// `results/ostle/small-variants/4x4-k3-t2.txt`).
 #[test]
 fn breadth_first_levels_equal_the_dfa_census() {
     let (_dir, s, _) = solve_all(&variant(4, 4, 3, 2, Rule::Exact));
