@@ -41,12 +41,22 @@ impl BreakthroughArgs {
     pub fn game(&self) -> Result<Breakthrough> {
         Ok(self.game.game()?)
     }
+}
+
+impl super::SolveCommand for BreakthroughArgs {
+    fn build(&self) -> Result<Box<dyn crate::game::Game>> {
+        Ok(Box::new(self.game()?))
+    }
+
+    fn run_options(&self) -> &super::options::RunOptions {
+        &self.run
+    }
 
     /// Solve it and print the report.
     ///
     /// # Errors
     /// A refused size, the solver's and the outputs' errors.
-    pub fn run(&self) -> Result<()> {
+    fn run(&self) -> Result<()> {
         let game = self.game()?;
         let run = &self.run;
         let mode = if self.strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: self.depth } };

@@ -31,12 +31,22 @@ impl Connect4Args {
     pub fn game(&self) -> Result<Connect4> {
         Ok(self.game.game()?)
     }
+}
+
+impl super::SolveCommand for Connect4Args {
+    fn build(&self) -> Result<Box<dyn crate::game::Game>> {
+        Ok(Box::new(self.game()?))
+    }
+
+    fn run_options(&self) -> &super::options::RunOptions {
+        &self.run
+    }
 
     /// Solve it strongly (draws rule out a meet in the middle) and print the report.
     ///
     /// # Errors
     /// A refused size, the solver's and the outputs' errors.
-    pub fn run(&self) -> Result<()> {
+    fn run(&self) -> Result<()> {
         let game = self.game()?;
         let squares = self.game.width * self.game.height;
         let _showing = super::progress::show(&self.run);

@@ -36,7 +36,7 @@ pub use breakthrough::BreakthroughArgs;
 pub use connect4::Connect4Args;
 pub use nim::NimArgs;
 pub use options::{RunOptions, VerifyOptions};
-pub use ostle::{ExplicitOstleArgs, OstleArgs, VerifyOstleArgs};
+pub use ostle::{ExplicitOstleArgs, OstleArgs, OstleSolveArgs, VerifyOstleArgs};
 pub use othello::OthelloArgs;
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
@@ -82,33 +82,7 @@ pub enum Command {
     /// published counts: values, positions by hole class and pieces, checkmates, non-trivial
     /// states, distances from the start, raw and up to the board's symmetries.
     #[command(after_help = "Example:\n  dfasolve ostle --width 4 --height 4 --pieces 3 --lose-at 2 --rule class")]
-    Ostle {
-        /// The variant.
-        #[command(flatten)]
-        variant: OstleArgs,
-        /// Count without solving: positions by hole class and pieces, checkmate positions,
-        /// non-trivial states, breadth-first levels from the start (part by part, so 5x5 fits).
-        #[arg(long)]
-        census: bool,
-        /// Solve and save without the census of the solved values (raw and up to symmetry,
-        /// with the breadth-first levels), which on the largest classes needs more memory and
-        /// time than the solve (5x5's 4 v 4 in the class reading: past 20 GiB after a 4-hour
-        /// solve).
-        #[arg(long, conflicts_with = "census")]
-        no_census: bool,
-        /// Stop the breadth-first levels from the start after this many minutes; the report
-        /// gives the levels finished by then and says where they stopped.
-        #[arg(long, value_name = "MIN", default_value_t = 60.0)]
-        levels_minutes: f64,
-        /// Instead of solving: write the K v K class file of this variant into the
-        /// `--by-classes` directory from FILE, a strong solution of the same board and limit
-        /// with K pieces a side (5x5's 4 v 4 class from `dfasolve ostle --pieces 4 --lose-at 3`).
-        #[arg(long, value_name = "FILE", requires = "by_classes", conflicts_with_all = ["census", "class"])]
-        class_from_subgame: Option<PathBuf>,
-        /// Output, progress and checkpoint options.
-        #[command(flatten)]
-        run: RunOptions,
-    },
+    Ostle(OstleSolveArgs),
     /// Check a DFA solution against an independent explicit solver, entry by entry.
     #[command(after_help = "Example:\n  dfasolve verify ostle --width 3 --height 4 --pieces 3 --lose-at 2")]
     Verify {
@@ -380,27 +354,10 @@ pub struct ExportArgs {
 /// # Errors
 /// Any failure, as a message for the user.
 pub fn run(cli: Cli) -> Result<()> {
-    if let Some(outcome) = class_jobs(&cli.command) {
-        return outcome;
+    if let Some(solve) = cli.command.solve_command() {
+        return class_jobs(solve).unwrap_or_else(|| solve.run());
     }
     match cli.command {
-        Command::Breakthrough(args) => args.run(),
-        Command::Nim(args) => args.run(),
-        Command::Othello(args) => args.run(),
-        Command::Spread(args) => args.run(),
-        Command::Connect4(args) => args.run(),
-        Command::Ostle { variant, class_from_subgame: Some(file), run, .. } => {
-            ostle::run_class_from_subgame(&variant, &file, &run)
-        }
-        Command::Ostle { variant, census, no_census, levels_minutes, run, .. } => {
-            let limit = ostle::levels_limit(levels_minutes)?;
-            if census {
-                ostle::run_census(&variant, limit, &run)
-            } else {
-                let after = if no_census { ostle::AfterSolve::Nothing } else { ostle::AfterSolve::Census(limit) };
-                ostle::run_ostle(&variant, after, &run)
-            }
-        }
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => {
             ostle::run_verify_ostle(&args, run.json, &run.run_options())
         }
@@ -473,6 +430,8 @@ pub fn run(cli: Cli) -> Result<()> {
             Files::new(force).reads(&dfa1).writes(Some(&out), Writing::Whole, "the imported file").check()?;
             files::import(&dfa1, &out)
         }
+        // The solve commands ran above, as one arm a game in `Command::solve_command`.
+        _ => unreachable!("a solve command is run before this match"),
     }
 }
 
@@ -492,32 +451,48 @@ fn refuse_hopeless(estimated_bytes: f64, force: bool) -> Result<()> {
     Ok(())
 }
 
-/// `--list-classes`, and `--by-classes DIR --class NAME` (one class as one job), for the
-/// solve commands; `None` for everything else.
-fn class_jobs(command: &Command) -> Option<Result<()>> {
-    let run = match command {
-        Command::Breakthrough(args) => &args.run,
-        Command::Nim(args) => &args.run,
-        Command::Ostle { run, .. } => run,
-        Command::Othello(args) => &args.run,
-        Command::Spread(args) => &args.run,
-        Command::Connect4(args) => &args.run,
-        _ => return None,
-    };
+/// A solve command's arguments: the game they name, the options of the run, and the run.
+pub trait SolveCommand {
+    /// The game the arguments name.
+    ///
+    /// # Errors
+    /// Parameters the game refuses.
+    fn build(&self) -> Result<Box<dyn crate::game::Game>>;
+
+    /// The options every solve takes.
+    fn run_options(&self) -> &RunOptions;
+
+    /// Solve, and print or write what was asked.
+    ///
+    /// # Errors
+    /// Any failure, as a message for the user.
+    fn run(&self) -> Result<()>;
+}
+
+impl Command {
+    /// The solve command this is, if it is one: one arm a game.
+    fn solve_command(&self) -> Option<&dyn SolveCommand> {
+        Some(match self {
+            Command::Breakthrough(args) => args,
+            Command::Nim(args) => args,
+            Command::Ostle(args) => args,
+            Command::Othello(args) => args,
+            Command::Spread(args) => args,
+            Command::Connect4(args) => args,
+            _ => return None,
+        })
+    }
+}
+
+/// `--list-classes`, and `--by-classes DIR --class NAME` (one class as one job), for a solve
+/// command; `None` when neither is asked.
+fn class_jobs(command: &dyn SolveCommand) -> Option<Result<()>> {
+    let run = command.run_options();
     if !run.list_classes && run.class.is_none() {
         return None;
     }
     // Built here only for a class job: the solve commands build their own game.
-    let game: Result<Box<dyn crate::game::Game>> = match command {
-        Command::Breakthrough(args) => args.game().map(|g| Box::new(g) as _),
-        Command::Nim(args) => args.game().map(|g| Box::new(g) as _),
-        Command::Ostle { variant, .. } => variant.game().map(|g| Box::new(g) as _),
-        Command::Othello(args) => args.game().map(|g| Box::new(g) as _),
-        Command::Spread(args) => args.game().map(|g| Box::new(g) as _),
-        Command::Connect4(args) => args.game().map(|g| Box::new(g) as _),
-        _ => unreachable!("matched above"),
-    };
-    let game = match game {
+    let game = match command.build() {
         Ok(g) => g,
         Err(e) => return Some(Err(e)),
     };

@@ -52,12 +52,22 @@ impl NimArgs {
     pub fn game(&self) -> Result<Nim> {
         Ok(self.game.game()?)
     }
+}
+
+impl super::SolveCommand for NimArgs {
+    fn build(&self) -> Result<Box<dyn crate::game::Game>> {
+        Ok(Box::new(self.game()?))
+    }
+
+    fn run_options(&self) -> &super::options::RunOptions {
+        &self.run
+    }
 
     /// Solve it, check it against the XOR rule and print the report.
     ///
     /// # Errors
     /// A refused size, the solver's and the outputs' errors.
-    pub fn run(&self) -> Result<()> {
+    fn run(&self) -> Result<()> {
         let game = self.game()?;
         let (seconds, bytes) = estimate(self.game.heaps, self.game.tokens);
         let said = format!(

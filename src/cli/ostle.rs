@@ -35,6 +35,57 @@ pub struct OstleArgs {
     pub long: bool,
 }
 
+/// The arguments of `dfasolve ostle`: the variant, what to do with it, and the run's options.
+#[derive(Args, Debug)]
+pub struct OstleSolveArgs {
+    /// The variant.
+    #[command(flatten)]
+    pub variant: OstleArgs,
+    /// Count without solving: positions by hole class and pieces, checkmate positions,
+    /// non-trivial states, breadth-first levels from the start (part by part, so 5x5 fits).
+    #[arg(long)]
+    pub census: bool,
+    /// Solve and save without the census of the solved values (raw and up to symmetry,
+    /// with the breadth-first levels), which on the largest classes needs more memory and
+    /// time than the solve.
+    #[arg(long, conflicts_with = "census")]
+    pub no_census: bool,
+    /// Stop the breadth-first levels from the start after this many minutes; the report
+    /// gives the levels finished by then and says where they stopped.
+    #[arg(long, value_name = "MIN", default_value_t = 60.0)]
+    pub levels_minutes: f64,
+    /// Instead of solving: write the K v K class file of this variant into the
+    /// `--by-classes` directory from FILE, a strong solution of the same board and limit
+    /// with K pieces a side (5x5's 4 v 4 class from `dfasolve ostle --pieces 4 --lose-at 3`).
+    #[arg(long, value_name = "FILE", requires = "by_classes", conflicts_with_all = ["census", "class"])]
+    pub class_from_subgame: Option<PathBuf>,
+    /// Output, progress and checkpoint options.
+    #[command(flatten)]
+    pub run: RunOptions,
+}
+
+impl super::SolveCommand for OstleSolveArgs {
+    fn build(&self) -> Result<Box<dyn crate::game::Game>> {
+        Ok(Box::new(self.variant.game()?))
+    }
+
+    fn run_options(&self) -> &RunOptions {
+        &self.run
+    }
+
+    fn run(&self) -> Result<()> {
+        if let Some(file) = &self.class_from_subgame {
+            return run_class_from_subgame(&self.variant, file, &self.run);
+        }
+        let limit = levels_limit(self.levels_minutes)?;
+        if self.census {
+            return run_census(&self.variant, limit, &self.run);
+        }
+        let after = if self.no_census { AfterSolve::Nothing } else { AfterSolve::Census(limit) };
+        run_ostle(&self.variant, after, &self.run)
+    }
+}
+
 impl OstleArgs {
     fn variant(&self) -> Result<Variant> {
         Ok(self.game.clone().checked()?)

@@ -74,31 +74,6 @@ impl OthelloArgs {
         Ok(OthelloParams { threshold, ..self.game }.game()?)
     }
 
-    /// Solve it strongly (draws rule out a meet in the middle) and print the report; with
-    /// `--margin`, the start's exact disc difference.
-    ///
-    /// # Errors
-    /// A refused size, the solver's and the outputs' errors.
-    pub fn run(&self) -> Result<()> {
-        if self.plies.is_none() {
-            self.refuse_long()?;
-        }
-        if self.margin {
-            return self.run_margin();
-        }
-        if let Some(plies) = self.plies {
-            return self.run_plies(plies);
-        }
-        if let Some(dir) = &self.margins {
-            return self.run_margins(dir);
-        }
-        if let Some(dir) = &self.differences {
-            return self.run_differences(dir);
-        }
-        let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
-        report::finish(&report, &self.run, &[], |_| {})
-    }
-
     /// Refuse a job estimated to be long unless `--long`; say the estimate of one that takes
     /// over a minute. (`--plies` is bounded ply by ply by `--max-memory` instead.)
     fn refuse_long(&self) -> Result<()> {
@@ -388,6 +363,41 @@ impl OthelloArgs {
             started.elapsed().as_secs_f64()
         );
         Ok(())
+    }
+}
+
+impl super::SolveCommand for OthelloArgs {
+    fn build(&self) -> Result<Box<dyn crate::game::Game>> {
+        Ok(Box::new(self.game()?))
+    }
+
+    fn run_options(&self) -> &super::options::RunOptions {
+        &self.run
+    }
+
+    /// Solve it strongly (draws rule out a meet in the middle) and print the report; with
+    /// `--margin`, the start's exact disc difference.
+    ///
+    /// # Errors
+    /// A refused size, the solver's and the outputs' errors.
+    fn run(&self) -> Result<()> {
+        if self.plies.is_none() {
+            self.refuse_long()?;
+        }
+        if self.margin {
+            return self.run_margin();
+        }
+        if let Some(plies) = self.plies {
+            return self.run_plies(plies);
+        }
+        if let Some(dir) = &self.margins {
+            return self.run_margins(dir);
+        }
+        if let Some(dir) = &self.differences {
+            return self.run_differences(dir);
+        }
+        let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
+        report::finish(&report, &self.run, &[], |_| {})
     }
 }
 

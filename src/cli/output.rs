@@ -47,7 +47,9 @@ impl<T, E: Into<anyhow::Error>> AboutFile<T> for Result<T, E> {
         self.map_err(|e| {
             let e = e.into();
             let shown = path.display().to_string();
-            if format!("{e:#}").contains(&shown) { e } else { e.context(format!("{verb} {shown}")) }
+            // A refusal says what to ask instead; it is not about reading the file.
+            let refusal = matches!(e.downcast_ref::<crate::Error>(), Some(crate::Error::NotApplicable(_)));
+            if refusal || format!("{e:#}").contains(&shown) { e } else { e.context(format!("{verb} {shown}")) }
         })
     }
 }

@@ -26,12 +26,22 @@ impl SpreadArgs {
     pub fn game(&self) -> Result<Spread> {
         Ok(self.game.game()?)
     }
+}
+
+impl super::SolveCommand for SpreadArgs {
+    fn build(&self) -> Result<Box<dyn crate::game::Game>> {
+        Ok(Box::new(self.game()?))
+    }
+
+    fn run_options(&self) -> &super::options::RunOptions {
+        &self.run
+    }
 
     /// Solve it strongly (draws rule out a meet in the middle) and print the report.
     ///
     /// # Errors
     /// A refused size, the solver's and the outputs' errors.
-    pub fn run(&self) -> Result<()> {
+    fn run(&self) -> Result<()> {
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})
     }

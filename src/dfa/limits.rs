@@ -184,10 +184,9 @@ pub(crate) const SPLIT_LEVELS: usize = 3;
 /// in `2^level` passes), from the process's resident memory against its budget: 0 (whole)
 /// under 40% of the budget, 1 (halves) under 55%, 2 (quarters) above. Without a budget, 0.
 ///
-/// The thresholds leave room for one pass's tables above what the process holds: on the
-/// Breakthrough 5x6 backup a whole row of moves explored tables of up to 2.6 GiB above the
-/// 2.3 GiB of sets held, and passes of a half row have about half the keys (measured on
-/// 5x5 and 4x6: peaks 10-14% lower for 8-11% more time).
+/// The thresholds leave room for one pass's tables above what the process holds: a whole
+/// row of moves can explore tables larger than the sets held, and a half row has about half
+/// the keys (`docs/engine-notes.md`, "Figures behind the code's comments").
 pub(crate) fn split_level() -> usize {
     let budget = BUDGET.load(Ordering::Relaxed);
     if budget == 0 {

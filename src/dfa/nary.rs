@@ -205,12 +205,11 @@ fn expand_sets(raw: &[u32], alphabet: usize, current: &Sets) -> (Vec<u32>, Sets)
 impl Dfa {
     /// The union of many sets of one shape, in one pass (see the module docs of `nary`).
     ///
-    /// Best for many operands that share structure (the images of one set under many moves):
-    /// 100 such operands unite 2x faster than by a chain of pairwise unions. The subset
-    /// construction can explore far more sets than the result has states when a few large
-    /// operands differ a lot: ten move images of 1-4 M states each (Ostle 5x5) passed 10 GB
-    /// where pairwise unions in a balanced tree needed 2.5 GB, so move graphs merge their
-    /// groups' images that way.
+    /// Best for many operands that share structure (the images of one set under many moves),
+    /// which it unites faster than a chain of pairwise unions. The subset construction can
+    /// explore far more sets than the result has states when a few large operands differ a
+    /// lot, so move graphs merge their groups' images by pairwise unions in a balanced tree
+    /// (`docs/engine-notes.md`, "Figures behind the code's comments").
     ///
     /// # Panics
     /// If the sets do not all have `shape`.

@@ -84,7 +84,7 @@ impl Dfa {
     }
 
     /// `self ∪= other`. An empty `other` leaves `self` as it is: [`Dfa::union`] would copy it,
-    /// and a solver's running sets reach 130 M states (4.8 GB).
+    /// and a solver's running sets reach gigabytes.
     pub fn unite_with(&mut self, other: &Dfa) {
         if !other.is_empty() {
             *self = self.union(other);

@@ -317,9 +317,8 @@ impl RelationImager {
     /// Why not top-down with a state (prefix unchanged, moves made so far): the moves made in
     /// the prefix alone, or the moves still to come alone, can remember far more than their
     /// union (in Nim, a set of XOR values that the other heaps' moves fill in), and such a
-    /// state keeps them apart. A node of the image is the union itself, so it collapses.
-    /// Measured: a top-down state of (within node, set node, node of the moves made so far)
-    /// took 325 s and 2.8 GB on Nim 8x31, where the restricted image takes about 10 s.
+    /// state keeps them apart. A node of the image is the union itself, so it collapses
+    /// (measured in `docs/engine-notes.md`, "Figures behind the code's comments").
     ///
     /// # Panics
     /// If `set` or `within` has another shape.

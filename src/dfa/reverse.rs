@@ -35,9 +35,8 @@ impl Dfa {
     }
 
     /// [`Dfa::reverse`], given up (`None`) as soon as the subsets and child codes it holds
-    /// exceed `budget` ids (4 bytes each). Reversal can blow up where relabelling cannot
-    /// (measured: a 4.8M-state Breakthrough 7x5 set went past 20 GB), so a caller with a
-    /// cheaper fallback bounds it.
+    /// exceed `budget` ids (4 bytes each). Reversal can blow up where relabelling cannot (a
+    /// subset construction), so a caller with a cheaper fallback bounds it.
     pub fn reverse_bounded(&self, budget: usize) -> Option<Dfa> {
         let n = self.shape.len();
         let shape = Shape::new(self.shape.sizes().iter().rev().copied().collect::<Vec<u16>>());

@@ -53,9 +53,9 @@ impl MoveGraph {
     /// Each group's image is merged as soon as it exists, by pairwise unions in a balanced
     /// tree (a binary counter: two merged images of equal rank merge again). At most about
     /// log2(groups) images wait at once, and every union's result is minimal before it goes
-    /// on. One n-ary union of all the groups' images was the alternative; on Ostle 5x5 its
-    /// subset construction over ten images of 1-4 M states each passed 10 GB where these
-    /// unions stay near the size of their operands.
+    /// on. One n-ary union of all the groups' images was the alternative; its subset
+    /// construction over a few large images can grow far past them, where these unions stay
+    /// near the size of their operands.
     ///
     /// `resume` may skip the groups an earlier run finished (starting from the images it left
     /// waiting) and is told what waits after each group.

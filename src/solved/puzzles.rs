@@ -55,7 +55,7 @@ pub fn puzzles(path: &Path, filter: &Filter, limit: usize, games: &'static Games
     }
     if filter.plain {
         return refuse(
-            "--no-forbidden-move applies to a game's own tables of states (a DFA solution's positions hold their forbidden move)",
+            "--no-forbidden-move applies to a game's own class tables (a DFA solution's positions hold their forbidden move)",
         );
     }
     let solved = DfaSolved::load(path, games)?;

@@ -30,9 +30,7 @@ pub enum SquareOrder {
     #[default]
     Rows,
     /// Column by column (files a, b, ...), each from the first player's home row. Smaller
-    /// sets on four-row boards (8x4: 119,529 states at most against 462,866, 98 MiB peak
-    /// against 239 MiB), larger from five rows on (5x5: 640,777 against 386,299); the figures
-    /// are in `games/breakthrough/README.md`.
+    /// sets on four-row boards, larger from five rows on (`games/breakthrough/README.md`).
     Columns,
 }
 
@@ -351,10 +349,8 @@ impl Game for Breakthrough {
     /// the change's own "before" symbols are the whole pre-condition.
     ///
     /// Moves are evaluated in one group per from-row: a pass then carries only the moves of
-    /// one row band at a time. Measured side by side against one group for all moves, other
-    /// work paused: 5x5 strong 262/264 MB against 386/400 MB peak, 21.4/22.4 s against
-    /// 20.7/21.3 s; 4x6 strong 519 MB against 752 MB, 60.4 s against 55.6 s. A third less
-    /// memory for up to a tenth more time: memory is what stops the largest boards.
+    /// one row band at a time, a third less memory than one group for all moves for up to a
+    /// tenth more time (`docs/engine-notes.md`): memory is what stops the largest boards.
     fn moves(&self, side: Side) -> MoveGraph {
         let mut g = MoveGraph::new(&self.shape);
         let me = pawn(side);
