@@ -3,7 +3,13 @@
 
 use super::cost::{LONG_SECONDS, SAID_SECONDS, duration};
 use super::options::RunOptions;
+use crate::counts::human;
+use crate::dfa::Dfa;
+use crate::game::Game;
 use crate::games::nim::{Nim, NimParams};
+use crate::record::{Phase, SetName};
+use crate::solved::Mode;
+use crate::solver::Solver;
 use anyhow::Result;
 use clap::Args;
 
@@ -83,12 +89,56 @@ impl super::SolveCommand for NimArgs {
             let _showing = super::progress::show(&self.run);
             crate::progress!("{}: {said}", game_name(&self.game));
         }
-        super::solve::run_nim(&game, self.strong, &self.run)
+        run_nim(&game, self.strong, &self.run)
     }
 }
 
 fn game_name(p: &NimParams) -> String {
     format!("nim {}x{}", p.heaps, p.tokens)
+}
+
+/// `dfasolve nim`: solve, check every position against Bouton's rule, report the reachable
+/// positions per ply.
+fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> {
+    let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: 0 } };
+    let report = super::solve::solve(game, mode, run)?;
+    let check = game.check_xor(&report.solution)?;
+    // Without backward plies nothing is decided before going forward (the lost terminal
+    // position has no moves), so the solve's forward records are the reachable sets; the
+    // strong mode has none and goes forward here.
+    let recorded: Vec<Option<u128>> = report
+        .solution
+        .records
+        .iter()
+        .filter(|r| r.phase == Phase::Forward && r.set == SetName::Reachable)
+        .map(|r| r.positions)
+        .collect();
+    let forward = match recorded {
+        counts if !strong && !counts.is_empty() => counts,
+        _ => {
+            let mut solver = Solver::new(game);
+            let plies = solver.forward_plies(&game.initial(), None, None)?;
+            plies.iter().map(Dfa::checked_count).collect()
+        }
+    };
+    let extra = [
+        ("xor_check", serde_json::json!(check.summary)),
+        ("losing_positions", crate::counts::json_opt(check.losing)),
+        ("losing_dfa_states", serde_json::json!(check.losing_states)),
+        ("positions", crate::counts::json_opt(check.positions)),
+        ("per_ply_reachable", forward.iter().map(|&n| crate::counts::json_opt(n)).collect()),
+    ];
+    super::report::finish(&report, run, &extra, |out| {
+        out.push_str(&format!(
+            "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
+            check.summary,
+            human(check.losing),
+            human(check.positions),
+            check.losing_states
+        ));
+        let per_ply: Vec<String> = forward.iter().map(|&n| human(n)).collect();
+        out.push_str(&format!("per-ply reachable: {}\n", per_ply.join(" ")));
+    })
 }
 
 #[cfg(test)]

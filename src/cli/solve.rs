@@ -1,17 +1,14 @@
 //! Running a solve from the command line: progress lines, the growing CSV record,
-//! checkpoints, saving the solution; and `dfasolve nim`, which checks what it solved.
+//! checkpoints, saving the solution.
 
 use super::RunOptions;
 use super::output::{AboutFile, say};
 use super::progress::Showing;
-use super::report::{SolveReport, finish};
-use crate::counts::human;
-use crate::dfa::Dfa;
+use super::report::SolveReport;
 use crate::dfa::limits::EngineLimits;
 use crate::error::Error;
 use crate::game::Game;
-use crate::games::nim::Nim;
-use crate::record::{CSV_HEADER, Phase, SetName, StepRecord, csv_line, write_csv};
+use crate::record::{CSV_HEADER, StepRecord, csv_line, write_csv};
 use crate::solved::Mode;
 use crate::solver::{SolveOptions, Solver};
 use anyhow::{Context, Result};
@@ -320,48 +317,4 @@ pub(super) fn check_outputs<'p>(
         check_directory(d).about_file("cannot write in", d)?;
     }
     Ok(())
-}
-
-/// `dfasolve nim`: solve, check every position against Bouton's rule, report the reachable
-/// positions per ply.
-pub(super) fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> {
-    let mode = if strong { Mode::Strong } else { Mode::MeetInTheMiddle { depth: 0 } };
-    let report = solve(game, mode, run)?;
-    let check = game.check_xor(&report.solution)?;
-    // Without backward plies nothing is decided before going forward (the lost terminal
-    // position has no moves), so the solve's forward records are the reachable sets; the
-    // strong mode has none and goes forward here.
-    let recorded: Vec<Option<u128>> = report
-        .solution
-        .records
-        .iter()
-        .filter(|r| r.phase == Phase::Forward && r.set == SetName::Reachable)
-        .map(|r| r.positions)
-        .collect();
-    let forward = match recorded {
-        counts if !strong && !counts.is_empty() => counts,
-        _ => {
-            let mut solver = Solver::new(game);
-            let plies = solver.forward_plies(&game.initial(), None, None)?;
-            plies.iter().map(Dfa::checked_count).collect()
-        }
-    };
-    let extra = [
-        ("xor_check", serde_json::json!(check.summary)),
-        ("losing_positions", crate::counts::json_opt(check.losing)),
-        ("losing_dfa_states", serde_json::json!(check.losing_states)),
-        ("positions", crate::counts::json_opt(check.positions)),
-        ("per_ply_reachable", forward.iter().map(|&n| crate::counts::json_opt(n)).collect()),
-    ];
-    finish(&report, run, &extra, |out| {
-        out.push_str(&format!(
-            "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
-            check.summary,
-            human(check.losing),
-            human(check.positions),
-            check.losing_states
-        ));
-        let per_ply: Vec<String> = forward.iter().map(|&n| human(n)).collect();
-        out.push_str(&format!("per-ply reachable: {}\n", per_ply.join(" ")));
-    })
 }
