@@ -28,9 +28,10 @@
 //!    through every strategy that applies, against an explicit retrograde over the game's own
 //!    explicit rules, with the images and text forms checked on samples.
 //! 4. If it should be solved from the command line: `src/cli/<game>.rs` with `<Game>Args`,
-//!    which flattens `<Game>Params` beside the solve's own options (`game()` builds the game,
-//!    once, and `run()` solves it), and one variant `<Game>(<Game>Args)` of `cli::Command` with
-//!    its arm in the dispatch and in the class jobs (`src/cli/spread.rs` is the smallest).
+//!    which flattens `<Game>Params` beside the solve's own options and implements
+//!    `cli::SolveCommand` (the game it builds, its run options, the run), and one variant
+//!    `<Game>(<Game>Args)` of `cli::Command` with its arm in `Command::solve_command`, which
+//!    dispatch and class jobs both go through (`src/cli/spread.rs` is the smallest).
 //!    Files written by any solve are read back by `query`, `check`, `stats`, `play` and
 //!    `serve` through the table with no change.
 
