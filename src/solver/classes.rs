@@ -194,7 +194,7 @@ impl Solver<'_> {
             // hold every position a move from the class reaches. They serve as the landing
             // set as they are: a superset changes no value (no move reaches the extra
             // positions), and the forward image that would trim them costs a large share of a
-            // class solve (`docs/engine-notes.md`, classes over swept universes).
+            // class solve (`docs/measurements.md`, classes over swept universes).
             Some(targets) => targets.map(|_, u| u.intersection(&lower_sets)),
             None => self.whole_made().universe.map(|o, u| {
                 let mover = o.other();

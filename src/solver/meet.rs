@@ -31,7 +31,7 @@ impl Solver<'_> {
         let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
         // With a spill directory the finished sets lie in mapped files from here on: the
-        // backup's memory is then its ply's work (`docs/engine-notes.md`, lever 2).
+        // backup's memory is then its ply's work (`docs/measurements.md`, lever 2).
         let decided = {
             let in_memory = decided;
             PerSide::try_new(sides, |s| self.spill.keep(in_memory[s].clone()))?

@@ -30,7 +30,7 @@ impl Breakthrough {
         let totals: Vec<Dfa> = (0..=most).map(total_set).collect();
         // Breadth first from the start over every total at once: one image per side and ply,
         // where a sweep per class or per total takes one per side, step and class or total
-        // (`docs/engine-notes.md`). A capture lowers the total, so once every total from `t`
+        // (`docs/measurements.md`). A capture lowers the total, so once every total from `t`
         // up has nothing new, total `t` is complete: its classes go to `each` and its sets
         // are dropped.
         let start = self.initial();

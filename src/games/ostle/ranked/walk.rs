@@ -239,7 +239,7 @@ impl Solve<'_> {
         let n = usize::from(w.markers[rp as usize]);
         let first = w.first_state(rp);
         // Most moves applied change nothing (their boards' states are decided already; counts
-        // in docs/engine-notes.md): those are left before the forbidden move is worked out.
+        // in `docs/measurements.md`): those are left before the forbidden move is worked out.
         let changes = |c: u8| code::undecided(c) || !from_win && (c == OTHER_PARITY || Self::win_longer_than(c, d + 1));
         if !w.values[first as usize..=first as usize + n].iter().any(|c| changes(c.load(Relaxed))) {
             return Ok(());
