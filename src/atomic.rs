@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn outputs_are_checked_before_they_are_written() {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = crate::scratch::tempdir();
         assert!(check_writable(&dir.path().join("new/sub/file.dfas")).is_err(), "no directory is made unasked");
         assert!(!dir.path().join("new").exists());
         assert!(check_writable(&dir.path().join("file.dfas")).is_ok());
@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn writes_whole_files_and_leaves_no_temporary_behind() {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = crate::scratch::tempdir();
         assert!(write_atomically(&dir.path().join("sub").join("out.txt"), b"x").is_err(), "no directory made");
         std::fs::create_dir(dir.path().join("sub")).expect("made");
         let path = dir.path().join("sub").join("out.txt");
@@ -184,7 +184,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn links_are_followed_and_special_files_written_into() {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = crate::scratch::tempdir();
         let real = dir.path().join("real.txt");
         std::fs::write(&real, b"old").expect("written");
         let link = dir.path().join("link.txt");

@@ -44,6 +44,8 @@ pub mod move_graph;
 pub mod plot;
 pub mod progress;
 pub mod record;
+#[cfg(test)]
+mod scratch;
 pub mod solved;
 pub mod solver;
 pub mod sys;

@@ -398,7 +398,7 @@ mod tests {
                 P = crate::PROGRAM_VERSION
             )
         );
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("run.csv");
         write_csv(&path, "nim 3x7", &records).expect("written");
         let rows = read_csv(&path).expect("read back");
@@ -417,7 +417,7 @@ mod tests {
 
     #[test]
     fn read_csv_names_the_bad_line() {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("run.csv");
         std::fs::write(&path, format!("{CSV_HEADER}g,Forward,x,first,reachable,1,2,3,,0.1,\n")).expect("written");
         let err = read_csv(&path).expect_err("a step that is not a number");

@@ -112,16 +112,19 @@ fn values_2x6_match_explicit_solver() {
 }
 
 #[test]
+#[ignore = "slow"]
 fn values_3x5_match_explicit_solver() {
     check_values(3, 5);
 }
 
 #[test]
+#[ignore = "slow"]
 fn values_4x4_match_explicit_solver() {
     check_values(4, 4);
 }
 
 #[test]
+#[ignore = "slow"]
 fn values_in_column_order_match_explicit_solver() {
     check_values_in_order(3, 5, SquareOrder::Columns);
     check_values_in_order(4, 4, SquareOrder::Columns);
@@ -173,7 +176,7 @@ fn bad_sizes_are_errors() {
 fn checkpointed_retrograde_reads_back_the_same_increments() {
     let game = Breakthrough::new(4, 4).unwrap();
     let plain = Solver::new(&game).retrograde(None).unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let options = SolveOptions { checkpoints: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
     let spilled = Solver::with_options(&game, options).retrograde(None).unwrap();
     assert!(plain.new_win[Side::First].len() > 4, "enough iterations to spill some");
@@ -186,6 +189,7 @@ fn checkpointed_retrograde_reads_back_the_same_increments() {
 /// shortens the backup) values positions exactly as the strong solve does, and depth 0 (no
 /// pruning) values every position reachable from the start, on every size up to 4x5 and 5x4.
 #[test]
+#[ignore = "slow"]
 fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
     use dfasolve::dfa::Dfa;
     for (w, h) in [(2, 4), (3, 4), (2, 5), (4, 4), (2, 6), (3, 5), (5, 4), (4, 5)] {
@@ -274,7 +278,7 @@ fn meet_in_the_middle_spilled_to_disk_finds_the_same_solution() {
         let game = Breakthrough::new(width, height).unwrap();
         let mode = Mode::MeetInTheMiddle { depth: 2 };
         let in_memory = Solver::new(&game).solve(mode).unwrap();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let options = SolveOptions { spill: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
         let spilled = Solver::with_options(&game, options).solve(mode).unwrap();
         assert!(spilled.classes.iter().any(|c| c.set.is_spilled()), "{width}x{height}: some class lies in a file");

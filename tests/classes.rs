@@ -7,7 +7,7 @@ use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use dfasolve::solved::{Mode, Solution};
-use dfasolve::solver::{SolveOptions, Solver};
+use dfasolve::solver::Solver;
 
 fn check(game: &dyn Game) {
     let classes = game.classes();
@@ -35,7 +35,7 @@ fn check(game: &dyn Game) {
         let twin = by_classes.classes[..i].iter().any(|b| b.side == c.side && b.outcome == c.outcome);
         assert!(!twin, "{}: two entries for {} with {} to move", game.name(), c.outcome, c.side);
     }
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let path = dir.path().join("by-classes.dfas");
     by_classes.save(&path).unwrap();
     let (_, loaded) = Solution::load(&path, &dfasolve::games::GAMES).unwrap();
@@ -59,6 +59,7 @@ fn nim_by_classes_equals_whole() {
 }
 
 #[test]
+#[ignore = "slow"]
 fn breakthrough_by_classes_equals_whole() {
     for (w, h) in [(2, 4), (3, 4), (2, 5), (4, 4), (3, 5), (2, 6), (5, 4), (4, 5)] {
         check(&Breakthrough::new(w, h).unwrap());
@@ -99,7 +100,7 @@ fn breakthrough_reachable_classes_keep_the_strong_values() {
 /// 3x4 Breakthrough solved by classes into a temporary directory: (the directory's owner,
 /// the class directory).
 fn classes_of_3x4() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let classes = dir.path().join("classes");
     Solver::new(&Breakthrough::new(3, 4).unwrap()).solve_by_classes(Some(&classes)).unwrap();
     (dir, classes)
@@ -175,6 +176,7 @@ fn a_damaged_class_file_read_in_place_is_an_error_not_an_answer() {
 }
 
 #[test]
+#[ignore = "slow"]
 fn ostle_by_classes_equals_whole() {
     for (width, height, pieces, lose_at) in [(3, 3, 3, 1), (3, 3, 3, 2), (3, 4, 3, 1), (4, 3, 3, 2)] {
         check(&Ostle::new(Variant { width, height, pieces, lose_at, rule: Rule::Exact }).unwrap());
@@ -213,7 +215,7 @@ fn ostle_subgame_makes_the_class_of_the_bigger_game() {
 
 /// The same on 4x4 (minutes: 4x4 K4 T2 by classes takes about 5).
 #[test]
-#[ignore = "minutes; run with --ignored"]
+#[ignore = "slow"]
 fn ostle_subgame_makes_the_class_of_the_bigger_game_4x4() {
     subgame_makes_the_class(4, 4, 2, 1, 24);
     subgame_makes_the_class(4, 4, 3, 2, 256);
@@ -234,48 +236,4 @@ fn ostle_subgame_refuses_what_is_not_one() {
     let big_solution = Solver::new(&big).solve(Mode::Strong).unwrap();
     let err = class_from_subgame(&big, &small, big_solution).unwrap_err().to_string();
     assert!(err.contains("is not a subgame of"), "{err}");
-}
-
-/// With checkpoints, a pass's loss steps park the running sets on disk past a
-/// threshold (here always), take their escape filters by parts where the game has them
-/// (Ostle: by hole square, here always) and journal their images (here after every move group
-/// and part): the values are those of the solve without any of it, the finished run leaves
-/// none of their files, and Breakthrough (two sides, in turn, no parts) and Ostle (one side,
-/// with draws) both take that path.
-#[test]
-fn parked_and_journaled_solves_equal_the_plain_ones() {
-    let games: Vec<Box<dyn Game>> = vec![
-        Box::new(Ostle::new(Variant { width: 3, height: 4, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap()),
-        Box::new(Breakthrough::new(3, 4).unwrap()),
-    ];
-    for game in &games {
-        let plain = Solver::new(game.as_ref()).solve_by_classes(None).unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let options = SolveOptions {
-            checkpoints: Some(dir.path().join("ck")),
-            park_above: 0,
-            part_above: 0,
-            journal_every: std::time::Duration::ZERO,
-            ..SolveOptions::default()
-        };
-        let mut solver = Solver::with_options(game.as_ref(), options);
-        let parked = solver.solve_by_classes(Some(&dir.path().join("classes"))).unwrap();
-        assert_eq!(parked.initial_value, plain.initial_value, "{}", game.name());
-        let (a, b) = (by_value(&plain), by_value(&parked));
-        assert_eq!(a, b, "{}: the same values", game.name());
-        let left: Vec<String> = std::fs::read_dir(dir.path().join("ck"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.contains("parked") || n.ends_with("-wins.dfas") || n.contains("-losses"))
-            .collect();
-        assert!(left.is_empty(), "{}: {left:?}", game.name());
-        // The whole solve is the same pass: it parks too (Breakthrough's takes its side
-        // mirror instead).
-        let plain = Solver::new(game.as_ref()).solve(Mode::Strong).unwrap();
-        let options =
-            SolveOptions { checkpoints: Some(dir.path().join("ck-whole")), park_above: 0, ..SolveOptions::default() };
-        let mut solver = Solver::with_options(game.as_ref(), options);
-        let parked = solver.solve(Mode::Strong).unwrap();
-        assert_eq!(by_value(&plain), by_value(&parked), "{}: the same values, whole", game.name());
-    }
 }

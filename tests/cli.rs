@@ -22,7 +22,7 @@ fn bad_input_is_a_clear_error() {
     assert_clean_error(&dfasolve(&["nim", "--heaps", "0", "--tokens", "3", "--no-save"]), "heaps");
     assert_clean_error(&dfasolve(&["nim", "--heaps", "2", "--tokens", "300", "--no-save"]), "tokens");
     assert_clean_error(&dfasolve(&["chess"]), "unrecognized subcommand");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let missing = dir.path().join("missing.dfas");
     assert_clean_error(&dfasolve(&["stats", missing.to_str().unwrap()]), "no such file");
     let foreign = dir.path().join("foreign.dfas");
@@ -58,7 +58,7 @@ fn progress_is_shown_as_asked() {
     assert_eq!(stderr(&[&bt[..], &["--json"]].concat()), "");
     assert_eq!(stderr(&[&bt[..], &["--progress", "--quiet"]].concat()), "");
     assert_eq!(stderr(&bt), "", "stderr is not a terminal: nothing unless asked");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let t = dir.path().join("t");
     let explicit = ["explicit", "ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1"];
     let stamped = stderr(&[&explicit[..], &["--rule", "class", "--tables", t.to_str().unwrap(), "--json"]].concat());
@@ -114,7 +114,7 @@ fn othello_positions_per_ply() {
 
 #[test]
 fn solve_save_query_check_and_corruption() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("bt.dfas");
     let f = file.to_str().unwrap();
     let out = dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", f]);
@@ -165,7 +165,7 @@ fn json_report_has_the_figures() {
 /// solutions must be byte-identical, and a finished run leaves no journal. Returns the names
 /// the stop left and the resumed run's log of journals read.
 fn stopped_run_resumes(game_args: &[&str], stop_after: &str) -> (Vec<String>, String) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let ck = dir.path().join("ck");
     let (full, resumed) = (dir.path().join("full.dfas"), dir.path().join("resumed.dfas"));
     let args = |out: &Path, ck: Option<&Path>| {
@@ -258,7 +258,7 @@ fn stopped_ostle_run_resumes_to_the_same_result() {
 fn run_stopped_inside_an_image_resumes_from_its_journal() {
     let game = ["ostle", "--width", "4", "--height", "4", "--pieces", "2", "--lose-at", "1", "--journal-every", "0"];
     stopped_inside_an_image_resumes(&game, "backward-0003-first-wins");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let ck = dir.path().join("ck");
     let args = [&game[..], &["--quiet", "--no-save", "--checkpoint", ck.to_str().unwrap()]].concat();
     assert!(dfasolve(&args).status.success());
@@ -289,7 +289,7 @@ fn run_stopped_inside_a_filter_by_parts_resumes_from_its_journal() {
         "0",
     ];
     stopped_inside_an_image_resumes(&game, "backward-0004-first-losses-by-part");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (whole, parts) = (dir.path().join("whole.dfas"), dir.path().join("parts.dfas"));
     assert!(dfasolve(&[&game[..9], &["--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success());
     assert!(dfasolve(&[&game[..], &["--quiet", "--out", parts.to_str().unwrap()]].concat()).status.success());
@@ -302,7 +302,7 @@ fn run_stopped_inside_a_filter_by_parts_resumes_from_its_journal() {
 #[test]
 fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
     let game = ["breakthrough", "--width", "4", "--height", "5", "--journal-every", "0"];
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (whole, cut) = (dir.path().join("whole.dfas"), dir.path().join("cut.dfas"));
     assert!(dfasolve(&[&game[..], &["--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success());
     let many = [&game[..], &["--backup-parts", "16", "--quiet", "--out", cut.to_str().unwrap()]].concat();
@@ -322,7 +322,7 @@ fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
 #[test]
 fn backup_checkpoints_of_three_sets_still_resume() {
     use dfasolve::dfa::file::{Bundle, save_entries};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let ck = dir.path().join("ck");
     let (first, again) = (dir.path().join("first.dfas"), dir.path().join("again.dfas"));
     let run = |out: &Path| {
@@ -353,7 +353,7 @@ fn backup_checkpoints_of_three_sets_still_resume() {
 #[test]
 fn play_against_the_perfect_player_to_the_end() {
     use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("bt.dfas");
     let f = file.to_str().unwrap();
     assert!(
@@ -378,7 +378,7 @@ fn play_against_the_perfect_player_to_the_end() {
 
 #[test]
 fn check_passes_on_a_meet_in_the_middle_solution() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("bt.dfas");
     let f = file.to_str().unwrap();
     assert!(
@@ -393,7 +393,7 @@ fn check_passes_on_a_meet_in_the_middle_solution() {
 
 #[test]
 fn ostle_solve_census_query_check_and_verify() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("ostle.dfas");
     let f = file.to_str().unwrap();
     let args = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1"];
@@ -445,7 +445,7 @@ fn ostle_solve_census_query_check_and_verify() {
 
 #[test]
 fn classes_as_jobs_give_the_whole_solution() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let d = dir.path().join("classes");
     let ds = d.to_str().unwrap();
     let game = ["nim", "--heaps", "3", "--tokens", "2"];
@@ -494,7 +494,7 @@ fn classes_as_jobs_give_the_whole_solution() {
 /// one per class and value.
 #[test]
 fn ostle_by_classes_reports_the_whole_census() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let d = dir.path().join("classes");
     let game = ["ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--json", "--no-save"];
     let census = |extra: &[&str]| {
@@ -514,7 +514,7 @@ fn ostle_by_classes_reports_the_whole_census() {
 /// the same values; its CSV record is written.
 #[test]
 fn a_class_job_resumes_from_its_iterations() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     let (d, ck, csv) = (path("classes"), path("ck"), path("top.csv"));
     let game = ["ostle", "--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--quiet"];
@@ -551,7 +551,7 @@ fn a_class_job_resumes_from_its_iterations() {
 /// an Ostle solution: one-line errors.
 #[test]
 fn ostle_class_from_a_solved_subgame() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (d, small) = (dir.path().join("classes"), dir.path().join("small.dfas"));
     let (d, small) = (d.to_str().unwrap(), small.to_str().unwrap());
     let board = ["ostle", "--width", "3", "--height", "3", "--lose-at", "1"];
@@ -653,7 +653,7 @@ fn ostle_census_levels_stop_at_their_time_limit() {
 #[test]
 fn a_meet_in_the_middle_resumes_its_backup_from_the_saved_plies() {
     for game in [&["breakthrough", "--width", "4", "--height", "4"][..], &["nim", "--heaps", "3", "--tokens", "5"]] {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let ck = dir.path().join("ck");
         let run = |out: &str, checkpoint: bool| {
             let mut args: Vec<String> = game.iter().map(|s| s.to_string()).collect();

@@ -1,24 +1,31 @@
-//! The conformance suite: every game with a `games/<game>/cases.toml`, on every instance its
-//! cases name (`params = { game = "nim", heaps = 3, tokens = 3 }`), through every strategy that
-//! applies to it. A new game gets all of it by adding its `cases.toml`:
+//! The conformance suite: every game with a `games/<game>/cases.toml` (every game of the table
+//! has one), on every instance its cases name (`params = { game = "nim", heaps = 3, tokens = 3 }`),
+//! through every strategy and solver configuration that applies to it. A new game gets all of
+//! it by adding its `cases.toml`:
 //!
 //! * its text forms parse back to the positions they render;
 //! * the symbolic moves (forward and backward images) equal the explicit moves, on samples;
 //! * the strong solve equals a counter retrograde over the explicit rules on every legal
-//!   position, distances and draws included, and holds every hand-derived case (instances of
-//!   more than a million positions: in an ignored test, `cargo test --release -- --ignored`);
-//! * solving by classes (games that declare classes) gives the strong solve's sets exactly;
-//! * meet in the middle (games without draws) values the start and every position it covers
-//!   as the strong solve does;
-//! * every solution passes `check_solution` on every position it holds (a sample of each
-//!   value class on the instances of more than a million positions).
+//!   position, distances and draws included, and holds every hand-derived case;
+//! * every strategy (strong; by classes, for games that declare classes; meet in the middle at
+//!   two depths, for games without draws) agrees with the strong solve, and its solution passes
+//!   `check_solution` on every position it holds (a sample of each value class above a million
+//!   positions);
+//! * every configuration of the solver (mirror never and always, checkpointed and resumed,
+//!   parked and filtered by parts, spilled and cut into regions) gives each strategy's values
+//!   exactly.
+//!
+//! Failures are collected per (game, strategy, configuration) and reported together. Instances
+//! of more than a million positions run in the ignored tests:
+//! `cargo test --release -- --ignored conformance`.
 use crate::oracle::explicit::solve_retrograde;
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::game::{Game, GameParams, Outcome, Position, Side};
 use dfasolve::solved::check::check_solution;
 use dfasolve::solved::{Mode, Solution};
-use dfasolve::solver::Solver;
+use dfasolve::solver::{MirrorPolicy, SolveOptions, Solver};
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
 
 /// One instance of a game and the cases written for it.
 struct Subject {
@@ -59,7 +66,10 @@ fn subjects() -> Vec<Subject> {
         .filter(|p| p.exists())
         .collect();
     files.sort();
-    assert!(files.len() >= 3, "every game has cases: {files:?}");
+    for name in dfasolve::games::GAMES.names() {
+        let cases = std::path::Path::new("games").join(name).join("cases.toml");
+        assert!(files.contains(&cases), "game {name} has no {}", cases.display());
+    }
     let mut subjects: Vec<(GameParams, Subject)> = Vec::new();
     for file in files {
         let doc: toml::Table = std::fs::read_to_string(&file).unwrap().parse().unwrap();
@@ -182,7 +192,7 @@ fn strong_solves_equal_the_explicit_retrograde_and_hold_every_case() {
 /// [`strong_solves_equal_the_explicit_retrograde_and_hold_every_case`] on the instances too
 /// large for the default run: `cargo test --release -- --ignored conformance`.
 #[test]
-#[ignore]
+#[ignore = "slow"]
 fn strong_solves_of_large_instances_equal_the_explicit_retrograde() {
     for subject in subjects() {
         strong_solve_conforms(&subject, |positions| positions > EXHAUSTIVE_UP_TO);
@@ -223,51 +233,251 @@ fn strong_solve_conforms(subject: &Subject, exhaustive: impl Fn(u128) -> bool) {
     }
 }
 
-/// Every strategy that applies to a game agrees with the strong solve, and every solution
-/// passes the explicit re-check on every position it holds (a sample of each value class on
-/// instances too large for the default run).
-#[test]
-fn every_strategy_agrees_and_passes_the_explicit_check() {
-    for subject in subjects() {
-        let game = subject.game.as_ref();
-        let strong = Solver::new(game).solve(Mode::Strong).unwrap();
-        let legal: u128 = strong.classes.iter().map(|c| c.set.count()).sum();
-        // Every position of the small instances, a uniform sample of each class of the others.
-        let sample = if legal <= EXHAUSTIVE_UP_TO { usize::MAX } else { 2_000 };
-        check_solution(game, &strong, sample, 0).unwrap_or_else(|e| panic!("{}: strong: {e}", subject.name()));
-        if !game.classes().is_empty() {
-            let by_classes = Solver::new(game).solve_by_classes(None).unwrap();
-            assert_eq!(by_value(&by_classes), by_value(&strong), "{}: by classes", subject.name());
-            check_solution(game, &by_classes, sample, 0)
-                .unwrap_or_else(|e| panic!("{}: by classes: {e}", subject.name()));
+/// A way to solve a game, through the solver's own entry points.
+#[derive(Clone, Copy, Debug)]
+enum Strategy {
+    Strong,
+    ByClasses,
+    Meet { depth: u32 },
+}
+
+impl Strategy {
+    const ALL: [Strategy; 4] =
+        [Strategy::Strong, Strategy::ByClasses, Strategy::Meet { depth: 0 }, Strategy::Meet { depth: 2 }];
+
+    fn applies(self, game: &dyn Game) -> bool {
+        match self {
+            Strategy::Strong => true,
+            Strategy::ByClasses => !game.classes().is_empty(),
+            Strategy::Meet { .. } => !game.has_draws(),
         }
-        if !game.has_draws() {
-            for depth in [0, 2] {
-                let meet = Solver::new(game).solve(Mode::MeetInTheMiddle { depth }).unwrap();
-                let what = format!("{}: meet in the middle at depth {depth}", subject.name());
-                assert_eq!(meet.initial_value.kind(), strong.initial_value.kind(), "{what}: the start");
-                for class in &meet.classes {
-                    // The strong solve's positions of the same value: the same distance where
-                    // the meet knows one, the same kind otherwise.
-                    let same = strong.classes.iter().filter(|c| {
-                        c.side == class.side
-                            && match class.outcome {
-                                Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) } => {
-                                    c.outcome == class.outcome
-                                }
-                                _ => c.outcome.kind() == class.outcome.kind(),
-                            }
-                    });
-                    let same = same.fold(Dfa::reject_all(game.shape()), |acc, c| acc.union(&c.set));
-                    let wrong = class.set.difference(&same);
-                    if let Some(board) = wrong.iter().next() {
-                        let pos = Position { side: class.side, board };
-                        let whole = strong.value(&pos).unwrap();
-                        panic!("{what}: {} is {}, strong says {whole}", game.render(&pos), class.outcome);
-                    }
+    }
+
+    /// The solve, keeping any class files in `classes`.
+    fn solve(self, solver: &mut Solver<'_>, classes: &std::path::Path) -> dfasolve::Result<Solution> {
+        match self {
+            Strategy::Strong => solver.solve(Mode::Strong),
+            Strategy::ByClasses => solver.solve_by_classes(Some(classes)),
+            Strategy::Meet { depth } => solver.solve(Mode::MeetInTheMiddle { depth }),
+        }
+    }
+}
+
+/// How the solver runs: options that trade memory, disk and time and must not change a value.
+#[derive(Clone, Copy, Debug)]
+enum Configuration {
+    /// The defaults.
+    Plain,
+    /// Both sides' images computed, never mirrored.
+    MirrorNever,
+    /// The second side's sets mirrored from the first side's in every iteration.
+    MirrorAlways,
+    /// Every step checkpointed and every image journaled after each move group, then the same
+    /// solve again, which must take every step from the checkpoints.
+    Resumed,
+    /// Loss steps park their running sets and filter by the game's parts, whatever their size.
+    ParkedByParts,
+    /// The meet in the middle's finished sets spilled to files, each backup ply cut into
+    /// regions, and its running values merged in small runs.
+    SpilledInRegions,
+}
+
+impl Configuration {
+    const ALL: [Configuration; 6] = [
+        Configuration::Plain,
+        Configuration::MirrorNever,
+        Configuration::MirrorAlways,
+        Configuration::Resumed,
+        Configuration::ParkedByParts,
+        Configuration::SpilledInRegions,
+    ];
+
+    fn applies(self, game: &dyn Game, strategy: Strategy) -> bool {
+        let mirrored = game.side_mirror().is_some() && !game.mover_relative();
+        let meet = matches!(strategy, Strategy::Meet { .. });
+        match self {
+            Configuration::Plain | Configuration::Resumed => true,
+            Configuration::MirrorNever | Configuration::MirrorAlways => mirrored,
+            Configuration::ParkedByParts => !meet,
+            Configuration::SpilledInRegions => meet,
+        }
+    }
+
+    fn options(self, dir: &std::path::Path) -> SolveOptions {
+        let checkpoints = Some(dir.join("checkpoints"));
+        match self {
+            Configuration::Plain => SolveOptions::default(),
+            Configuration::MirrorNever => SolveOptions { mirror: MirrorPolicy::Never, ..SolveOptions::default() },
+            Configuration::MirrorAlways => SolveOptions { mirror: MirrorPolicy::Always, ..SolveOptions::default() },
+            Configuration::Resumed => {
+                SolveOptions { checkpoints, journal_every: Duration::ZERO, ..SolveOptions::default() }
+            }
+            Configuration::ParkedByParts => SolveOptions {
+                checkpoints,
+                park_above: 0,
+                part_above: 0,
+                journal_every: Duration::ZERO,
+                ..SolveOptions::default()
+            },
+            Configuration::SpilledInRegions => SolveOptions {
+                spill: Some(dir.to_path_buf()),
+                backup_parts: 5,
+                run_cap: Some(4),
+                ..SolveOptions::default()
+            },
+        }
+    }
+}
+
+/// One solve of the matrix: its solution, or what went wrong (an error or a panic).
+fn run_cell(game: &dyn Game, strategy: Strategy, configuration: Configuration) -> Result<Solution, String> {
+    let dir = crate::scratch::tempdir();
+    let solve = || -> Result<Solution, String> {
+        let options = configuration.options(dir.path());
+        let first = strategy.solve(&mut Solver::with_options(game, options.clone()), &dir.path().join("classes"));
+        let first = first.map_err(|e| e.to_string())?;
+        if let Configuration::Resumed = configuration {
+            let mut again = Solver::with_options(game, options);
+            // Class files of its own, so that the classes too resume from the checkpoints.
+            let resumed =
+                strategy.solve(&mut again, &dir.path().join("classes-again")).map_err(|e| format!("resumed: {e}"))?;
+            if again.checkpoints_reused() == 0 {
+                return Err("the second run reused no checkpoint".into());
+            }
+            if by_value(&resumed) != by_value(&first) || resumed.initial_value != first.initial_value {
+                return Err("the resumed run's values differ from the first run's".into());
+            }
+        }
+        let left = leftover_journals(&dir.path().join("checkpoints"));
+        if !left.is_empty() {
+            return Err(format!("a finished run left journals: {left:?}"));
+        }
+        Ok(first)
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(solve)).unwrap_or_else(|panic| {
+        Err(format!(
+            "panicked: {}",
+            panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default()
+        ))
+    })
+}
+
+/// Journals and parked sets a finished run should have removed from `checkpoints`.
+fn leftover_journals(checkpoints: &std::path::Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(checkpoints) else { return Vec::new() };
+    entries
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("parked") || n.ends_with("-wins.dfas") || n.contains("-losses"))
+        .collect()
+}
+
+/// Whether `meet`, a meet in the middle's solution, values the start and every position it
+/// holds as `strong` does: the same distance where the meet knows one, the same kind
+/// otherwise.
+fn meet_agrees(game: &dyn Game, meet: &Solution, strong: &Solution) -> Result<(), String> {
+    if meet.initial_value.kind() != strong.initial_value.kind() {
+        return Err(format!("the start is {}, strong says {}", meet.initial_value, strong.initial_value));
+    }
+    for class in &meet.classes {
+        let same = strong.classes.iter().filter(|c| {
+            c.side == class.side
+                && match class.outcome {
+                    Outcome::Win { plies: Some(_) } | Outcome::Loss { plies: Some(_) } => c.outcome == class.outcome,
+                    _ => c.outcome.kind() == class.outcome.kind(),
                 }
-                check_solution(game, &meet, sample, 0).unwrap_or_else(|e| panic!("{what}: {e}"));
+        });
+        let same = same.fold(Dfa::reject_all(game.shape()), |acc, c| acc.union(&c.set));
+        if let Some(board) = class.set.difference(&same).iter().next() {
+            let pos = Position { side: class.side, board };
+            let whole = strong.value(&pos).unwrap();
+            return Err(format!("{} is {}, strong says {whole}", game.render(&pos), class.outcome));
+        }
+    }
+    Ok(())
+}
+
+/// Every strategy that applies to a subject, in every configuration that applies to it: the
+/// plain run of each strategy agrees with the strong solve and passes the explicit re-check
+/// (every position up to [`EXHAUSTIVE_UP_TO`], a sample of each value class above), and every
+/// other configuration gives its plain run's values exactly. Failures are collected per
+/// (game, strategy, configuration) and reported together.
+fn strategies_and_configurations_conform(subject: &Subject) -> Vec<String> {
+    let game = subject.game.as_ref();
+    let mut failures = Vec::new();
+    let strong = match run_cell(game, Strategy::Strong, Configuration::Plain) {
+        Ok(strong) => strong,
+        Err(e) => return vec![format!("{}, strong, plain: {e}", subject.name())],
+    };
+    let legal: u128 = strong.classes.iter().map(|c| c.set.count()).sum();
+    let sample = if legal <= EXHAUSTIVE_UP_TO { usize::MAX } else { 2_000 };
+    for strategy in Strategy::ALL.into_iter().filter(|s| s.applies(game)) {
+        let plain = match strategy {
+            Strategy::Strong => Ok(strong.clone()),
+            _ => run_cell(game, strategy, Configuration::Plain),
+        };
+        let plain = plain.and_then(|plain| {
+            match strategy {
+                Strategy::Strong => Ok(()),
+                Strategy::ByClasses if by_value(&plain) == by_value(&strong) => Ok(()),
+                Strategy::ByClasses => Err("values differ from the strong solve's".to_string()),
+                Strategy::Meet { .. } => meet_agrees(game, &plain, &strong),
+            }?;
+            check_solution(game, &plain, sample, 0).map_err(|e| format!("explicit check: {e}"))?;
+            Ok(plain)
+        });
+        let plain = match plain {
+            Ok(plain) => plain,
+            Err(e) => {
+                failures.push(format!("{}, {strategy:?}, plain: {e}", subject.name()));
+                continue;
+            }
+        };
+        for configuration in Configuration::ALL.into_iter().skip(1).filter(|c| c.applies(game, strategy)) {
+            let outcome = run_cell(game, strategy, configuration).and_then(|solution| {
+                if solution.initial_value != plain.initial_value || by_value(&solution) != by_value(&plain) {
+                    return Err("values differ from the plain run's".to_string());
+                }
+                Ok(())
+            });
+            if let Err(e) = outcome {
+                failures.push(format!("{}, {strategy:?}, {configuration:?}: {e}", subject.name()));
             }
         }
     }
+    failures
+}
+
+/// [`strategies_and_configurations_conform`] on every instance of at most
+/// [`EXHAUSTIVE_UP_TO`] legal positions.
+#[test]
+fn every_strategy_and_configuration_agrees_and_passes_the_explicit_check() {
+    let failures: Vec<String> = subjects()
+        .iter()
+        .filter(|s| legal_positions(s) <= EXHAUSTIVE_UP_TO)
+        .flat_map(strategies_and_configurations_conform)
+        .collect();
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// [`strategies_and_configurations_conform`] on the instances too large for the default run:
+/// `cargo test --release -- --ignored conformance`.
+#[test]
+#[ignore = "slow"]
+fn every_strategy_and_configuration_agrees_on_large_instances() {
+    let failures: Vec<String> = subjects()
+        .iter()
+        .filter(|s| legal_positions(s) > EXHAUSTIVE_UP_TO)
+        .flat_map(strategies_and_configurations_conform)
+        .collect();
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// How many legal positions `subject` has, counted on its universe.
+fn legal_positions(subject: &Subject) -> u128 {
+    let solver = Solver::new(subject.game.as_ref());
+    subject.sides().iter().map(|&s| solver.universe(s).count()).sum()
 }

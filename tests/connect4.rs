@@ -5,7 +5,7 @@ use crate::edges::{assert_clean_error, dfasolve, json, path, stdout};
 /// classes give the same start; a size past the machine is refused with its estimate.
 #[test]
 fn connect4_solves_answers_and_refuses() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let solution = dir.path().join("c44.dfas");
     let solved = json(&dfasolve(&["connect4", "--width", "4", "--height", "4", "--json", "--out", path(&solution)]));
     assert_eq!(solved["initial_value"], "draw");

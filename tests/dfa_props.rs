@@ -294,7 +294,7 @@ proptest! {
         let back = Bundle::from_bytes(&bytes, std::path::Path::new("mem")).unwrap();
         prop_assert_eq!(&back, &bundle);
         // The streaming file writer writes exactly these bytes.
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("b.dfas");
         bundle.save(&path).unwrap();
         prop_assert_eq!(std::fs::read(&path).unwrap(), bytes);
@@ -313,7 +313,7 @@ proptest! {
         flipped[i] ^= 1 << bit;
         prop_assert!(Bundle::from_bytes(&flipped, path).is_err());
         // The file loader decodes as it reads: the same damage must be an error there too.
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let file = dir.path().join("d.dfas");
         std::fs::write(&file, truncated).unwrap();
         prop_assert!(Bundle::load(&file).is_err());
@@ -469,6 +469,7 @@ proptest! {
 /// The parallel paths give the same canonical DFAs as one thread, for every thread count, and
 /// the results obey the set identities (checked by counting and by sampled members).
 #[test]
+#[ignore = "slow"]
 fn large_operations_agree_across_thread_counts() {
     // Weights spread over the residues, so that every residue is a distinct state mid-string.
     let weight = |l: usize| (l * 7919 + 13) * (l + 1) % 40009;

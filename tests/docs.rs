@@ -22,7 +22,7 @@ fn examples(bin: &str, subcommand: &str) -> Vec<String> {
 #[test]
 fn help_examples_run_as_written() {
     let bin = env!("CARGO_BIN_EXE_dfasolve");
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let path = format!(
         "{}:{}",
         std::path::Path::new(bin).parent().unwrap().display(),

@@ -75,7 +75,7 @@ fn counts_beyond_64_bits_are_reported_not_panicked_on() {
     assert_eq!(r["positions"], serde_json::Value::Null);
     assert_eq!(r["per_ply_reachable"][0], serde_json::json!(1));
     assert_eq!(r["per_ply_reachable"][1], serde_json::json!(192));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("nim.dfas");
     assert!(dfasolve(&["nim", "--heaps", "16", "--tokens", "15", "--quiet", "--out", path(&file)]).status.success());
     let s = json(&dfasolve(&["stats", path(&file), "--json"]));
@@ -85,7 +85,7 @@ fn counts_beyond_64_bits_are_reported_not_panicked_on() {
 /// Defect 2: a record with a non-finite number is refused, naming the line, at once.
 #[test]
 fn plot_refuses_numbers_that_are_not_finite() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (_, csv) = solved(dir.path());
     let good = std::fs::read_to_string(&csv).unwrap();
     for bad in ["inf", "1e999", "NaN"] {
@@ -106,7 +106,7 @@ fn plot_refuses_numbers_that_are_not_finite() {
 /// Defect 3: a closed stdout ends the program quietly.
 #[test]
 fn a_closed_pipe_is_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (file, _) = solved(dir.path());
     let f = path(&file);
     let commands: [&[&str]; 4] = [
@@ -141,7 +141,7 @@ fn a_meet_in_the_middle_claims_no_longest_win() {
 /// Defect 5: every command that reports prints one JSON object with `--json`.
 #[test]
 fn every_reporting_command_speaks_json() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (file, csv) = solved(dir.path());
     let f = path(&file);
     let q = json(&dfasolve(&["query", f, "xxx/xxx/ooo/ooo", "first", "--json", "--limit", "2"]));
@@ -187,7 +187,7 @@ fn every_reporting_command_speaks_json() {
 /// series, the fitted exponent on the compression chart.
 #[test]
 fn charts_are_valid_svg_with_title_legend_and_exponent() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let csv = dir.path().join("run & <test>.csv");
     let out = dfasolve(&["breakthrough", "--width", "3", "--height", "5", "--quiet", "--no-save", "--csv", path(&csv)]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -217,7 +217,7 @@ fn charts_are_valid_svg_with_title_legend_and_exponent() {
 /// run left for its own class only, never the live temporaries or parked sets of another.
 #[test]
 fn class_jobs_leave_each_others_checkpoints_alone() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (classes, ck) = (dir.path().join("classes"), dir.path().join("ck"));
     let job = |class: &str| {
         let args = ["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--no-save"];
@@ -245,7 +245,7 @@ fn class_jobs_leave_each_others_checkpoints_alone() {
 /// Defect 7: checkpoints are keyed by everything that shapes them; stale temporaries go.
 #[test]
 fn checkpoints_of_another_solve_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let run = |ck: &Path, depth: &str| {
         let args = ["breakthrough", "--width", "3", "--height", "5", "--quiet", "--no-save", "--depth", depth];
         dfasolve(&[&args[..], &["--checkpoint", path(ck)]].concat())
@@ -277,7 +277,7 @@ fn checkpoints_of_another_solve_are_refused() {
 /// Defect 8: outputs are checked before any work.
 #[test]
 fn bad_outputs_fail_before_the_solve() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("plain");
     std::fs::write(&file, b"x").unwrap();
     let d = path(dir.path());
@@ -307,7 +307,7 @@ fn infeasible_requests_are_refused_or_stopped_cleanly() {
     assert!(!stderr(&out).contains("checkpointed"), "no checkpoints, no hint: {}", stderr(&out));
     // With checkpoints, the line says where the finished steps are, for a rerun to resume
     // (64 x 255 stops before its first step: this size finishes a few).
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let ckpt = dir.path().join("ckpt");
     let args = ["nim", "--heaps", "64", "--tokens", "31", "--no-save", "--long", "--max-memory", "0.3", "--checkpoint"];
     let out = dfasolve(&[&args[..], &[path(&ckpt)]].concat());
@@ -319,7 +319,7 @@ fn infeasible_requests_are_refused_or_stopped_cleanly() {
 /// Defect 10: a file error says the path and the OS message once.
 #[test]
 fn file_errors_say_it_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let missing = dir.path().join("no/such/x.dfas");
     let out = dfasolve(&["stats", path(&missing)]);
     assert_clean_error(&out, "no such file");
@@ -331,7 +331,7 @@ fn file_errors_say_it_once() {
 /// Moves of equal value are listed in natural order (`take 2` before `take 10`).
 #[test]
 fn equal_moves_are_in_natural_order() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("nim.dfas");
     assert!(
         dfasolve(&["nim", "--heaps", "2", "--tokens", "12", "--strong", "--quiet", "--out", path(&file)])
@@ -365,7 +365,7 @@ fn pick<'a, T>(rng: &mut SplitMix64, items: &'a [T]) -> &'a T {
 /// panic, no abort, no hang, ever.
 #[test]
 fn fuzzing_every_subcommand_finds_no_panic() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (solution, csv) = solved(dir.path());
     let bytes = std::fs::read(&solution).unwrap();
     let files: Vec<PathBuf> = {

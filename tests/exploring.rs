@@ -8,7 +8,7 @@ use std::os::unix::fs::FileTypeExt;
 /// each step's class.
 #[test]
 fn a_solve_by_classes_saves_a_readable_solution_and_names_its_classes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (classes, file, csv) = (dir.path().join("classes"), dir.path().join("bt.dfas"), dir.path().join("run.csv"));
     let solve = |extra: &[&str]| {
         let mut args = vec!["breakthrough", "--width", "3", "--height", "4", "--by-classes", path(&classes)];
@@ -49,7 +49,7 @@ fn a_solve_by_classes_saves_a_readable_solution_and_names_its_classes() {
 /// Defect 13: a law that does not fit is not printed as the run's compression law.
 #[test]
 fn plot_draws_a_compression_law_only_where_one_fits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let csv = dir.path().join("two.csv");
     let header = "game,phase,step,side,set,positions,states,bytes,positions_per_byte,elapsed_s,peak_rss_bytes\n";
     let rows = "g,Backward,0,first,loss,10,5,80,0.1,0.1,\ng,Backward,1,first,new_win,1000,9,80,0.1,0.2,\n";
@@ -66,7 +66,7 @@ fn plot_draws_a_compression_law_only_where_one_fits() {
 /// is made only where its parent is; `--out` names the tables directory too.
 #[test]
 fn long_solves_are_refused_with_their_estimate() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let at_home = |args: &[&str]| bin().args(args).current_dir(dir.path()).output().unwrap();
     let refused = at_home(&["explicit", "ostle"]);
     assert_clean_error(&refused, "--long");
@@ -97,7 +97,7 @@ fn long_solves_are_refused_with_their_estimate() {
 #[cfg(unix)]
 #[test]
 fn outputs_follow_links_stream_to_special_files_and_make_no_directories() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let nim = ["nim", "--heaps", "2", "--tokens", "3", "--quiet"];
     let nowhere = dir.path().join("no").join("such").join("x.dfas");
     assert_clean_error(&dfasolve(&[&nim[..], &["--out", path(&nowhere)]].concat()), "does not exist");
@@ -138,7 +138,7 @@ fn lowest_class_of_4x4(dir: &std::path::Path) -> std::path::PathBuf {
 /// and names the class to solve for the others.
 #[test]
 fn partly_solved_tables_answer_their_classes_and_name_the_missing_one() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = lowest_class_of_4x4(dir.path());
     let q = json(&dfasolve(&["query", path(&tables), "b..b/..o./..../w..w -", "--json"]));
     assert_eq!(q["value"], serde_json::json!("draw"), "{q}");
@@ -175,7 +175,7 @@ fn the_memory_budget_holds_from_the_first_set() {
 #[test]
 fn query_answers_positions_from_standard_input() {
     use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("nim.dfas");
     let solved = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--quiet", "--out", path(&file)]);
     assert!(solved.status.success(), "{}", stderr(&solved));
@@ -209,7 +209,7 @@ fn query_answers_positions_from_standard_input() {
 /// the loser slowest, so a win in n plies has a line of n plies; a draw is cut and says so.
 #[test]
 fn query_shows_the_best_line_to_the_end() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("nim.dfas");
     let solved = dfasolve(&["nim", "--heaps", "3", "--tokens", "3", "--strong", "--quiet", "--out", path(&file)]);
     assert!(solved.status.success(), "{}", stderr(&solved));
@@ -232,7 +232,7 @@ fn query_shows_the_best_line_to_the_end() {
 /// the middle no longest win.
 #[test]
 fn puzzles_work_on_dfa_solutions_of_any_game() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (bt, nim, mitm) = (dir.path().join("bt.dfas"), dir.path().join("nim.dfas"), dir.path().join("mitm.dfas"));
     let solved =
         dfasolve(&["breakthrough", "--width", "4", "--height", "4", "--strong", "--quiet", "--out", path(&bt)]);
@@ -268,7 +268,7 @@ fn puzzles_work_on_dfa_solutions_of_any_game() {
 #[test]
 fn serve_answers_as_query_does() {
     use std::io::{BufRead, Read, Write};
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("bt.dfas");
     let solved =
         dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", path(&file)]);
@@ -340,7 +340,7 @@ fn play(solution: &std::path::Path, args: &[&str], typed: &str) -> std::process:
 /// `s FILE` and `--record FILE` save the game's record with the program that played it.
 #[test]
 fn play_lists_moves_best_first_with_hints_undo_and_a_saved_record() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("bt.dfas");
     let solved =
         dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", path(&file)]);
@@ -378,7 +378,7 @@ fn play_lists_moves_best_first_with_hints_undo_and_a_saved_record() {
 /// Play on Ostle class tables goes through the same loop: hints, undo and the record.
 #[test]
 fn play_on_class_tables_takes_back_and_records() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = lowest_class_of_4x4(dir.path());
     let record = dir.path().join("record.json");
     let from = "b..b/..o./..../w..w -";
@@ -398,7 +398,7 @@ fn reports_name_the_program_and_write_values_one_way() {
     let version = stdout(&dfasolve(&["--version"]));
     assert!(version.starts_with("dfasolve ") && version.contains("(commit "), "{version}");
     let program = format!("dfasolve {}", version.trim().trim_start_matches("dfasolve "));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("nim.dfas");
     let solved = json(&dfasolve(&["nim", "--heaps", "2", "--tokens", "3", "--strong", "--json", "--out", path(&file)]));
     assert_eq!(solved["program"], serde_json::json!(program));
@@ -429,7 +429,7 @@ fn reports_name_the_program_and_write_values_one_way() {
 /// solution and on class tables alike.
 #[test]
 fn positions_of_a_value_come_with_counts_per_distance() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("bt.dfas");
     let solved =
         dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--strong", "--quiet", "--out", path(&file)]);
@@ -479,7 +479,7 @@ fn positions_of_a_value_come_with_counts_per_distance() {
 fn every_move_of_class_tables_leads_to_a_state_they_hold() {
     use std::io::Write;
     use std::process::Stdio;
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = lowest_class_of_4x4(dir.path());
     let mut states = Vec::new();
     for value in ["win", "loss", "draw"] {

@@ -17,4 +17,6 @@ mod ostle;
 mod ostle_tables;
 mod othello;
 mod parsers;
+#[path = "../src/scratch.rs"]
+mod scratch;
 mod solution_files;

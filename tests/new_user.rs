@@ -5,7 +5,7 @@ use crate::edges::{assert_clean_error, dfasolve, json, path, stderr};
 /// write, is refused before anything is written; `--force` replaces a file not ours.
 #[test]
 fn outputs_never_overwrite_inputs_each_other_or_files_not_ours() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let at = |name: &str| dir.path().join(name);
     let (solution, csv) = (at("s.dfas"), at("run.csv"));
     let nim = ["nim", "--heaps", "2", "--tokens", "3", "--quiet"];
@@ -47,7 +47,7 @@ fn outputs_never_overwrite_inputs_each_other_or_files_not_ours() {
 #[cfg(unix)]
 #[test]
 fn a_pipe_for_a_solution_is_refused_before_the_solve() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let fifo = dir.path().join("out.fifo");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let started = std::time::Instant::now();
@@ -61,7 +61,7 @@ fn a_pipe_for_a_solution_is_refused_before_the_solve() {
 /// instead of after the forward plies.
 #[test]
 fn the_spill_directory_is_made_or_refused_before_the_solve() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let spill = dir.path().join("spill");
     let bt = ["breakthrough", "--width", "3", "--height", "4", "--no-save", "--quiet", "--spill"];
     let out = dfasolve(&[&bt[..], &[path(&spill)]].concat());
@@ -93,7 +93,7 @@ fn parse_errors_show_the_board_in_question() {
 /// reused; every run with checkpoints says where they are kept.
 #[test]
 fn a_resumed_run_says_what_it_reused_and_where_checkpoints_are_kept() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let ckpt = dir.path().join("ckpt");
     let bt = ["breakthrough", "--width", "3", "--height", "4", "--no-save", "--progress", "--checkpoint", path(&ckpt)];
     let fresh = dfasolve(&bt);
@@ -118,7 +118,7 @@ fn a_resumed_run_says_what_it_reused_and_where_checkpoints_are_kept() {
 /// and `--tables` do: made if missing (never its parents), and a file there is named as one.
 #[test]
 fn result_directories_are_made_and_refused_alike() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let file = dir.path().join("file");
     std::fs::write(&file, "x").unwrap();
     let deep = dir.path().join("no").join("such");
@@ -147,7 +147,7 @@ fn tiny_budgets_are_said_as_they_are() {
 /// reads it, not read into an impossible answer.
 #[test]
 fn damaged_class_tables_are_refused_on_first_use() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = dir.path().join("t3");
     let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
     let solved = dfasolve(&[&["explicit", "ostle", "--tables", path(&tables), "--quiet"][..], &v].concat());
@@ -177,7 +177,7 @@ fn damaged_class_tables_are_refused_on_first_use() {
 /// Defect 14: `stats` on class tables lines its columns up under their headers.
 #[test]
 fn stats_on_class_tables_keeps_its_columns() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = dir.path().join("t");
     let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
     assert!(
@@ -210,7 +210,7 @@ fn a_count_of_one_is_said_in_the_singular() {
 /// answers are those of the DFA solution of the same game, move for move, two plies deep.
 #[test]
 fn class_tables_show_the_board_a_move_makes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = dir.path().join("t3");
     let solution = dir.path().join("d3.dfas");
     let variant = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class", "--quiet"];
@@ -247,7 +247,7 @@ fn class_tables_show_the_board_a_move_makes() {
 /// play; a strong solution's line is best play.
 #[test]
 fn known_distances_rank_first_and_a_line_without_them_says_so() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (meet, strong) = (dir.path().join("meet.dfas"), dir.path().join("strong.dfas"));
     let bt = ["breakthrough", "--width", "4", "--height", "5", "--quiet"];
     assert!(dfasolve(&[&bt[..], &["--out", path(&meet)]].concat()).status.success());
@@ -272,7 +272,7 @@ fn known_distances_rank_first_and_a_line_without_them_says_so() {
 /// and `puzzles` say they do not apply and what to ask instead, not "corrupt file".
 #[test]
 fn othello_result_directories_are_read_or_refused_by_name() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (margins, differences) = (dir.path().join("m43"), dir.path().join("d43"));
     let othello = ["othello", "--width", "4", "--height", "3", "--reachable", "--quiet"];
     for (flag, at) in [("--margins", &margins), ("--differences", &differences)] {
@@ -299,7 +299,7 @@ fn othello_result_directories_are_read_or_refused_by_name() {
 /// when the limit lets every one through.
 #[test]
 fn puzzles_on_tables_count_what_passes_the_filter() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let tables = dir.path().join("t3");
     let v = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class", "--quiet"];
     assert!(dfasolve(&[&["explicit", "ostle", "--tables", path(&tables)][..], &v].concat()).status.success());
@@ -320,7 +320,7 @@ fn puzzles_on_tables_count_what_passes_the_filter() {
 /// and Othello's board drawn like the other games', with its row convention said.
 #[test]
 fn sides_are_one_word_and_every_board_is_drawn() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let bt = dir.path().join("bt.dfas");
     let solved = json(&dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--json", "--out", path(&bt)]));
     let sides: std::collections::BTreeSet<&str> =
@@ -375,7 +375,7 @@ fn long_jobs_are_said_before_they_start() {
     let othello = dfasolve(&["othello", "--width", "8", "--height", "8", "--no-save"]);
     assert_clean_error(&othello, "refused without --long");
     assert!(stderr(&othello).contains("10^28 positions") && stderr(&othello).contains("years"));
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let differences = dfasolve(&["othello", "--width", "5", "--height", "5", "--differences", path(dir.path())]);
     assert_clean_error(&differences, "refused without --long");
     assert!(stderr(&differences).contains("min") && stderr(&differences).contains("GB of tables"));
@@ -387,7 +387,7 @@ fn long_jobs_are_said_before_they_start() {
 /// the spot where none was saved; a census of other tables is refused.
 #[test]
 fn positions_on_tables_count_as_the_census_does() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     for (name, v) in [
         ("t3", &["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"][..]),
         ("t34", &["--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "2", "--rule", "exact"][..]),

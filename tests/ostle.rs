@@ -178,6 +178,7 @@ fn dfa_solution_matches_explicit_tables_3x3() {
 }
 
 #[test]
+#[ignore = "slow"]
 fn dfa_solution_matches_explicit_tables_3x4_and_4x3() {
     verify(variant(3, 4, 3, 2, Rule::Exact));
     verify(variant(4, 3, 3, 2, Rule::Exact));
@@ -186,11 +187,12 @@ fn dfa_solution_matches_explicit_tables_3x4_and_4x3() {
 /// Every loss step's escape filter taken by hole square and journaled after every part and
 /// move group: the solution still matches the explicit tables entry by entry.
 #[test]
+#[ignore = "slow"]
 fn dfa_solution_by_hole_parts_matches_explicit_tables() {
     let v = variant(3, 4, 3, 1, Rule::Exact);
     let tables = explicit::solve(&v);
     let game = Ostle::new(v).unwrap();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let options = SolveOptions {
         checkpoints: Some(dir.path().to_path_buf()),
         part_above: 0,
@@ -204,7 +206,7 @@ fn dfa_solution_by_hole_parts_matches_explicit_tables() {
 /// 6.9 M states; two to four minutes in a release build, most of it the explicit solver.
 /// Ignored (the default run stays under ten minutes); run with `--ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow"]
 fn dfa_solution_matches_explicit_tables_4x4() {
     verify(variant(4, 4, 3, 2, Rule::Exact));
 }
@@ -212,6 +214,7 @@ fn dfa_solution_matches_explicit_tables_4x4() {
 /// The class reading of the no-undo rule, solved with DFAs (move graph plus listed states),
 /// against its own explicit tables; the exact reading's solution does not pass them.
 #[test]
+#[ignore = "slow"]
 fn dfa_solution_matches_explicit_class_tables() {
     assert_eq!(verify(variant(3, 3, 3, 1, Rule::Class)), 53_080);
     assert_eq!(verify(variant(3, 3, 3, 2, Rule::Class)), 20_312);
@@ -224,6 +227,7 @@ fn dfa_solution_matches_explicit_class_tables() {
 /// A 4x4 variant in the class reading that fits the default test run: 4x4 K2 T1 (521,008
 /// states, about 30 s; its exact reading has 521,120).
 #[test]
+#[ignore = "slow"]
 fn dfa_solution_matches_explicit_class_tables_4x4_two_pieces() {
     assert_eq!(verify(variant(4, 4, 2, 1, Rule::Class)), 521_008);
     assert_eq!(verify(variant(4, 4, 2, 1, Rule::Exact)), 521_120);
@@ -233,7 +237,7 @@ fn dfa_solution_matches_explicit_class_tables_4x4_two_pieces() {
 /// alone took 502 s and 853 s in two runs (the DFA solve 21 s and 31 s) on the 2-core machine
 /// with other work running; run with `--ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow"]
 fn dfa_solution_matches_explicit_class_tables_4x4() {
     assert_eq!(verify(variant(4, 4, 3, 2, Rule::Class)), 6_863_940);
 }
@@ -257,6 +261,7 @@ fn a_tampered_table_entry_is_reported() {
 /// Counting up to symmetry (Burnside over the DFA) equals counting canonical forms of the
 /// explicit states.
 #[test]
+#[ignore = "slow"]
 fn orbit_counts_equal_explicit_canonical_forms() {
     for v in [variant(3, 3, 3, 1, Rule::Exact), variant(3, 4, 3, 2, Rule::Exact)] {
         let tables = explicit::solve(&v);
@@ -324,6 +329,7 @@ fn almost_symmetric_boards_match(w: usize, h: usize, k: usize, t: usize) -> usiz
 }
 
 #[test]
+#[ignore = "slow"]
 fn almost_symmetric_boards_equal_trying_every_board() {
     assert_eq!(almost_symmetric_boards_match(3, 3, 3, 1), 824);
     assert_eq!(almost_symmetric_boards_match(3, 3, 3, 2), 184);
@@ -334,7 +340,7 @@ fn almost_symmetric_boards_equal_trying_every_board() {
 
 /// The same on the 4x4 variants, where trying every board takes minutes.
 #[test]
-#[ignore]
+#[ignore = "slow"]
 fn almost_symmetric_boards_equal_trying_every_board_4x4() {
     assert_eq!(almost_symmetric_boards_match(4, 4, 3, 2), 3_840);
     assert_eq!(almost_symmetric_boards_match(4, 4, 3, 1), 13_840);

@@ -9,7 +9,7 @@ use dfasolve::vocabulary::{Position, Side};
 
 #[test]
 fn margins_give_every_position_its_negamax_difference() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let m = dir.path().join("m");
     let args = ["othello", "--width", "4", "--height", "3", "--reachable", "--margins", m.to_str().unwrap(), "--json"];
     let out = dfasolve(&args);
@@ -70,7 +70,7 @@ fn margins_give_every_position_its_negamax_difference() {
 /// error.
 #[test]
 fn reachable_classes_are_solved_from_their_own_universes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let (whole, classes) = (dir.path().join("whole.dfas"), dir.path().join("classes"));
     let base = ["othello", "--width", "4", "--height", "4", "--reachable", "--json"];
     let solve = |extra: &[&str]| {
@@ -120,7 +120,7 @@ fn reachable_classes_are_solved_from_their_own_universes() {
 /// error, not a wrong answer.
 #[test]
 fn differences_by_rank_agree_with_the_solve_by_classes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let classes = dir.path().join("classes");
     let base = ["othello", "--width", "4", "--height", "4"];
     let by_classes =

@@ -16,7 +16,7 @@ use dfasolve::solver::Solver;
 fn solutions_round_trip_and_forged_numbers_are_refused() {
     let game = Nim::new(2, 3).expect("a small Nim");
     let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 1 }).expect("solved");
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = crate::scratch::tempdir();
     let path = dir.path().join("nim.dfas");
     solution.save(&path).expect("saved");
     let meta = Bundle::load(&path).expect("a bundle").meta;
@@ -52,7 +52,7 @@ fn solutions_round_trip_and_forged_numbers_are_refused() {
 fn forged_class_sets_are_refused() {
     let game = Nim::new(2, 3).expect("a small Nim");
     let solution = Solver::new(&game).solve(Mode::Strong).expect("solved");
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = crate::scratch::tempdir();
     let path = dir.path().join("nim.dfas");
     let load_error = |forged: &Solution| {
         forged.save(&path).expect("saved");

@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn outputs_that_are_inputs_or_each_other_or_foreign_are_refused() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let (a, b) = (dir.path().join("a.dfas"), dir.path().join("b.csv"));
         std::fs::write(&a, crate::dfa::file::MAGIC).unwrap();
         let refused = |files: Files| files.check().unwrap_err().to_string();
@@ -189,7 +189,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_pipe_is_refused_for_a_whole_file_at_once() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let fifo = dir.path().join("out.fifo");
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
         let why = Files::new(false).writes(Some(&fifo), Writing::Whole, "the solution").check().unwrap_err();

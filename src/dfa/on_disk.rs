@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn a_bundle_on_disk_answers_every_string_as_the_loaded_one() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("b.dfas");
         let bundle = Bundle { meta: "{\"x\":1}".into(), entries: sets() };
         bundle.save(&path).unwrap();
@@ -286,7 +286,7 @@ mod tests {
             .collect();
         let set = Dfa::from_strings(&shape, &strings);
         assert!(set.states_per_layer()[1] > 256, "the test needs a layer of more than 256 states");
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("b.dfas");
         Bundle { meta: String::new(), entries: vec![("set".into(), set.clone())] }.save(&path).unwrap();
         let mapped = OnDiskBundle::open(&path).unwrap();
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_damaged_or_foreign_file_is_refused_as_it_opens() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let path = dir.path().join("b.dfas");
         let bytes = Bundle { meta: String::new(), entries: sets() }.to_bytes();
         let mut damaged = bytes.clone();

@@ -95,7 +95,7 @@ mod tests {
         let shape = Shape::new(vec![3, 4, 2, 5]);
         let a = Dfa::from_strings(&shape, &[vec![0, 1, 1, 4], vec![2, 3, 0, 0], vec![1, 0, 1, 2], vec![2, 2, 1, 3]]);
         let b = Dfa::from_strings(&shape, &[vec![0, 1, 1, 4], vec![1, 1, 1, 1]]);
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let spilled = a.spilled_to(dir.path()).unwrap();
         assert!(spilled.is_spilled() && !a.is_spilled());
         assert_eq!(spilled, a);

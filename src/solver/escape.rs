@@ -105,7 +105,7 @@ mod tests {
     #[test]
     fn the_filter_by_parts_resumes_to_the_whole_filters_losses() {
         let game = Ostle::new(Variant { width: 3, height: 3, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let options = |journal_every| SolveOptions {
             checkpoints: Some(dir.path().to_path_buf()),
             journal_every,

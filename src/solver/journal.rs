@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn progress_is_saved_read_back_and_removed() {
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = crate::scratch::tempdir();
         let params = GameParams::tagged("a game", &serde_json::json!({ "size": 2 }));
         let checkpoints = Checkpoints::new(dir.path().to_path_buf(), params.clone());
         let shape = Shape::uniform(2, 3);

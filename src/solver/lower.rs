@@ -216,7 +216,7 @@ mod tests {
         ];
         let landing = PerSide::Shared(Dfa::accept_all(&shape));
         let values = || LowerValues::new(&shape, classes.iter().map(Cow::Borrowed).collect(), &landing).unwrap();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let options = super::super::SolveOptions { checkpoints: Some(dir.path().to_path_buf()), ..Default::default() };
         let solver = Solver::with_options(&game, options);
         let (mut memory, mut parked) = (values(), values());

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 /// the misjudged part.
 const PART_SHARE: f64 = 0.5;
 
-/// A ply grows by about this much over the one after it (`docs/engine-notes.md`: 1.3x on
+/// A ply grows by about this much over the one after it (`docs/measurements.md`: 1.3x on
 /// 6x6's backup), so its parts are planned that much larger.
 const GROWTH: f64 = 1.4;
 
@@ -240,7 +240,7 @@ mod tests {
     fn a_journal_of_other_sets_is_refused() {
         let (game, new, losses) = ply_and_losses();
         let moves = game.solver_moves(Side::Second);
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let checkpoints = Checkpoints::new(dir.path().to_path_buf(), game.params());
         let key = StepKey::Backup(3).journal(Side::Second, JournalPart::Wins);
         let run = || {

@@ -109,7 +109,7 @@ mod tests {
     fn the_parts_hold_the_union_of_everything_added() {
         let shape = Shape::uniform(6, 3);
         let word = |seed: u64| -> Vec<u8> { (0..6).map(|i| ((seed >> (2 * i)) % 3) as u8).collect() };
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         for cap in [usize::MAX, 12] {
             for spill in [Spill::new(None), Spill::new(Some(dir.path().to_path_buf()))] {
                 let mut running = RunningSet::new(Dfa::from_strings(&shape, &[word(7), word(11)]), spill, cap);

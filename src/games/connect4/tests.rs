@@ -76,7 +76,7 @@ fn discs_drop_and_full_columns_are_closed() {
 /// rules and the first terms of OEIS A212693 agree. (Run with `--ignored`: the forward sets
 /// need the whole 7x6 universe and its lines made first, 140 s beside another solve.)
 #[test]
-#[ignore = "about 140 s: the 7x6 universe and its lines are made first"]
+#[ignore = "slow"]
 fn forward_plies_of_7x6_are_oeis_a212693() {
     const A212693: [u128; 9] = [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275];
     let g = Connect4::new(7, 6, 4).unwrap();

@@ -144,7 +144,7 @@ mod tests {
 
     #[test]
     fn a_table_reads_back_as_written_and_refuses_damage_and_other_classes() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         let path = DifferenceTable::path(dir.path(), 15);
         table().save(&path).unwrap();
         assert_eq!(DifferenceTable::load(&path, 4, 4, 15).unwrap(), table());

@@ -421,7 +421,7 @@ mod tests {
     fn every_reachable_difference_is_the_negamax_value() {
         for (w, h, start) in [(3, 3, -9), (4, 3, 12), (3, 4, 12), (4, 4, -8)] {
             let game = Othello::new(w, h, 0).unwrap().reachable_only();
-            let dir = tempfile::tempdir().unwrap();
+            let dir = crate::scratch::tempdir();
             let mut reports = Vec::new();
             assert_eq!(solve(&game, dir.path(), |c| reports.push(c.clone())).unwrap(), start, "{w}x{h}");
             assert!(reports.iter().all(|c| c.solved && !c.signs_checked));
@@ -460,7 +460,7 @@ mod tests {
     #[test]
     fn a_universe_missing_a_successor_is_refused() {
         let game = Othello::new(4, 4, 0).unwrap().reachable_only();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         ensure_universes(&game, dir.path()).unwrap();
         let params = game.universe_params();
         let path = ClassUniverse::path(dir.path(), "10");
@@ -477,7 +477,7 @@ mod tests {
     #[test]
     fn check_follows_the_rules_and_finds_a_changed_value() {
         let game = Othello::new(4, 4, 0).unwrap().reachable_only();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir();
         solve(&game, dir.path(), |_| {}).unwrap();
         let report = check(&game, dir.path(), 1_000_000, 1).unwrap();
         assert!(report.iter().all(|c| c.all));
@@ -496,7 +496,7 @@ mod tests {
     #[test]
     fn a_stopped_sweep_resumes_from_its_last_class() {
         let game = Othello::new(4, 4, 0).unwrap().reachable_only();
-        let (whole, broken) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (whole, broken) = (crate::scratch::tempdir(), crate::scratch::tempdir());
         ensure_universes(&game, whole.path()).unwrap();
         for d in 4..=9 {
             let name = format!("universe-{d}.dfas");

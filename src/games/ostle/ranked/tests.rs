@@ -14,7 +14,7 @@ fn variant(w: usize, h: usize, k: usize, t: usize, rule: Rule) -> Variant {
 }
 
 fn solve_all(v: &Variant) -> (tempfile::TempDir, Solution, census::Census) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::scratch::tempdir();
     let options = Options { budget: None, checkpoint_every: Duration::ZERO, stop_at: None };
     let rules = Rules::new(v).unwrap();
     let mut all = census::Census::default();
@@ -34,17 +34,18 @@ fn exact_reading_equals_the_raw_explicit_solver() {
     exact_reading_equals_the_raw_explicit_solver_on(&[
         variant(3, 3, 3, 1, Rule::Exact),
         variant(3, 3, 3, 2, Rule::Exact),
-        variant(3, 4, 3, 2, Rule::Exact),
-        variant(4, 3, 3, 2, Rule::Exact),
     ]);
 }
 
-/// [`exact_reading_equals_the_raw_explicit_solver`] on 4x4 K2 T1 (most of its time: run with
-/// `--ignored`).
+/// [`exact_reading_equals_the_raw_explicit_solver`] on the larger boards.
 #[test]
-#[ignore = "about 40 s: the 4x4 variant of a default test"]
-fn exact_reading_equals_the_raw_explicit_solver_4x4() {
-    exact_reading_equals_the_raw_explicit_solver_on(&[variant(4, 4, 2, 1, Rule::Exact)]);
+#[ignore = "slow"]
+fn exact_reading_equals_the_raw_explicit_solver_on_larger_boards() {
+    exact_reading_equals_the_raw_explicit_solver_on(&[
+        variant(3, 4, 3, 2, Rule::Exact),
+        variant(4, 3, 3, 2, Rule::Exact),
+        variant(4, 4, 2, 1, Rule::Exact),
+    ]);
 }
 
 fn exact_reading_equals_the_raw_explicit_solver_on(variants: &[Variant]) {
@@ -205,7 +206,19 @@ fn class_oracle(v: &Variant) -> (HashMap<State, Outcome>, usize) {
 /// Class reading: the published rule's state count and every state's value.
 #[test]
 fn class_reading_equals_an_oracle_written_from_the_published_rule() {
-    for v in [variant(3, 3, 3, 1, Rule::Class), variant(4, 4, 2, 1, Rule::Class), variant(3, 4, 3, 2, Rule::Class)] {
+    class_reading_equals_the_oracle_on(&[variant(3, 3, 3, 1, Rule::Class), variant(3, 3, 3, 2, Rule::Class)]);
+}
+
+/// [`class_reading_equals_an_oracle_written_from_the_published_rule`] on the larger boards.
+#[test]
+#[ignore = "slow"]
+fn class_reading_equals_an_oracle_written_from_the_published_rule_on_larger_boards() {
+    class_reading_equals_the_oracle_on(&[variant(4, 4, 2, 1, Rule::Class), variant(3, 4, 3, 2, Rule::Class)]);
+}
+
+fn class_reading_equals_the_oracle_on(variants: &[Variant]) {
+    for v in variants {
+        let v = v.clone();
         let (_dir, s, census) = solve_all(&v);
         let (values, nontrivial) = class_oracle(&v);
         assert_eq!(census.nontrivial_states.classes, nontrivial as u64, "{v:?}");
@@ -263,12 +276,12 @@ fn every_state_follows_from_its_moves_and_a_changed_byte_is_found() {
 fn a_stopped_class_resumes_to_the_same_tables() {
     let v = variant(4, 4, 2, 1, Rule::Class);
     let c = classes(&v).pop().unwrap();
-    let whole = tempfile::tempdir().unwrap();
+    let whole = crate::scratch::tempdir();
     let plain = Options { budget: None, checkpoint_every: Duration::from_secs(3600), stop_at: None };
     for lower in classes(&v) {
         solve_class(&v, whole.path(), &lower, &plain).unwrap();
     }
-    let stopped = tempfile::tempdir().unwrap();
+    let stopped = crate::scratch::tempdir();
     for lower in classes(&v).iter().take_while(|x| **x != c) {
         solve_class(&v, stopped.path(), lower, &plain).unwrap();
     }
@@ -390,28 +403,49 @@ fn a_seeker_reads_the_boards_of_increasing_ranks_as_the_directory_does() {
 }
 
 /// The tables and the DFA solution of the same variant value every state alike; against the
-/// DFA solution of another variant (one piece fewer to lose) the comparison fails.
+/// DFA solution of a variant with fewer pieces only the kinds it holds are compared, and
+/// against one with one piece fewer to lose the comparison fails.
 #[test]
 fn tables_and_the_dfa_solution_agree_state_by_state() {
+    tables_and_the_dfa_solution_agree_on(
+        &[variant(3, 4, 3, 2, Rule::Exact)],
+        (variant(3, 3, 3, 1, Rule::Class), variant(3, 3, 2, 1, Rule::Class)),
+    );
+}
+
+/// [`tables_and_the_dfa_solution_agree_state_by_state`] on 4x4.
+#[test]
+#[ignore = "slow"]
+fn tables_and_the_dfa_solution_agree_state_by_state_on_4x4() {
+    tables_and_the_dfa_solution_agree_on(
+        &[variant(4, 4, 3, 2, Rule::Exact)],
+        (variant(4, 4, 3, 1, Rule::Class), variant(4, 4, 2, 1, Rule::Class)),
+    );
+}
+
+/// Each of `same` against its own DFA solution, and the tables of `fewer.0` against the DFA
+/// solution of `fewer.1`, a variant with fewer pieces.
+fn tables_and_the_dfa_solution_agree_on(same: &[Variant], fewer: (Variant, Variant)) {
     use crate::games::ostle::Ostle;
     use crate::solved::Mode;
     use crate::solver::Solver;
     let dfa_of = |v: &Variant| Solver::new(&Ostle::new(v.clone()).unwrap()).solve(Mode::Strong).unwrap();
-    for v in [variant(3, 4, 3, 2, Rule::Exact), variant(4, 4, 3, 2, Rule::Exact)] {
-        let (_dir, tables, _) = solve_all(&v);
-        let c = tables.compare_with_dfa(&dfa_of(&v), u64::MAX, 1).unwrap();
+    for v in same {
+        let (_dir, tables, _) = solve_all(v);
+        let c = tables.compare_with_dfa(&dfa_of(v), u64::MAX, 1).unwrap();
         let states: u64 = tables.classes().iter().flat_map(|t| &t.kinds).map(|k| k.states()).sum();
         assert_eq!(c.from_tables, states, "{v:?}: every state of the tables");
         assert!(c.from_dfa > c.from_tables - c.not_in_dfa, "{v:?}: the DFA's raw states, {c:?}");
     }
     // Against a variant with fewer pieces, only the kinds it holds are drawn.
-    let (_dir, tables, _) = solve_all(&variant(4, 4, 3, 1, Rule::Class));
-    let c = tables.compare_with_dfa(&dfa_of(&variant(4, 4, 2, 1, Rule::Class)), u64::MAX, 1).unwrap();
+    let (_dir, tables, _) = solve_all(&fewer.0);
+    let c = tables.compare_with_dfa(&dfa_of(&fewer.1), u64::MAX, 1).unwrap();
+    let kept = fewer.1.pieces as u8;
     let two_by_two: u64 = tables
         .classes()
         .iter()
         .flat_map(|t| &t.kinds)
-        .filter(|k| k.kind.mover <= 2 && k.kind.opponent <= 2)
+        .filter(|k| k.kind.mover <= kept && k.kind.opponent <= kept)
         .map(|k| k.states())
         .sum();
     assert!(two_by_two > 0 && two_by_two < tables.classes().iter().flat_map(|t| &t.kinds).map(|k| k.states()).sum());
@@ -426,26 +460,7 @@ fn tables_and_the_dfa_solution_agree_state_by_state() {
 /// included, and the longest win is the longest of all values.
 #[test]
 fn puzzles_find_every_state_of_the_value_asked_for() {
-    for v in [variant(3, 3, 3, 1, Rule::Class), variant(3, 4, 3, 1, Rule::Exact), variant(4, 4, 3, 1, Rule::Class)] {
-        let (_dir, s, _) = solve_all(&v);
-        let mut wins: HashMap<u32, u64> = HashMap::new();
-        for t in s.classes() {
-            for (k, kt) in t.kinds.iter().enumerate() {
-                for r in 0..kt.dir.boards() {
-                    for slot in 0..=kt.markers[r as usize] {
-                        if let Outcome::Win { plies: Some(n) } = t.value_at(k as u8, r, slot) {
-                            *wins.entry(n).or_default() += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert_eq!(s.longest_win(), wins.keys().copied().max(), "{v:?}");
-        for (&n, &count) in &wins {
-            let filter = puzzles::Filter { plies: Some(n), ..Default::default() };
-            assert_eq!(s.puzzles(&filter, 0).with_value, count, "{v:?}: wins in {n}");
-        }
-    }
+    puzzles_find_every_state_on(&[variant(3, 3, 3, 1, Rule::Class), variant(3, 4, 3, 1, Rule::Exact)]);
     // No small variant has a value of the other parity: make one, the longest win of all.
     let (_dir, mut s, _) = solve_all(&variant(3, 3, 3, 1, Rule::Class));
     let longest = s.longest_win().unwrap();
@@ -467,6 +482,36 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
     assert_eq!(s.longest_win(), Some(longest + 1));
     let filter = puzzles::Filter { plies: Some(longest + 1), ..Default::default() };
     assert_eq!(s.puzzles(&filter, 0).with_value, 1);
+}
+
+/// [`puzzles_find_every_state_of_the_value_asked_for`] on 4x4.
+#[test]
+#[ignore = "slow"]
+fn puzzles_find_every_state_of_the_value_asked_for_on_4x4() {
+    puzzles_find_every_state_on(&[variant(4, 4, 3, 1, Rule::Class)]);
+}
+
+fn puzzles_find_every_state_on(variants: &[Variant]) {
+    for v in variants {
+        let (_dir, s, _) = solve_all(v);
+        let mut wins: HashMap<u32, u64> = HashMap::new();
+        for t in s.classes() {
+            for (k, kt) in t.kinds.iter().enumerate() {
+                for r in 0..kt.dir.boards() {
+                    for slot in 0..=kt.markers[r as usize] {
+                        if let Outcome::Win { plies: Some(n) } = t.value_at(k as u8, r, slot) {
+                            *wins.entry(n).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(s.longest_win(), wins.keys().copied().max(), "{v:?}");
+        for (&n, &count) in &wins {
+            let filter = puzzles::Filter { plies: Some(n), ..Default::default() };
+            assert_eq!(s.puzzles(&filter, 0).with_value, count, "{v:?}: wins in {n}");
+        }
+    }
 }
 
 /// The board-by-board scan of wins by sacrifices finds what the census counts, states and
