@@ -246,7 +246,7 @@ fn stopped_run_resumes_to_the_same_result() {
 /// Ostle's checkpoints hold one side only (mover-relative strings).
 #[test]
 fn stopped_ostle_run_resumes_to_the_same_result() {
-    let game = ["ostle", "--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"];
+    let game = ["ostle", "--width", "3", "--height", "4", "--pieces", "2", "--lose-at", "1"];
     let (left, _) = stopped_run_resumes(&game, "backward-0004");
     assert!(left.iter().any(|n| n == "backward-0001.dfas"), "the earlier iterations are kept: {left:?}");
 }
@@ -256,7 +256,7 @@ fn stopped_ostle_run_resumes_to_the_same_result() {
 /// iteration's journals are gone.
 #[test]
 fn run_stopped_inside_an_image_resumes_from_its_journal() {
-    let game = ["ostle", "--width", "4", "--height", "4", "--pieces", "2", "--lose-at", "1", "--journal-every", "0"];
+    let game = ["ostle", "--width", "3", "--height", "4", "--pieces", "2", "--lose-at", "1", "--journal-every", "0"];
     stopped_inside_an_image_resumes(&game, "backward-0003-first-wins");
     let dir = crate::scratch::tempdir();
     let ck = dir.path().join("ck");
@@ -276,7 +276,7 @@ fn run_stopped_inside_a_filter_by_parts_resumes_from_its_journal() {
     let game = [
         "ostle",
         "--width",
-        "4",
+        "3",
         "--height",
         "4",
         "--pieces",
@@ -301,7 +301,7 @@ fn run_stopped_inside_a_filter_by_parts_resumes_from_its_journal() {
 /// regions is saved, it resumes from that journal to the same solution.
 #[test]
 fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
-    let game = ["breakthrough", "--width", "4", "--height", "5", "--journal-every", "0"];
+    let game = ["breakthrough", "--width", "3", "--height", "5", "--journal-every", "0"];
     let dir = crate::scratch::tempdir();
     let (whole, cut) = (dir.path().join("whole.dfas"), dir.path().join("cut.dfas"));
     assert!(dfasolve(&[&game[..], &["--quiet", "--out", whole.to_str().unwrap()]].concat()).status.success());
@@ -594,7 +594,7 @@ fn sets_too_large_for_the_state_ids_are_a_clear_error() {
 #[test]
 fn ostle_census_without_solving_matches_the_solve() {
     for args in [
-        ["--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "1"],
+        ["--width", "3", "--height", "4", "--pieces", "2", "--lose-at", "1"],
         ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "2"],
     ] {
         let census = dfasolve(&[&["ostle", "--census", "--json"][..], &args[..]].concat());
@@ -616,7 +616,7 @@ fn ostle_census_without_solving_matches_the_solve() {
 /// full list) and why they stopped; the text report shows the counts before the levels.
 #[test]
 fn ostle_census_levels_stop_at_their_time_limit() {
-    let args = ["ostle", "--census", "--width", "4", "--height", "4", "--pieces", "3", "--lose-at", "2"];
+    let args = ["ostle", "--census", "--width", "3", "--height", "4", "--pieces", "3", "--lose-at", "2"];
     let full = dfasolve(&[&args[..], &["--json"]].concat());
     assert!(full.status.success(), "{}", String::from_utf8_lossy(&full.stderr));
     let full: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
