@@ -159,22 +159,30 @@ fn over_memory_budget() -> ! {
 pub fn watch_memory(budget: u64) {
     BUDGET.store(budget, Ordering::Relaxed);
     static WATCHER: OnceLock<()> = OnceLock::new();
+    // One sample now, before any work: a job shorter than the watcher's first sample would
+    // otherwise never be held to a budget it is already over.
+    sample_memory();
     WATCHER.get_or_init(|| {
         std::thread::spawn(|| {
             loop {
-                let resident =
-                    crate::sys::unreclaimable_resident_bytes().or_else(crate::sys::resident_bytes).unwrap_or(0);
-                let budget = BUDGET.load(Ordering::Relaxed);
-                RESIDENT_NOW.store(resident, Ordering::Relaxed);
-                RESIDENT_PEAK.fetch_max(resident, Ordering::Relaxed);
-                if budget > 0 && resident > budget {
-                    RESIDENT_SEEN.store(resident, Ordering::Relaxed);
-                    OVER_BUDGET.store(true, Ordering::Relaxed);
-                }
                 std::thread::sleep(std::time::Duration::from_millis(50));
+                sample_memory();
             }
         });
     });
+}
+
+/// Read the process's resident memory into [`RESIDENT_NOW`] and its peak, and mark the
+/// budget passed if it is.
+fn sample_memory() {
+    let resident = crate::sys::unreclaimable_resident_bytes().or_else(crate::sys::resident_bytes).unwrap_or(0);
+    let budget = BUDGET.load(Ordering::Relaxed);
+    RESIDENT_NOW.store(resident, Ordering::Relaxed);
+    RESIDENT_PEAK.fetch_max(resident, Ordering::Relaxed);
+    if budget > 0 && resident > budget {
+        RESIDENT_SEEN.store(resident, Ordering::Relaxed);
+        OVER_BUDGET.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Number of split levels [`split_level`] chooses from.
