@@ -82,14 +82,17 @@ impl Solver<'_> {
         // down without a gap) are read back instead of computed: losing a run costs at most
         // the ply it was on.
         let mut previous_new: Option<(Side, Dfa)> = None;
-        // What the last ply's parts took, for this ply's cut (the newest checkpoint's record).
+        // What the last ply's parts took, for this ply's cut (the newest checkpoint's record),
+        // and the last ply of each side, for the parts' time.
         let mut parts_seen = PartsSeen::default();
+        let mut seen_by_side: [Option<PartsSeen>; 2] = [None, None];
         let mut undone = last.map_or(0, |l| l + 1);
         while let Some(k) = undone.checked_sub(1) {
             let Some((record, saved)) = self.checkpoints.load_with(&backup_step(k))? else { break };
-            if parts_seen.parts == 0 {
-                parts_seen = PartsSeen::from_record(&record);
-            }
+            // Read from the last ply down: the newest read is the newest ply's.
+            parts_seen = PartsSeen::from_record(&record);
+            let side = Side::after(initial.side, Ply(k as u32));
+            seen_by_side[side.index()] = Some(parts_seen);
             // Newer checkpoints hold the new wins and losses alone (`new` is their union);
             // older ones hold `new` first.
             let mut entries = saved.entries;
@@ -99,7 +102,6 @@ impl Solver<'_> {
             let [(_, win_new), (_, lose_new)]: [(String, Dfa); 2] = entries
                 .try_into()
                 .map_err(|_| Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))))?;
-            let side = Side::after(initial.side, Ply(k as u32));
             // A stop between the ply's checkpoint and the removal of its journal left it.
             self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
@@ -128,6 +130,8 @@ impl Solver<'_> {
             let previous = &previous_new;
             let (checkpoints, every, seen_before) =
                 (&self.checkpoints, self.journal_every, parts_seen.at_least(self.backup_parts));
+            let journaled = self.checkpoints.enabled().then_some(every);
+            let seen_before = seen_before.paced(seen_by_side[side.index()], journaled);
             let chain = || -> Result<(Dfa, Dfa, Dfa, PartsSeen)> {
                 // The previous ply's positions were valued after this one was prepared (they
                 // are in this ply's set when the sides share their sets).
@@ -157,6 +161,7 @@ impl Solver<'_> {
                 );
             }
             parts_seen = seen;
+            seen_by_side[side.index()] = Some(seen);
             let next = match next {
                 Some(Err(Error::OverMemoryBudget { .. })) => {
                     limits::settle_under(0.9);

@@ -11,7 +11,10 @@
 //!
 //! How many regions: as many as the last ply needed, grown by what its parts' memory says
 //! this one will need; and a part that still passes the budget is stopped, cut in two and
-//! taken again, so a run never ends on the budget here while its ply can be cut.
+//! taken again, so a run never ends on the budget here while its ply can be cut. With
+//! checkpoints, also enough that each part takes about the journal's interval, judged by the
+//! last ply of the same side (the two sides' plies differ 2-3x in cost): the journal saves
+//! after a part once the interval has passed, so a stop loses about one part.
 //!
 //! The journal (`backup-NNNN-SIDE-wins`) holds the union of the finished parts and the
 //! regions still to do, and names its inputs by fingerprint ([`Dfa::fingerprint`]): a
@@ -37,6 +40,11 @@ const PART_SHARE: f64 = 0.5;
 /// 6x6's backup), so its parts are planned that much larger.
 const GROWTH: f64 = 1.4;
 
+/// At most this many regions a ply is cut into for the journal's interval: each part
+/// re-explores the product above its cut, and on the largest boards this keeps parts of
+/// plies many hours long near the default interval.
+const MAX_PACED_PARTS: usize = 64;
+
 /// At most this many regions a ply is cut into before the run stops on the budget.
 const MAX_PARTS: usize = 1 << 16;
 
@@ -47,6 +55,8 @@ pub(super) struct PartsSeen {
     pub(super) parts: usize,
     /// The most memory one part took above what the process held as it started, in bytes.
     pub(super) largest_part: u64,
+    /// The longest time one part took, in seconds.
+    pub(super) longest_part_s: f64,
     /// The fewest parts to plan, whatever memory says.
     pub(super) floor: usize,
 }
@@ -54,18 +64,33 @@ pub(super) struct PartsSeen {
 impl PartsSeen {
     /// As a ply's checkpoint records it.
     pub(super) fn to_record(self) -> serde_json::Value {
-        serde_json::json!({ "parts": self.parts, "largest_part": self.largest_part })
+        serde_json::json!({ "parts": self.parts, "largest_part": self.largest_part, "longest_part_s": self.longest_part_s })
     }
 
     /// From a ply's checkpoint record (nothing known from an older checkpoint without one).
     pub(super) fn from_record(record: &serde_json::Value) -> PartsSeen {
         let field = |name: &str| record.get(name).and_then(serde_json::Value::as_u64).unwrap_or(0);
-        PartsSeen { parts: field("parts") as usize, largest_part: field("largest_part"), floor: 1 }
+        let longest_part_s = record.get("longest_part_s").and_then(serde_json::Value::as_f64).unwrap_or(0.0);
+        PartsSeen { parts: field("parts") as usize, largest_part: field("largest_part"), longest_part_s, floor: 1 }
     }
 
     /// This, planning at least `parts` parts for the next ply.
     pub(super) fn at_least(self, parts: usize) -> PartsSeen {
         PartsSeen { floor: parts, ..self }
+    }
+
+    /// This, planning at least as many parts as keep each part of the next ply near
+    /// `journal_every`, if `same_side` (the last ply of the next ply's side, two plies
+    /// before it) says how long its parts took. Nothing changes without a journal.
+    pub(super) fn paced(self, same_side: Option<PartsSeen>, journal_every: Option<Duration>) -> PartsSeen {
+        let (Some(seen), Some(every)) = (same_side, journal_every) else { return self };
+        let every = every.as_secs_f64();
+        if every <= 0.0 || seen.parts == 0 || seen.longest_part_s <= 0.0 {
+            return self;
+        }
+        let expected = seen.longest_part_s * seen.parts as f64 * GROWTH * GROWTH;
+        let parts = ((expected / every).ceil() as usize).clamp(1, MAX_PACED_PARTS);
+        PartsSeen { floor: self.floor.max(parts), ..self }
     }
 
     /// How many parts the next ply should start with, given its process holds `base` bytes
@@ -145,10 +170,11 @@ pub(super) fn wins_by_regions(
     };
     // A stack: the next region last.
     let mut todo: Vec<Region> = next_first.into_iter().rev().collect();
-    let mut seen = PartsSeen { parts: todo.len(), largest_part: 0, floor: seen_before.floor };
+    let mut seen = PartsSeen { parts: todo.len(), largest_part: 0, longest_part_s: 0.0, floor: seen_before.floor };
     let mut last_save = Instant::now();
     while let Some(region) = todo.pop() {
         let base = limits::resident_now();
+        let started = Instant::now();
         limits::reset_resident_peak();
         let part = catch_engine_stop(|| {
             let mut images: Vec<Dfa> = losses.iter().map(|l| moves.backward_within_in(l, new, &region)).collect();
@@ -160,6 +186,7 @@ pub(super) fn wins_by_regions(
         match part {
             Ok(part) => {
                 seen.largest_part = seen.largest_part.max(limits::resident_peak().saturating_sub(base));
+                seen.longest_part_s = seen.longest_part_s.max(started.elapsed().as_secs_f64());
                 done = catch_engine_stop(|| done.union(&part))?;
             }
             Err(stop @ Error::OverMemoryBudget { .. }) => {
@@ -232,6 +259,28 @@ mod tests {
                 assert_eq!(direct, whole.intersection(&new.restricted_to(&region)), "region {region}");
             }
         }
+    }
+
+    /// With a journal, a ply is cut into enough parts that each takes about the interval,
+    /// judged from the same side's last ply grown two plies; without one, or without that
+    /// ply's times, the plan is the floor alone.
+    #[test]
+    fn parts_are_paced_by_the_journal_interval() {
+        let ten_minutes = Some(Duration::from_secs(600));
+        let same_side = PartsSeen { parts: 2, largest_part: 1 << 30, longest_part_s: 600.0, floor: 1 };
+        let plan = PartsSeen::default().at_least(1);
+        let expected = (600.0 * 2.0 * GROWTH * GROWTH / 600.0_f64).ceil() as usize;
+        assert_eq!(plan.paced(Some(same_side), ten_minutes).floor, expected);
+        assert_eq!(plan.at_least(50).paced(Some(same_side), ten_minutes).floor, 50, "the floor stays");
+        assert_eq!(plan.paced(Some(same_side), None).floor, 1, "no journal");
+        let a_millisecond = Some(Duration::from_millis(1));
+        assert_eq!(plan.paced(Some(same_side), a_millisecond).floor, MAX_PACED_PARTS, "at most");
+        assert_eq!(plan.paced(Some(same_side), Some(Duration::ZERO)).floor, 1, "a journal after every group");
+        assert_eq!(plan.paced(None, ten_minutes).floor, 1, "no ply of that side yet");
+        let untimed = PartsSeen::from_record(&serde_json::json!({ "parts": 2, "largest_part": 1 }));
+        assert_eq!(plan.paced(Some(untimed), ten_minutes).floor, 1, "a record of an older build");
+        let back = PartsSeen::from_record(&same_side.to_record());
+        assert_eq!((back.parts, back.largest_part, back.longest_part_s), (2, 1 << 30, 600.0));
     }
 
     /// A journal whose fingerprints are not those of the ply's sets is refused with an error
