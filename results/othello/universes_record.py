@@ -6,7 +6,7 @@ first class's file (the sweep's own times, as the file system kept them).
 
 Usage: python3 results/othello/universes_record.py DFASOLVE RUN_DIR GAME > NAME/record.csv
   e.g. python3 results/othello/universes_record.py target/release/dfasolve \\
-         ~/dfasolve-runs/othello/5x5-differences "othello 5x5 reachable" > 5x5-universes/record.csv"""
+         $RUNS/othello/5x5-differences "othello 5x5 reachable" > 5x5-universes/record.csv"""
 import glob, json, os, re, subprocess, sys
 
 dfasolve, run, game = sys.argv[1:4]

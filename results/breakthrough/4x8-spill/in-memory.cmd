@@ -1,4 +1,4 @@
-# In ~/dfasolve-runs/bt-4x8-spill/, beside the build 56f2775 copied there as ./dfasolve:
+# In $RUNS/bt-4x8-spill/, beside the build 56f2775 copied there as ./dfasolve:
 WIDTH=4 HEIGHT=8 PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh in-memory.N --max-memory 20 --checkpoint ckpt-in-memory
 # which runs dfasolve breakthrough --width 4 --height 8 --json --no-save --csv in-memory.N.csv --progress --max-memory 20 --checkpoint ckpt-in-memory
 # under /usr/bin/time -v. Attempt 1 (2026-11-29 02:20-03:43) ran from scratch to the

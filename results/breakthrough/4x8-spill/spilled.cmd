@@ -1,4 +1,4 @@
-# In ~/dfasolve-runs/bt-4x8-spill/, beside the build 56f2775 copied there as ./dfasolve:
+# In $RUNS/bt-4x8-spill/, beside the build 56f2775 copied there as ./dfasolve:
 WIDTH=4 HEIGHT=8 PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled.N --max-memory 20 --spill spill --checkpoint ckpt
 # which runs dfasolve breakthrough --width 4 --height 8 --json --no-save --csv spilled.N.csv --progress --max-memory 20 --spill spill --checkpoint ckpt
 # under /usr/bin/time -v. Attempt 1 (2026-11-28 21:54-22:5x) died with the machine's

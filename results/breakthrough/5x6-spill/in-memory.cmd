@@ -1,1 +1,1 @@
-cd ~/dfasolve-runs/bt-5x6-spill && PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh in-memory --max-memory 3.72   # build 539b0d3 (queue.sh); runs dfasolve breakthrough --width 5 --height 6 --json --no-save --csv in-memory.csv --progress --max-memory 3.72 under /usr/bin/time -v
+cd $RUNS/bt-5x6-spill && PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh in-memory --max-memory 3.72   # build 539b0d3 (queue.sh); runs dfasolve breakthrough --width 5 --height 6 --json --no-save --csv in-memory.csv --progress --max-memory 3.72 under /usr/bin/time -v

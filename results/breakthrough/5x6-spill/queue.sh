@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lever 2's runs (build 539b0d3): spilled, in memory, then spilled under a 2 GiB cgroup cap.
-cd ~/dfasolve-runs/bt-5x6-spill
+cd $RUNS/bt-5x6-spill
 export PATH=$PWD:$PATH
 [ -s spilled.json ] || ./spill.sh spilled --max-memory 3.72 --spill spill
 [ -s in-memory.json ] || ./spill.sh in-memory --max-memory 3.72

@@ -1,1 +1,1 @@
-cd ~/dfasolve-runs/bt-5x6-spill && CGROUP=<memory cgroup limited to 2 GiB> PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled-2g --max-memory 1.9 --spill spill   # build 539b0d3 (queue.sh); stopped by its budget
+cd $RUNS/bt-5x6-spill && CGROUP=<memory cgroup limited to 2 GiB> PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled-2g --max-memory 1.9 --spill spill   # build 539b0d3 (queue.sh); stopped by its budget

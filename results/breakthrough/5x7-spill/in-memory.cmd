@@ -1,4 +1,4 @@
-# In ~/dfasolve-runs/bt-5x7-spill/, beside the build 56f2775 copied there as ./dfasolve, alone (2026-11-29 01:07-01:33,
+# In $RUNS/bt-5x7-spill/, beside the build 56f2775 copied there as ./dfasolve, alone (2026-11-29 01:07-01:33,
 #, which runs -16.sh), right after spilled.cmd's run:
 WIDTH=5 HEIGHT=7 PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh in-memory --max-memory 20
 # which runs dfasolve breakthrough --width 5 --height 7 --json --no-save --csv in-memory.csv --progress --max-memory 20

@@ -1,4 +1,4 @@
-# In ~/dfasolve-runs/bt-5x7-spill/, beside the build 56f2775 copied there as ./dfasolve, alone (2026-11-29 00:15-01:07,
+# In $RUNS/bt-5x7-spill/, beside the build 56f2775 copied there as ./dfasolve, alone (2026-11-29 00:15-01:07,
 #, which runs -16.sh):
 WIDTH=5 HEIGHT=7 PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled --max-memory 20 --spill spill
 # which runs dfasolve breakthrough --width 5 --height 7 --json --no-save --csv spilled.csv --progress --max-memory 20 --spill spill

@@ -1,4 +1,4 @@
-# Lever 2 on 6x6: the meet in the middle with its finished sets spilled, checkpointed. In ~/dfasolve-runs/bt-6x6-spill/,
+# Lever 2 on 6x6: the meet in the middle with its finished sets spilled, checkpointed. In $RUNS/bt-6x6-spill/,
 # beside the build 56f2775 copied there as ./dfasolve (rerun it to resume):
 WIDTH=6 HEIGHT=6 PATH=$PWD:$PATH results/breakthrough/runs/levers/spill.sh spilled.N --max-memory 20 --spill spill --checkpoint ckpt
 # which runs dfasolve breakthrough --width 6 --height 6 --json --no-save --csv spilled.N.csv --progress --max-memory 20 --spill spill --checkpoint ckpt

@@ -1,5 +1,5 @@
 # 5x5's 4 v 4 subgame by the indexed explicit solver, build f3518e8 (release), alone on the
-# 2-core machine, 2026-11-26 10:53-11:46 (~/dfasolve-runs/explicit-4v4/run.sh):
+# 2-core machine, 2026-11-26 10:53-11:46 ($RUNS/explicit-4v4/run.sh):
 /usr/bin/time -v dfasolve explicit ostle --width 5 --height 5 --pieces 4 --lose-at 3 --json \
     > ostle-5x5-4v4-explicit.json 2> ostle-5x5-4v4-explicit.err    # .err: progress; .time: /usr/bin/time
 # resident KiB every 5 s: ostle-5x5-4v4-explicit.rss

@@ -1,5 +1,5 @@
 # The third fresh class-by-class solve of Ostle 5x5 (class reading), build 7625ed3, alone on the
-# machine, run in ~/dfasolve-runs/ostle-5x5-fresh3/ by its run.sh (5x5-fresh.sh with
+# machine, run in $RUNS/ostle-5x5-fresh3/ by its run.sh (5x5-fresh.sh with
 # BIN=./dfasolve-7625ed3; from 2026-11-28 06:57) and resumed with the same command.
 # Per class it writes class-NAME.N.err (stderr and /usr/bin/time -v) and class-NAME.N.json (the
 # report), copied here as:
