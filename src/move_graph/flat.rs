@@ -2,7 +2,7 @@
 //! prepared once as [`MovePlan`]s for the one-pass image engine.
 
 use super::progress::{Partial, Resume};
-use super::{Edge, MoveGraph};
+use super::{Direction, Edge, MoveGraph};
 use crate::dfa::{Background, Change, Dfa, Move, MovePlan, Region};
 use std::borrow::Cow;
 
@@ -10,16 +10,15 @@ use std::borrow::Cow;
 pub(super) type GroupPlan = (usize, MovePlan);
 
 impl MoveGraph {
-    /// The prepared plan of all paths forward (`backward = false`) or backward, if the graph
-    /// flattens.
-    pub(super) fn plan(&self, backward: bool, split: usize) -> Option<&[GroupPlan]> {
-        self.plans[split][usize::from(backward)]
+    /// The prepared plan of all paths in `direction`, if the graph flattens.
+    pub(super) fn plan(&self, direction: Direction, split: usize) -> Option<&[GroupPlan]> {
+        self.plans[split][direction.index()]
             .get_or_init(|| {
                 let paths = self.flat()?;
-                let background = match (&self.relabel, backward) {
+                let background = match (&self.relabel, direction) {
                     (None, _) => Background::identity(),
-                    (Some(map), false) => Background::forward(&self.shape, map),
-                    (Some(map), true) => Background::backward(&self.shape, map),
+                    (Some(map), Direction::Forward) => Background::forward(&self.shape, map),
+                    (Some(map), Direction::Backward) => Background::backward(&self.shape, map),
                 };
                 let mut groups: Vec<u32> = paths.iter().map(|p| p.group).collect();
                 groups.sort_unstable();
@@ -35,7 +34,10 @@ impl MoveGraph {
                         let moves: Vec<Move> = paths
                             .iter()
                             .filter(|p| p.group == g)
-                            .map(|p| if backward { p.backward() } else { p.forward() })
+                            .map(|p| match direction {
+                                Direction::Forward => p.forward(),
+                                Direction::Backward => p.backward(),
+                            })
                             .collect();
                         let per_pass = moves.len().div_ceil(1 << split).max(1);
                         moves
@@ -252,7 +254,7 @@ mod tests {
     use crate::dfa::{Dfa, Region};
     use crate::game::Game;
     use crate::games::breakthrough::Breakthrough;
-    use crate::move_graph::{Partial, Resume};
+    use crate::move_graph::{Direction, Partial, Resume};
     use std::borrow::Cow;
 
     /// An image is the same set whether each group of moves is one pass or is split into
@@ -265,23 +267,26 @@ mod tests {
         let mut side = game.initial().side;
         for _ in 0..6 {
             let graph = game.moves(side);
-            let image = |backward: bool, split: usize, of: &Dfa| {
-                let plans = graph.plan(backward, split).expect("Breakthrough's moves flatten");
+            let image = |direction: Direction, split: usize, of: &Dfa| {
+                let plans = graph.plan(direction, split).expect("Breakthrough's moves flatten");
                 graph.image_by_plans(
                     plans,
                     of,
-                    backward.then(|| game.universe(side)).as_ref(),
+                    (direction == Direction::Backward).then(|| game.universe(side)).as_ref(),
                     &Region::whole(),
                     Resume::none(),
                 )
             };
-            let forward = image(false, 0, &set);
-            let backward = image(true, 0, &forward);
+            let forward = image(Direction::Forward, 0, &set);
+            let backward = image(Direction::Backward, 0, &forward);
             assert!(!forward.is_empty() && !backward.is_empty());
             for split in 1..crate::dfa::limits::SPLIT_LEVELS {
-                assert!(graph.plan(false, split).unwrap().len() > graph.plan(false, split - 1).unwrap().len());
-                assert_eq!(image(false, split, &set), forward, "forward, split level {split}");
-                assert_eq!(image(true, split, &forward), backward, "backward, split level {split}");
+                assert!(
+                    graph.plan(Direction::Forward, split).unwrap().len()
+                        > graph.plan(Direction::Forward, split - 1).unwrap().len()
+                );
+                assert_eq!(image(Direction::Forward, split, &set), forward, "forward, split level {split}");
+                assert_eq!(image(Direction::Backward, split, &forward), backward, "backward, split level {split}");
             }
             set = forward;
             side = side.other();
@@ -308,7 +313,7 @@ mod tests {
             let sets = sets.iter().map(|(r, d)| (*r, (*d).clone())).collect();
             snapshots.lock().unwrap().push(Partial { groups_done, sets });
         };
-        let plans = |split: usize| graph.plan(true, split).expect("Breakthrough's moves flatten");
+        let plans = |split: usize| graph.plan(Direction::Backward, split).expect("Breakthrough's moves flatten");
         let whole = graph.image_by_plans(
             plans(0),
             &set,

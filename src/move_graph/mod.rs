@@ -32,6 +32,24 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
+/// Which way an image of a move graph goes: to the strings its paths lead a set to, or back
+/// to the strings with a path into a set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    Forward,
+    Backward,
+}
+
+impl Direction {
+    /// A slot per direction in the graph's caches.
+    fn index(self) -> usize {
+        match self {
+            Direction::Forward => 0,
+            Direction::Backward => 1,
+        }
+    }
+}
+
 /// A node of a [`MoveGraph`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MoveNodeId(u32);
@@ -220,9 +238,9 @@ impl MoveGraph {
     /// The strings every path leads `set` to.
     pub fn forward(&self, set: &Dfa) -> Dfa {
         if let Some(relations) = self.layer_relations() {
-            return self.relation_images(relations, set, false, None);
+            return self.relation_images(relations, set, Direction::Forward, None);
         }
-        match self.plan(false, split_level()) {
+        match self.plan(Direction::Forward, split_level()) {
             Some(plans) => self.image_by_plans(plans, set, None, &Region::whole(), Resume::none()),
             None => self.forward_by_stages(set),
         }
@@ -269,16 +287,16 @@ impl MoveGraph {
     /// `within` handed over (`Cow::Owned`) is dropped once the first group has narrowed it.
     pub fn without_path_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
         if let Some(relations) = self.layer_relations() {
-            return within.difference(&self.relation_images(relations, set, true, Some(&within)));
+            return within.difference(&self.relation_images(relations, set, Direction::Backward, Some(&within)));
         }
-        match self.plan(true, split_level()) {
+        match self.plan(Direction::Backward, split_level()) {
             Some(plans) => self.filter_by_plans(plans, set, within, resume),
             None => within.difference(&self.backward_dag(set, Some(&within))),
         }
     }
 
     fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>, region: &Region, resume: Resume) -> Dfa {
-        let plans = self.plan(true, split_level());
+        let plans = self.plan(Direction::Backward, split_level());
         if let (false, Some(w)) = (region.is_whole(), within)
             && (self.layer_relations().is_some() || plans.is_none())
         {
@@ -286,7 +304,7 @@ impl MoveGraph {
             return self.backward_impl(set, Some(&w.restricted_to(region)), &Region::whole(), resume);
         }
         if let Some(relations) = self.layer_relations() {
-            return self.relation_images(relations, set, true, within);
+            return self.relation_images(relations, set, Direction::Backward, within);
         }
         match plans {
             Some(plans) => self.image_by_plans(plans, set, within, region, resume),

@@ -1,7 +1,7 @@
 //! Move graphs of one-character moves without conditions (Nim's "take tokens from heap i"):
 //! one symbol relation per layer, imaged by a kept [`RelationImager`].
 
-use super::MoveGraph;
+use super::{Direction, MoveGraph};
 use crate::dfa::{Dfa, RelationImager, Symbol};
 
 impl MoveGraph {
@@ -36,17 +36,17 @@ impl MoveGraph {
         &self,
         relations: &[LayerRelation],
         set: &Dfa,
-        backward: bool,
+        direction: Direction,
         within: Option<&Dfa>,
     ) -> Dfa {
         // A poisoned lock only means an earlier image panicked; the imager is rebuilt then.
-        let mut slot = self.imagers[usize::from(backward)].lock().unwrap_or_else(|e| {
+        let mut slot = self.imagers[direction.index()].lock().unwrap_or_else(|e| {
             let mut guard = e.into_inner();
             *guard = None;
             guard
         });
         let imager = slot.get_or_insert_with(|| {
-            if backward {
+            if direction == Direction::Backward {
                 let inverse: Vec<LayerRelation> =
                     relations.iter().map(|(l, pairs)| (*l, pairs.iter().map(|&(a, b)| (b, a)).collect())).collect();
                 RelationImager::new(&self.shape, &inverse)

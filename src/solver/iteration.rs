@@ -7,6 +7,7 @@
 //!   into the escape set, the opponent's positions not known to be won (the escape filter).
 
 use super::journal::Journal;
+use super::mirror::SidesComputed;
 use super::pass::{IterationInput, SecondSide, with_lower};
 use super::undecided::{Draws, Undecided};
 use super::{JournalPart, PerSide, Solver, StepKey, timed};
@@ -71,7 +72,7 @@ impl Solver<'_> {
         win: &mut PerSide<Dfa>,
         undecided: &mut Undecided,
     ) -> Result<(PerSide<Dfa>, PerSide<Dfa>)> {
-        let mirrors = input.second_side == SecondSide::MayMirror && self.mirror.applies(true);
+        let mirrors = input.second_side == SecondSide::MayMirror && self.mirror.applies(SidesComputed::InTurn);
         let park = self.checkpoints.enabled() && !mirrors && undecided.state_count() > self.park_above;
         if !park {
             let (win, undecided) = (&*win, &*undecided);
@@ -162,15 +163,19 @@ impl Solver<'_> {
         }
         // Large sets take the sides one after the other: each image is parallel inside, and
         // two at once would double the peak memory of the largest step.
-        let large = undecided.iter().map(|(_, d)| d.state_count()).sum::<usize>() > SIDES_IN_TURN_STATES;
-        let (first, second) = if second_side == SecondSide::MayMirror && self.mirror.applies(large) {
+        let sides = if undecided.iter().map(|(_, d)| d.state_count()).sum::<usize>() > SIDES_IN_TURN_STATES {
+            SidesComputed::InTurn
+        } else {
+            SidesComputed::Together
+        };
+        let (first, second) = if second_side == SecondSide::MayMirror && self.mirror.applies(sides) {
             let (dw0, dl0) = side_step(Side::First)?;
             match rayon::join(|| self.mirror.apply(&dw0), || self.mirror.apply(&dl0)) {
                 (Some(dw1), Some(dl1)) => ((dw0, dl0), (dw1, dl1)),
                 // The rotation would cost more than the images it replaces.
                 _ => ((dw0, dl0), side_step(Side::Second)?),
             }
-        } else if large {
+        } else if sides == SidesComputed::InTurn {
             (side_step(Side::First)?, side_step(Side::Second)?)
         } else {
             // The two sides of one iteration only read the previous iteration's sets, so they

@@ -66,18 +66,26 @@ pub(super) struct Mirror {
     refused_at: AtomicUsize,
 }
 
+/// How an iteration computes its two sides' images: both at once, or one after the other
+/// (large sets, where two at once would double the peak memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SidesComputed {
+    Together,
+    InTurn,
+}
+
 impl Mirror {
     pub(super) fn new(side_mirror: Option<SideMirror>, policy: MirrorPolicy, budget: (usize, usize)) -> Mirror {
         Mirror { side_mirror, policy, budget, refused_at: AtomicUsize::new(usize::MAX) }
     }
 
-    /// Whether an iteration (`large`: one that computes the sides in turn) mirrors. Under
+    /// Whether an iteration that computes its sides `sides` mirrors. Under
     /// [`MirrorPolicy::Large`] a mirror that costs one relabelling pass is used in every
     /// iteration: it is always cheaper than the images it replaces.
-    pub(super) fn applies(&self, large: bool) -> bool {
+    pub(super) fn applies(&self, sides: SidesComputed) -> bool {
         self.side_mirror.is_some_and(|m| match self.policy {
             MirrorPolicy::Never => false,
-            MirrorPolicy::Large => large || m.is_cheap(),
+            MirrorPolicy::Large => sides == SidesComputed::InTurn || m.is_cheap(),
             MirrorPolicy::Always => true,
         })
     }
