@@ -28,6 +28,12 @@
 //!   file writes; named choices of a parameter; counts in JSON and text; the library's error
 //!   type; how long runs say what they are doing (`tracing` events the program shows or not);
 //!   what the system reports of this process (memory, CPU).
+//!
+//! ## Unsafe code
+//! The crate denies `unsafe` but in four modules, each of which allows it for one reason:
+//! `dfa/spill.rs` and `games/ostle/ranked/store.rs` map files and view their bytes as
+//! integers, `games/ostle/ranked/bits.rs` calls functions compiled for a processor feature it
+//! has just found, and [`sys`] calls the C library's `malloc_trim`.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 

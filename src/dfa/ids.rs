@@ -98,7 +98,8 @@ pub(crate) fn move_ids_down(ids: &mut [u32], from: usize, to: usize, len: usize)
 
 /// A vector of ids that several threads fill at disjoint indices (parallel scatters, where
 /// each index is computed rather than split off as a sub-slice). Relaxed atomic stores are
-/// plain stores on the targets we run on; the crate forbids `unsafe`.
+/// plain stores on the targets we run on, and need no `unsafe` (which the crate denies outside
+/// four modules).
 ///
 /// Conversions to and from `Vec<u32>` are `into_iter().map().collect()`, which the standard
 /// library performs in place (same size and alignment): no second buffer, no page faults.

@@ -5,6 +5,9 @@
 //! A spilled set is used as any other ([`Dfa::spilled_to`]): products and images read its rows
 //! through the map. The file has no name, so it disappears with the last map of it, and
 //! nothing else can change it under the map.
+//!
+//! One of the crate's four places of unsafe code (listed in the crate docs): mapping the file
+//! and viewing its bytes as ids.
 
 #![allow(unsafe_code)]
 

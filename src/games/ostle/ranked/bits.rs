@@ -1,9 +1,9 @@
 //! Moving a mask's bits onto the set bits of another and back (x86's PDEP and PEXT): the
 //! boards of a rank directory are packed masks spread over the squares left free. The
 //! instructions are used where the processor has them (one per call, where the loops below
-//! take one step per free square; measured in `docs/measurements.md`), and this module is the
-//! crate's second place of unsafe code: calling a function compiled for a feature the
-//! processor was just found to have.
+//! take one step per free square; measured in `docs/measurements.md`), and this module is one
+//! of the crate's four places of unsafe code (listed in the crate docs): calling a function
+//! compiled for a feature the processor was just found to have.
 #![allow(unsafe_code)]
 
 /// The bits of `mask`, lowest first, moved onto the set bits of `free`, lowest first.

@@ -1,7 +1,7 @@
 //! An array that is either owned or a section of a memory-mapped file, read the same way, and
 //! the large arrays of a solve in memory asked to be backed by huge pages.
-//! One of the crate's two places of unsafe code (the other: `bits`): mapping a file and viewing
-//! its bytes as integers.
+//! One of the crate's four places of unsafe code (listed in the crate docs): mapping a file and
+//! viewing its bytes as integers.
 #![allow(unsafe_code)]
 
 use memmap2::{Advice, Mmap, MmapMut};
