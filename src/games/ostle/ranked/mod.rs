@@ -55,6 +55,8 @@ use std::time::{Duration, Instant};
 use symmetry::Symmetries;
 use tables::ClassTables;
 
+#[cfg(test)]
+mod class_oracle;
 pub mod symmetry;
 #[cfg(test)]
 mod tests;
