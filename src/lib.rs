@@ -47,6 +47,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod move_graph;
+pub mod plan;
 pub mod plot;
 pub mod progress;
 pub mod record;

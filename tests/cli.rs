@@ -526,24 +526,35 @@ fn a_class_job_resumes_from_its_iterations() {
     for class in ["1v1", "2v1", "2v2", "3v1", "3v2"] {
         job(class, &[]);
     }
-    let first = job("3v3", &["--checkpoint", &ck, "--csv", &csv]);
+    let first = job("3v3", &["--csv", &csv]);
     assert!(std::fs::read_to_string(&csv).unwrap().lines().count() > 10, "the CSV record is written");
-    let mut steps: Vec<String> = std::fs::read_dir(&ck)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("class-3v3-backward-"))
-        .collect();
-    steps.sort();
-    assert!(steps.len() > 10, "one checkpoint per iteration: {steps:?}");
-    assert!(dir.path().join("ck").join("class-3v3-lower-0000.dfas").exists(), "the lower values wait on disk");
-    // Stopped after half of its iterations: the later checkpoints and the class file are gone.
-    for name in &steps[steps.len() / 2..] {
-        std::fs::remove_file(dir.path().join("ck").join(name)).unwrap();
-    }
     std::fs::remove_file(dir.path().join("classes").join("class-3v3.dfas")).unwrap();
+    // Stopped as a kill would stop it, right after its fifth iteration was saved.
+    let stopped = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
+        .args([&game[..], &["--by-classes", &d, "--class", "3v3", "--checkpoint", &ck]].concat())
+        .env(dfasolve::solver::STOP_AFTER, "class-3v3-backward-0005")
+        .output()
+        .unwrap();
+    assert_eq!(
+        stopped.status.code(),
+        Some(dfasolve::solver::STOPPED_EXIT_CODE),
+        "{}",
+        String::from_utf8_lossy(&stopped.stderr)
+    );
+    let steps = |prefix: &str| {
+        std::fs::read_dir(&ck)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(prefix))
+            .count()
+    };
+    assert_eq!(steps("class-3v3-backward-"), 5, "one checkpoint per iteration");
+    assert!(dir.path().join("ck").join("class-3v3-lower-0000.dfas").exists(), "the lower values wait on disk");
+    assert!(!dir.path().join("classes").join("class-3v3.dfas").exists());
     let resumed = job("3v3", &["--checkpoint", &ck]);
     let values = |report: &str| report.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(values(&resumed), values(&first), "the same values after resuming");
+    assert_eq!(steps("class-3v3-"), 0, "a solved class's checkpoints are removed with it");
 }
 
 /// The lowest class of a solve by classes made from a solved subgame: the by-classes solve

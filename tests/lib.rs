@@ -17,6 +17,7 @@ mod ostle;
 mod ostle_tables;
 mod othello;
 mod parsers;
+mod plans;
 #[path = "../src/scratch.rs"]
 mod scratch;
 mod solution_files;

@@ -15,6 +15,7 @@ mod othello;
 mod othello_cost;
 mod output;
 mod outputs;
+mod plan;
 mod play;
 mod positions;
 mod progress;
@@ -40,6 +41,7 @@ pub use ostle::{ExplicitOstleArgs, OstleArgs, OstleSolveArgs, VerifyOstleArgs};
 pub use othello::OthelloArgs;
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
+pub use plan::{PlanArgs, RunPlanArgs};
 pub use report::SolveReport;
 pub use solve::{Prepared, before_solving, solve, solve_with};
 pub use spread::SpreadArgs;
@@ -261,6 +263,12 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Write the plan of a solve by classes as a graph of jobs (`DIR/plan.json`): one job per
+    /// class with its command line, files, dependencies and estimates; show its status; or
+    /// write and submit Slurm job arrays for it.
+    Plan(PlanArgs),
+    /// Run a plan's jobs that are not done, here, N at a time; or one job (a Slurm task).
+    RunPlan(RunPlanArgs),
     /// Write one set of a dfasolve file as a DFA1 exchange file (canonical numbering, SHA-256).
     Export(ExportArgs),
     /// Read a DFA1 exchange file (any valid one) into a one-set dfasolve file named "imported".
@@ -385,6 +393,8 @@ pub fn run(cli: Cli) -> Result<()> {
             )
         }
         Command::Stats { file, json } => files::stats(&file, json),
+        Command::Plan(args) => plan::plan(&args),
+        Command::RunPlan(args) => plan::run_plan_command(&args),
         Command::Play { solution, side, from, json, limit, record, force } => {
             Files::new(force).reads(&solution).writes(record.as_deref(), Writing::Stream, "the record").check()?;
             play::play(&solution, side, from.as_deref(), json, limit, record.as_deref())

@@ -140,7 +140,7 @@ pub(super) fn at_least_one(text: &str) -> std::result::Result<usize, String> {
 }
 
 /// A number of minutes for `--journal-every`: finite, 0 or more, at most a year.
-fn minutes(text: &str) -> std::result::Result<f64, String> {
+pub(super) fn minutes(text: &str) -> std::result::Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(m) if (0.0..=525_600.0).contains(&m) => Ok(m),
         _ => Err(format!("{text:?} is not a number of minutes from 0 to 525600")),

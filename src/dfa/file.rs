@@ -147,6 +147,16 @@ impl Bundle {
     }
 }
 
+/// Check the bundle file at `path` without decoding it: its magic, version, length and
+/// checksum (what a job checks of its inputs before it starts).
+///
+/// # Errors
+/// [`Error::Io`], or the header and checksum errors of [`Bundle::load`].
+pub fn check_file(path: &Path) -> Result<u64> {
+    let file = std::fs::File::open(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?;
+    verify(&file, path)
+}
+
 /// Check the open bundle file `file` (read from `path`) without decoding it: its header, and
 /// its payload against the checksum, read through a buffer (nothing of it stays in memory).
 /// Returns the file's length; [`super::mapped::OnDiskBundle`] then reads the checked bytes in

@@ -129,6 +129,13 @@ pub trait Game: Sync {
         None
     }
 
+    /// Whether [`Game::class_universes`] makes the universes (`Some`) rather than leaving
+    /// them to the rule (`None`), told without making them: a plan of class jobs then makes
+    /// them in one job that the others wait for.
+    fn sweeps_class_universes(&self) -> bool {
+        false
+    }
+
     /// The parameters the universe depends on, which name the game in its universe files
     /// ([`Game::class_universes`]): games with equal ones can share those files (Othello's
     /// reachable positions are the same at every threshold). Default: [`Game::params`].

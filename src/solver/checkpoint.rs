@@ -48,6 +48,25 @@ impl Checkpoints {
         }
     }
 
+    /// Remove every file of class `class`'s steps, once the class's values are saved: a new
+    /// run reads those values, never the steps (a class job would otherwise leave about twice
+    /// its class file's bytes behind).
+    pub(super) fn remove_class(&self, class: &str) {
+        let Some(dir) = &self.dir else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let step = name.trim_start_matches('.');
+            let step = step.split_once(".dfas").map_or(step, |(step, _)| step).trim_end_matches("-parked");
+            if step.parse::<StepKey>().ok().is_some_and(|key| key.class() == Some(class))
+                && entry.file_type().is_ok_and(|t| t.is_file())
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+
     /// The steps from here on belong to a solve by `mode`.
     pub(super) fn set_mode(&mut self, mode: Mode) {
         self.solve = serde_json::to_value(mode).unwrap_or_default();

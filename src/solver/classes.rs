@@ -119,6 +119,7 @@ impl Solver<'_> {
         let universes = self.class_universes(Some(dir), &classes)?;
         let solved = self.solve_class(k, &classes, lower, &universes)?;
         let values = self.save_class(Some(dir), class, solved)?;
+        self.checkpoints.remove_class(name);
         Ok(ClassValues {
             params: self.game.params(),
             class: name.to_string(),

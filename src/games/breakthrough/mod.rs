@@ -331,6 +331,10 @@ impl Game for Breakthrough {
         self.reachable.then(|| self.classes_from_start(each))
     }
 
+    fn sweeps_class_universes(&self) -> bool {
+        self.reachable
+    }
+
     /// Rotating the board by 180° and swapping the colours turns a position with the first
     /// player to move into one with the second to move: the rules are left-right symmetric,
     /// so the rotation (a vertical flip and a mirror) keeps every value.

@@ -399,6 +399,10 @@ impl Game for Othello {
         Some(outcome)
     }
 
+    fn sweeps_class_universes(&self) -> bool {
+        self.reachable
+    }
+
     /// The reachable positions do not depend on the threshold.
     fn universe_params(&self) -> GameParams {
         GameParams::of(&OthelloParams { threshold: 0, ..self.own_params() })

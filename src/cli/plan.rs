@@ -1,0 +1,406 @@
+//! `dfasolve plan SOLVE…` and `dfasolve run-plan PLAN`: a solve by classes as a graph of
+//! class jobs ([`crate::plan`]), written as data, shown as status, run here or submitted to
+//! Slurm.
+
+use super::Cli;
+use super::output::say;
+use crate::game::{Game, PositionClass};
+use crate::plan::local::{Logs, Outcome, RunSummary, run_job, run_plan};
+use crate::plan::{Estimate, Job, Plan, Status, slurm};
+use crate::solved::solution::{ClassUniverse, ClassValues};
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser};
+use std::path::{Path, PathBuf};
+
+/// `dfasolve plan`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  dfasolve plan breakthrough --width 4 --height 5 --by-classes bt45\n  \
+    dfasolve run-plan bt45/plan.json --jobs 2\n  \
+    dfasolve plan --status breakthrough --width 4 --height 5 --by-classes bt45\n  \
+    dfasolve plan --slurm breakthrough --width 5 --height 6 --by-classes /shared/bt56")]
+pub struct PlanArgs {
+    /// Show which jobs are done, running, failed or to do (read from the output directory),
+    /// instead of writing the plan.
+    #[arg(long)]
+    pub status: bool,
+    /// Also write Slurm batch scripts into DIR/slurm: one job array per level, and
+    /// `submit.sh`.
+    #[arg(long)]
+    pub slurm: bool,
+    /// Submit the jobs that are not done to Slurm with `sbatch` (writes the scripts too).
+    #[arg(long)]
+    pub submit: bool,
+    /// Ask for this much memory per job instead of the estimate.
+    #[arg(long, value_name = "GIB", value_parser = super::options::gib)]
+    pub job_memory: Option<f64>,
+    /// Ask for this much time per job instead of twice the estimate.
+    #[arg(long, value_name = "MINUTES", value_parser = super::options::minutes)]
+    pub job_time: Option<f64>,
+    /// CPUs per Slurm task.
+    #[arg(long, default_value_t = 1, value_parser = super::options::at_least_one)]
+    pub cpus: usize,
+    /// The Slurm partition (default: the cluster's).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Replace a plan of another solve in the directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The solve as typed after `dfasolve`, with `--by-classes DIR`: the directory of the
+    /// class files, where the plan is written as `plan.json`.
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "SOLVE")]
+    pub solve: Vec<String>,
+}
+
+/// `dfasolve run-plan`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  dfasolve run-plan bt45/plan.json --jobs 2\n  \
+    dfasolve run-plan bt45/plan.json --job class-4v4\n  \
+    dfasolve run-plan bt45/plan.json --status")]
+pub struct RunPlanArgs {
+    /// The plan file (`plan.json`, written by `dfasolve plan`).
+    #[arg(value_name = "PLAN")]
+    pub plan: PathBuf,
+    /// Jobs to run at a time.
+    #[arg(long, default_value_t = 1, value_parser = super::options::at_least_one)]
+    pub jobs: usize,
+    /// Run only this job (done already: nothing to do).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["level", "status", "submit"])]
+    pub job: Option<String>,
+    /// Run only task `--task` of this level (what a Slurm array task runs).
+    #[arg(long, value_name = "L", requires = "task", conflicts_with_all = ["status", "submit"])]
+    pub level: Option<usize>,
+    /// With `--level`: the task's number in its level's array.
+    #[arg(long, value_name = "I", requires = "level")]
+    pub task: Option<usize>,
+    /// Show which jobs are done, running, failed or to do.
+    #[arg(long, conflicts_with = "submit")]
+    pub status: bool,
+    /// Submit the jobs not done to Slurm (the scripts are written into DIR/slurm first).
+    #[arg(long)]
+    pub submit: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `dfasolve plan`.
+pub(super) fn plan(args: &PlanArgs) -> Result<()> {
+    let cli = Cli::try_parse_from(std::iter::once("dfasolve".to_string()).chain(args.solve.iter().cloned()))
+        .map_err(|e| anyhow::anyhow!("the solve to plan: {}", first_line(&e.to_string())))?;
+    let Some(solve) = cli.command.solve_command() else {
+        bail!(
+            "plan takes a solve command (e.g. breakthrough --width 4 --height 5 --by-classes DIR), not {:?}",
+            args.solve[0]
+        );
+    };
+    let run = solve.run_options();
+    let Some(dir) = run.by_classes.clone() else { bail!("a plan is of a solve by classes: add --by-classes DIR") };
+    if run.class.is_some() || run.list_classes {
+        bail!("the solve to plan is the whole solve by classes: without --class or --list-classes");
+    }
+    if run.csv.is_some() {
+        bail!("--csv would have every job write the same file: each class's values are in its class file");
+    }
+    let game = solve.build()?;
+    let plan = class_plan(game.as_ref(), &args.solve, &dir, args)?;
+    let plan_file = plan.resolve(&dir).join("plan.json");
+    if args.status {
+        let plan = if plan_file.is_file() { Plan::load(&plan_file)? } else { plan };
+        return show_status(&plan, args.json);
+    }
+    crate::atomic::check_directory(&plan.resolve(&dir)).context("the plan's directory")?;
+    if plan_file.exists() && !args.force {
+        let old = Plan::load(&plan_file).context("a file is in the plan's place")?;
+        if old.title != plan.title || old.jobs.iter().map(|j| &j.args).ne(plan.jobs.iter().map(|j| &j.args)) {
+            bail!(
+                "{} is the plan of another solve ({}): refused (--force replaces it)",
+                plan_file.display(),
+                old.title
+            );
+        }
+    }
+    plan.save(&plan_file)?;
+    let scripts = if args.slurm || args.submit { Some(write_slurm(&plan, &plan_file, args)?) } else { None };
+    let submitted = if args.submit { Some(slurm::submit(&plan, &slurm_dir(&plan))?) } else { None };
+    describe(&plan, &plan_file, scripts.as_deref(), submitted.as_deref(), args.json)
+}
+
+/// `dfasolve run-plan`.
+pub(super) fn run_plan_command(args: &RunPlanArgs) -> Result<()> {
+    let plan = Plan::load(&args.plan)?;
+    let program = std::env::current_exe().context("finding this program to run the jobs")?;
+    if args.status {
+        return show_status(&plan, args.json);
+    }
+    if args.submit {
+        let dir = slurm_dir(&plan);
+        if !slurm::script_path(&dir, 0).is_file() {
+            slurm::write_scripts(&plan, &absolute(&args.plan)?, &program, &dir, &slurm::Request::default())?;
+        }
+        let submitted = slurm::submit(&plan, &dir)?;
+        return describe_submitted(&submitted, args.json);
+    }
+    let one = match (&args.job, args.level, args.task) {
+        (Some(name), _, _) => Some(plan.job_named(name)?),
+        (None, Some(level), Some(task)) => Some(plan.task(level, task)?),
+        _ => None,
+    };
+    if let Some(k) = one {
+        let name = &plan.jobs[k].name;
+        let outcome = run_job(&plan, k, &program, Logs::Inherit)?;
+        let (done, seconds) = match outcome {
+            Outcome::Ran { seconds } => ("ran", seconds),
+            Outcome::AlreadyDone => ("already done", 0.0),
+        };
+        if args.json {
+            say!("{}", serde_json::json!({ "job": name, "outcome": done, "seconds": seconds }));
+        } else {
+            say!("job {name}: {done}{}", if seconds > 0.0 { format!(" in {seconds:.1} s") } else { String::new() });
+        }
+        return Ok(());
+    }
+    let said = |line: &str| eprintln!("{line}");
+    let summary = run_plan(&plan, args.jobs, &program, &said);
+    report_run(&plan, &summary, args.json)
+}
+
+/// The plan of solving `game` by classes into `dir`: one job per class (its command line the
+/// solve's with `--class NAME`), reading the files of the classes its moves reach; for a
+/// game that makes its class universes by sweeping from the start, the lowest class's job
+/// makes them all and every other job waits for it.
+fn class_plan(game: &dyn Game, solve: &[String], dir: &Path, args: &PlanArgs) -> Result<Plan> {
+    let classes = game.classes();
+    if classes.is_empty() {
+        bail!("{} declares no classes: it has no solve by classes to plan", game.name());
+    }
+    let sweeps = game.sweeps_class_universes();
+    let mut base: Vec<String> = solve.to_vec();
+    if !has_option(solve, "--checkpoint") {
+        // A task stopped by its time limit resumes from its iterations on resubmission.
+        base.extend(["--checkpoint".into(), dir.join("checkpoints").display().to_string()]);
+    }
+    if !has_option(solve, "--quiet") && !has_option(solve, "--progress") {
+        base.push("--progress".into());
+    }
+    let jobs = classes
+        .iter()
+        .enumerate()
+        .map(|(k, class)| {
+            let mut inputs: Vec<PathBuf> =
+                class.successors.iter().map(|&s| ClassValues::path(dir, &classes[s].name)).collect();
+            let mut outputs = vec![ClassValues::path(dir, &class.name)];
+            let mut depends_on: Vec<String> = class.successors.iter().map(|&s| job_name(&classes[s])).collect();
+            if sweeps {
+                let universe = ClassUniverse::path(dir, &class.name);
+                if k == 0 {
+                    outputs.extend(classes.iter().map(|c| ClassUniverse::path(dir, &c.name)));
+                } else {
+                    inputs.push(universe);
+                    if !class.successors.contains(&0) {
+                        depends_on.insert(0, job_name(&classes[0]));
+                    }
+                }
+            }
+            let mut args_k = base.clone();
+            args_k.extend(["--class".into(), class.name.clone()]);
+            Job {
+                name: job_name(class),
+                level: 0,
+                args: args_k,
+                inputs,
+                outputs,
+                depends_on,
+                estimate: estimate(class, args),
+            }
+        })
+        .collect();
+    let workdir = std::env::current_dir().context("the working directory")?;
+    Ok(Plan::new(format!("{} by classes", game.name()), workdir, dir.to_path_buf(), jobs)?)
+}
+
+fn job_name(class: &PositionClass) -> String {
+    format!("class-{}", class.name)
+}
+
+fn has_option(args: &[String], option: &str) -> bool {
+    args.iter().any(|a| a == option || a.starts_with(&format!("{option}=")))
+}
+
+/// A class job's needs, scaled from the class's positions by the laws fitted to the 121
+/// class jobs of Breakthrough 5x6 (`docs/cluster.md`), each raised to the largest ratio of
+/// measured to fitted seen there so that it bounds them; or as given.
+fn estimate(class: &PositionClass, args: &PlanArgs) -> Estimate {
+    let positions = 2.0 * class.set.count() as f64;
+    let scaled = |factor: f64, exponent: f64, worst: f64| factor * positions.max(1.0).powf(exponent) * worst;
+    let memory =
+        args.job_memory.map_or_else(|| scaled(2.50e4, 0.358, 6.3).max(256.0 * 1048576.0), |g| g * 1073741824.0);
+    let seconds = args.job_time.map_or_else(|| scaled(5.0e-6, 0.583, 13.3).max(10.0), |m| m * 60.0);
+    let given = args.job_memory.is_some() || args.job_time.is_some();
+    Estimate {
+        memory_bytes: memory as u64,
+        seconds: seconds.ceil() as u64,
+        disk_bytes: scaled(0.038, 0.807, 21.0).max(4096.0) as u64,
+        basis: if given {
+            "given by hand, and the classes of Breakthrough 5x6"
+        } else {
+            "the classes of Breakthrough 5x6"
+        }
+        .into(),
+    }
+}
+
+fn slurm_dir(plan: &Plan) -> PathBuf {
+    plan.resolve(&plan.dir).join("slurm")
+}
+
+fn write_slurm(plan: &Plan, plan_file: &Path, args: &PlanArgs) -> Result<Vec<PathBuf>> {
+    let program = std::env::current_exe().context("finding this program for the scripts")?;
+    let request = slurm::Request {
+        cpus: args.cpus,
+        partition: args.partition.clone(),
+        time_margin: if args.job_time.is_some() { 1.0 } else { 2.0 },
+    };
+    Ok(slurm::write_scripts(plan, &absolute(plan_file)?, &program, &slurm_dir(plan), &request)?)
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    Ok(std::env::current_dir().context("the working directory")?.join(path))
+}
+
+/// What `plan` wrote: the plan's shape, its estimates, and what to type next.
+fn describe(
+    plan: &Plan,
+    plan_file: &Path,
+    scripts: Option<&[PathBuf]>,
+    submitted: Option<&[slurm::Submitted]>,
+    json: bool,
+) -> Result<()> {
+    let levels = plan.levels();
+    let widest = levels.iter().map(Vec::len).max().unwrap_or(0);
+    let peak_memory = plan.jobs.iter().map(|j| j.estimate.memory_bytes).max().unwrap_or(0);
+    let seconds: u64 = plan.jobs.iter().map(|j| j.estimate.seconds).sum();
+    let disk: u64 = plan.jobs.iter().map(|j| j.estimate.disk_bytes).sum();
+    if json {
+        say!(
+            "{}",
+            serde_json::json!({ "plan": plan_file, "title": plan.title, "jobs": plan.jobs.len(), "levels": levels.len(),
+                "widest_level": widest, "peak_memory_bytes": peak_memory, "seconds": seconds, "disk_bytes": disk,
+                "scripts": scripts, "submitted": submitted })
+        );
+        return Ok(());
+    }
+    say!(
+        "{}: {} jobs in {} levels (the widest {widest} jobs), written to {}",
+        plan.title,
+        plan.jobs.len(),
+        levels.len(),
+        plan_file.display()
+    );
+    say!(
+        "estimated: {} in all on one core, {} at most per job, {} of class files",
+        super::cost::duration(seconds as f64),
+        crate::error::memory_text(peak_memory),
+        crate::error::memory_text(disk)
+    );
+    if let Some(scripts) = scripts {
+        say!(
+            "Slurm scripts: {} (one job array per level) and {}",
+            scripts.len() - 1,
+            scripts[scripts.len() - 1].display()
+        );
+    }
+    match submitted {
+        Some(s) => describe_submitted(s, false)?,
+        None => say!("run it here: dfasolve run-plan {} --jobs 2", plan_file.display()),
+    }
+    Ok(())
+}
+
+fn describe_submitted(submitted: &[slurm::Submitted], json: bool) -> Result<()> {
+    if json {
+        say!("{}", serde_json::json!({ "submitted": submitted }));
+        return Ok(());
+    }
+    if submitted.is_empty() {
+        say!("every job is done: nothing submitted");
+    }
+    for s in submitted {
+        say!("level {}: Slurm job {} ({} tasks)", s.level, s.job_id, s.tasks.len());
+    }
+    Ok(())
+}
+
+/// The state of every job, level by level.
+fn show_status(plan: &Plan, json: bool) -> Result<()> {
+    let status = Status::of(plan);
+    if json {
+        say!("{}", serde_json::json!({ "title": plan.title, "status": status }));
+        return Ok(());
+    }
+    say!(
+        "{}: {} of {} jobs done, {:.1}% of the estimated work",
+        plan.title,
+        status.done,
+        status.jobs.len(),
+        100.0 * status.progress
+    );
+    for (level, tasks) in plan.levels().iter().enumerate() {
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for &k in tasks {
+            let word = status.jobs[k].state.word();
+            match counts.iter_mut().find(|(w, _)| *w == word) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((word, 1)),
+            }
+        }
+        let text: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+        say!("level {level:>3}: {}", text.join(", "));
+    }
+    for job in &status.jobs {
+        use crate::plan::JobState;
+        match &job.state {
+            JobState::Running { holder } => say!("  {} running on {holder}", job.name),
+            JobState::Stale { holder } => {
+                say!("  {} stale: its holder {holder} is gone (the next attempt takes it over)", job.name)
+            }
+            JobState::Failed { message } => say!("  {} failed: {message}", job.name),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// What `run-plan` did; an error if a job failed.
+fn report_run(plan: &Plan, summary: &RunSummary, json: bool) -> Result<()> {
+    if json {
+        say!("{}", serde_json::json!({ "title": plan.title, "run": summary }));
+    } else {
+        say!(
+            "{}: {} jobs run, {} already done, {} failed, {} not run",
+            plan.title,
+            summary.ran.len(),
+            summary.already_done,
+            summary.failed.len(),
+            summary.not_run.len()
+        );
+    }
+    if let Some((name, message)) = summary.failed.first() {
+        bail!(
+            "{} job(s) failed, the first {name}: {message}{}",
+            summary.failed.len(),
+            if summary.not_run.is_empty() {
+                String::new()
+            } else {
+                format!("; {} job(s) after them not run", summary.not_run.len())
+            }
+        );
+    }
+    Ok(())
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().find(|l| !l.trim().is_empty()).unwrap_or(text).trim_start_matches("error: ")
+}

@@ -1,0 +1,158 @@
+//! Plans of class jobs (`dfasolve plan`, `dfasolve run-plan`): run here they make the files
+//! of the one-process solve byte for byte; a job is idempotent, refuses damaged inputs, and a
+//! failed job stops the jobs after it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn dfasolve_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args).current_dir(dir).output().expect("run dfasolve")
+}
+
+fn said(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+fn ok(out: Output) -> String {
+    assert!(out.status.success(), "{}", said(&out));
+    said(&out)
+}
+
+/// The `.dfas` files of `dir`, by name.
+fn class_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dfas"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_plan_run_here_makes_the_files_of_the_one_process_solve() {
+    let games: [&[&str]; 5] = [
+        &["breakthrough", "--width", "3", "--height", "4"],
+        &["breakthrough", "--width", "3", "--height", "4", "--reachable"],
+        &["nim", "--heaps", "3", "--tokens", "3"],
+        &["ostle", "--width", "3", "--height", "3", "--pieces", "2", "--lose-at", "1"],
+        &["othello", "--width", "4", "--height", "4", "--reachable"],
+    ];
+    for game in games {
+        let tmp = crate::scratch::tempdir();
+        let one = [game, &["--by-classes", "one", "--quiet", "--no-save"]].concat();
+        ok(dfasolve_in(tmp.path(), &one));
+        let plan = ok(dfasolve_in(tmp.path(), &[&["plan"], game, &["--by-classes", "planned"]].concat()));
+        assert!(plan.contains("jobs in"), "{plan}");
+        let ran = ok(dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--jobs", "2"]));
+        assert!(ran.contains("0 failed"), "{ran}");
+        let (made, expected) = (class_files(&tmp.path().join("planned")), class_files(&tmp.path().join("one")));
+        assert!(!expected.is_empty());
+        assert_eq!(
+            made.iter().map(|f| &f.0).collect::<Vec<_>>(),
+            expected.iter().map(|f| &f.0).collect::<Vec<_>>(),
+            "{game:?}"
+        );
+        assert!(made == expected, "{game:?}: the class files differ from the one-process solve's");
+        let status = ok(dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--status"]));
+        assert!(status.contains("100.0% of the estimated work"), "{status}");
+    }
+}
+
+#[test]
+fn a_job_is_idempotent_refuses_a_damaged_input_and_stops_the_jobs_after_it() {
+    let tmp = crate::scratch::tempdir();
+    let game = ["breakthrough", "--width", "3", "--height", "4"];
+    ok(dfasolve_in(tmp.path(), &[&["plan"], &game[..], &["--by-classes", "d"]].concat()));
+    let plan = "d/plan.json";
+    assert!(ok(dfasolve_in(tmp.path(), &["run-plan", plan, "--level", "0", "--task", "0"])).contains("ran"));
+    assert!(ok(dfasolve_in(tmp.path(), &["run-plan", plan, "--level", "0", "--task", "0"])).contains("already done"));
+
+    // A job whose input is missing says which job makes it.
+    let status = ok(dfasolve_in(tmp.path(), &["run-plan", plan, "--status", "--json"]));
+    let status: serde_json::Value = serde_json::from_str(status.lines().next().unwrap()).unwrap();
+    let waiting = status["status"]["jobs"].as_array().unwrap().iter().find(|j| j["state"] == "waiting").unwrap();
+    let name = waiting["name"].as_str().unwrap();
+    let refused = dfasolve_in(tmp.path(), &["run-plan", plan, "--job", name]);
+    assert!(!refused.status.success());
+    assert!(
+        said(&refused).contains("refuses to start: its input") && said(&refused).contains("is missing (job"),
+        "{}",
+        said(&refused)
+    );
+
+    // A damaged input: the job refuses with the file and why; the run of the whole plan
+    // reports the damaged output and runs none of the jobs that read it.
+    let lowest = tmp.path().join("d/class-0v0.dfas");
+    let mut bytes = std::fs::read(&lowest).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&lowest, bytes).unwrap();
+    let level1 = dfasolve_in(tmp.path(), &["run-plan", plan, "--level", "1", "--task", "0"]);
+    assert!(!level1.status.success());
+    let text = said(&level1);
+    assert!(text.contains("refuses to start") && text.contains("checksum"), "{text}");
+    assert_eq!(text.trim().lines().count(), 1, "one line: {text}");
+    let whole = dfasolve_in(tmp.path(), &["run-plan", plan, "--jobs", "2"]);
+    assert!(!whole.status.success());
+    let text = said(&whole);
+    assert!(text.contains("damaged") && text.contains("not run"), "{text}");
+    assert!(!tmp.path().join("d/class-1v1.dfas").exists());
+
+    // Removed, the damaged file is made again and the plan finishes; run again, nothing runs.
+    std::fs::remove_file(&lowest).unwrap();
+    ok(dfasolve_in(tmp.path(), &["run-plan", plan, "--jobs", "2"]));
+    let again = ok(dfasolve_in(tmp.path(), &["run-plan", plan]));
+    assert!(again.contains(": 0 jobs run,"), "{again}");
+}
+
+#[test]
+fn a_lock_left_by_a_killed_job_is_taken_over_and_a_live_one_is_respected() {
+    let tmp = crate::scratch::tempdir();
+    ok(dfasolve_in(tmp.path(), &["plan", "nim", "--heaps", "2", "--tokens", "2", "--by-classes", "d"]));
+    let jobs = tmp.path().join("d/jobs");
+    std::fs::create_dir_all(&jobs).unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    // A pid no process has (above the kernel's maximum).
+    let gone = format!("{{\"host\":\"{}\",\"pid\":4294967295,\"slurm_job\":null}}", host.trim());
+    std::fs::write(jobs.join("class-0.lock"), gone).unwrap();
+    let status = ok(dfasolve_in(tmp.path(), &["run-plan", "d/plan.json", "--status"]));
+    assert!(status.contains("class-0 stale"), "{status}");
+    ok(dfasolve_in(tmp.path(), &["run-plan", "d/plan.json", "--job", "class-0"]));
+    assert!(!jobs.join("class-0.lock").exists());
+
+    let live = format!("{{\"host\":\"{}\",\"pid\":{},\"slurm_job\":null}}", host.trim(), std::process::id());
+    std::fs::write(jobs.join("class-1.lock"), live).unwrap();
+    let refused = dfasolve_in(tmp.path(), &["run-plan", "d/plan.json", "--job", "class-1"]);
+    assert!(!refused.status.success() && said(&refused).contains("is running"), "{}", said(&refused));
+}
+
+#[test]
+fn plans_of_what_has_no_jobs_are_refused_with_one_line() {
+    let tmp = crate::scratch::tempdir();
+    std::fs::write(tmp.path().join("not-a-plan.json"), "{\"format\": \"other\"}").unwrap();
+    for (args, says) in [
+        (&["plan", "breakthrough", "--width", "3", "--height", "4"][..], "--by-classes"),
+        (
+            &["plan", "breakthrough", "--width", "3", "--height", "4", "--by-classes", "d", "--class", "1v1"],
+            "without --class",
+        ),
+        (&["plan", "chess", "--by-classes", "d"], "the solve to plan"),
+        (&["plan", "stats", "x.dfas"], "takes a solve command"),
+        (&["plan", "nim", "--heaps", "2", "--tokens", "2", "--by-classes", "d", "--csv", "r.csv"], "same file"),
+        (&["run-plan", "not-a-plan.json"], "not a dfasolve file"),
+        (&["run-plan", "missing.json"], "missing.json"),
+        (&["run-plan", "/dev/null"], "not a plan file"),
+    ] {
+        let out = dfasolve_in(tmp.path(), args);
+        let text = said(&out);
+        assert!(!out.status.success(), "{args:?}: {text}");
+        assert!(text.contains(says), "{args:?}: {text}");
+        assert_eq!(text.trim().lines().count(), 1, "{args:?}: one line: {text}");
+    }
+    // Another solve's plan is not replaced unasked.
+    ok(dfasolve_in(tmp.path(), &["plan", "nim", "--heaps", "2", "--tokens", "2", "--by-classes", "d"]));
+    let other = dfasolve_in(tmp.path(), &["plan", "nim", "--heaps", "3", "--tokens", "2", "--by-classes", "d"]);
+    assert!(!other.status.success() && said(&other).contains("plan of another solve"), "{}", said(&other));
+}
