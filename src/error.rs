@@ -79,6 +79,10 @@ pub enum Error {
     /// ask instead.
     #[error("{0}")]
     NotApplicable(String),
+    /// A solve stopped where it was asked to, its work saved: one step of a solve run as a
+    /// job ([`crate::solver::MeetJob`]). Not a failure.
+    #[error("{0}")]
+    StoppedAsAsked(String),
     /// A verification found a difference between two independent computations.
     #[error("verification failed: {0}")]
     Verification(String),

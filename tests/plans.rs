@@ -156,3 +156,57 @@ fn plans_of_what_has_no_jobs_are_refused_with_one_line() {
     let other = dfasolve_in(tmp.path(), &["plan", "nim", "--heaps", "3", "--tokens", "2", "--by-classes", "d"]);
     assert!(!other.status.success() && said(&other).contains("plan of another solve"), "{}", said(&other));
 }
+
+/// A meet in the middle planned as ply parts: the forward job first, then every backup ply
+/// cut into parts run side by side and their union; the solution is the one-process solve's
+/// byte for byte, whatever the number of parts, and the parts' files are gone with their ply.
+#[test]
+fn a_meet_in_the_middle_in_ply_parts_gives_the_one_process_solution() {
+    for (game, parts) in [
+        (&["breakthrough", "--width", "4", "--height", "4"][..], "8"),
+        (&["breakthrough", "--width", "3", "--height", "5"][..], "3"),
+        (&["nim", "--heaps", "3", "--tokens", "3"][..], "2"),
+    ] {
+        let tmp = crate::scratch::tempdir();
+        ok(dfasolve_in(tmp.path(), &[game, &["--out", "one.dfas", "--quiet"]].concat()));
+        let plan = [&["plan", "--parts", parts][..], game, &["--checkpoint", "ck", "--out", "planned.dfas"]].concat();
+        let first = ok(dfasolve_in(tmp.path(), &plan));
+        assert!(first.contains("1 jobs in 1 levels") && first.contains("plan again"), "{first}");
+        ok(dfasolve_in(tmp.path(), &["run-plan", "ck/plan.json"]));
+        let second = ok(dfasolve_in(tmp.path(), &plan));
+        assert!(!second.contains("1 jobs in 1 levels"), "{second}");
+        ok(dfasolve_in(tmp.path(), &["run-plan", "ck/plan.json", "--jobs", "2"]));
+        let (planned, one) = (
+            std::fs::read(tmp.path().join("planned.dfas")).unwrap(),
+            std::fs::read(tmp.path().join("one.dfas")).unwrap(),
+        );
+        assert!(planned == one, "{game:?} in {parts} parts: the solution differs from the one-process solve's");
+        let left: Vec<_> = std::fs::read_dir(tmp.path().join("ck"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("-part-"))
+            .collect();
+        assert!(left.is_empty(), "part files left: {left:?}");
+        let status = ok(dfasolve_in(tmp.path(), &["run-plan", "ck/plan.json", "--status"]));
+        assert!(status.contains("100.0% of the estimated work"), "{status}");
+    }
+}
+
+/// A step of a meet in the middle refuses what it cannot do: a ply whose later plies are
+/// not backed up, a ply the backup does not have, a strong solve.
+#[test]
+fn a_meet_step_out_of_order_is_refused() {
+    let tmp = crate::scratch::tempdir();
+    let game = ["breakthrough", "--width", "3", "--height", "4", "--checkpoint", "ck", "--quiet"];
+    let step = |job: &str| dfasolve_in(tmp.path(), &[&game[..], &["--meet-job", job]].concat());
+    ok(step("forward"));
+    let early = step("ply-0-part-0-of-2");
+    assert!(!early.status.success() && said(&early).contains("must be backed up first"), "{}", said(&early));
+    let past = step("ply-999-of-2");
+    assert!(!past.status.success() && said(&past).contains("the backup has plies 0 to"), "{}", said(&past));
+    let strong = dfasolve_in(tmp.path(), &[&game[..], &["--strong", "--meet-job", "forward"]].concat());
+    assert!(!strong.status.success() && said(&strong).contains("this solve is strong"), "{}", said(&strong));
+    let unchecked =
+        dfasolve_in(tmp.path(), &["breakthrough", "--width", "3", "--height", "4", "--meet-job", "forward"]);
+    assert!(!unchecked.status.success() && said(&unchecked).contains("--checkpoint"), "{}", said(&unchecked));
+}

@@ -363,7 +363,7 @@ pub struct ExportArgs {
 /// Any failure, as a message for the user.
 pub fn run(cli: Cli) -> Result<()> {
     if let Some(solve) = cli.command.solve_command() {
-        return class_jobs(solve).unwrap_or_else(|| solve.run());
+        return done_if_stopped_as_asked(class_jobs(solve).unwrap_or_else(|| solve.run()));
     }
     match cli.command {
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => {
@@ -442,6 +442,23 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         // The solve commands ran above, as one arm a game in `Command::solve_command`.
         _ => unreachable!("a solve command is run before this match"),
+    }
+}
+
+/// A solve that stopped where it was asked to (one step run as a job) did its work: said on
+/// stderr, and a success.
+fn done_if_stopped_as_asked(outcome: Result<()>) -> Result<()> {
+    let Err(e) = outcome else { return outcome };
+    let stopped = e.chain().find_map(|cause| match cause.downcast_ref::<crate::Error>() {
+        Some(crate::Error::StoppedAsAsked(what)) => Some(what.clone()),
+        _ => None,
+    });
+    match stopped {
+        Some(what) => {
+            eprintln!("{what}");
+            Ok(())
+        }
+        None => Err(e),
     }
 }
 

@@ -42,6 +42,7 @@ impl VerifyOptions {
             list_classes: false,
             spill: None,
             backup_parts: 1,
+            meet_job: None,
         }
     }
 }
@@ -121,6 +122,17 @@ pub struct RunOptions {
     /// the same either way.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub backup_parts: u32,
+    /// Meet in the middle, with `--checkpoint`: run one step of the solve from the
+    /// checkpoints and stop after it, as one job of a plan (`dfasolve plan --parts N`):
+    /// `forward` (the retrograde pass and the forward plies), `ply-K-part-I-of-N` (backup
+    /// ply K's new wins in region I of N) or `ply-K-of-N` (ply K from its N parts).
+    #[arg(long, value_name = "STEP", requires = "checkpoint", conflicts_with = "by_classes", value_parser = meet_job)]
+    pub meet_job: Option<crate::solver::MeetJob>,
+}
+
+/// A step of a meet in the middle (`--meet-job`).
+fn meet_job(text: &str) -> std::result::Result<crate::solver::MeetJob, String> {
+    text.parse()
 }
 
 /// A memory size in GiB: a finite number from 0 (no budget) to a pebibyte.

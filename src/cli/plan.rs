@@ -42,6 +42,11 @@ pub struct PlanArgs {
     /// The Slurm partition (default: the cluster's).
     #[arg(long)]
     pub partition: Option<String>,
+    /// A meet in the middle (with `--checkpoint DIR --out FILE`) as jobs: the forward plies,
+    /// then each backup ply cut into N parts that run side by side, and their union. The plies are known once the forward job is done: plan again
+    /// then.
+    #[arg(long, value_name = "N", value_parser = super::options::at_least_one)]
+    pub parts: Option<usize>,
     /// Replace a plan of another solve in the directory.
     #[arg(long)]
     pub force: bool,
@@ -97,15 +102,30 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
         );
     };
     let run = solve.run_options();
-    let Some(dir) = run.by_classes.clone() else { bail!("a plan is of a solve by classes: add --by-classes DIR") };
-    if run.class.is_some() || run.list_classes {
-        bail!("the solve to plan is the whole solve by classes: without --class or --list-classes");
+    if run.class.is_some() || run.list_classes || run.meet_job.is_some() {
+        bail!("the solve to plan is the whole solve: without --class, --list-classes or --meet-job");
     }
     if run.csv.is_some() {
-        bail!("--csv would have every job write the same file: each class's values are in its class file");
+        bail!("--csv would have every job write the same file: a plan's record is its jobs' files");
     }
     let game = solve.build()?;
-    let plan = class_plan(game.as_ref(), &args.solve, &dir, args)?;
+    let (plan, dir) = match (&run.by_classes, args.parts, &run.checkpoint, &run.out) {
+        (Some(_), Some(_), ..) => {
+            bail!("--parts cuts a meet in the middle's plies; a solve by classes is cut by its classes")
+        }
+        (Some(dir), None, ..) => (class_plan(game.as_ref(), &args.solve, dir, args)?, dir.clone()),
+        (None, Some(parts), Some(dir), Some(out)) => {
+            (meet_plan(game.as_ref(), &args.solve, dir, out, parts, args)?, dir.clone())
+        }
+        (None, Some(_), ..) => {
+            bail!("a meet in the middle in parts needs --checkpoint DIR (the jobs' shared files) and --out FILE")
+        }
+        (None, None, ..) => {
+            bail!(
+                "a plan is of a solve by classes (--by-classes DIR) or of a meet in the middle in ply parts (--parts N)"
+            )
+        }
+    };
     let plan_file = plan.resolve(&dir).join("plan.json");
     if args.status {
         let plan = if plan_file.is_file() { Plan::load(&plan_file)? } else { plan };
@@ -114,7 +134,10 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
     crate::atomic::check_directory(&plan.resolve(&dir)).context("the plan's directory")?;
     if plan_file.exists() && !args.force {
         let old = Plan::load(&plan_file).context("a file is in the plan's place")?;
-        if old.title != plan.title || old.jobs.iter().map(|j| &j.args).ne(plan.jobs.iter().map(|j| &j.args)) {
+        // The same solve planned again (a meet in the middle's plies added once its forward
+        // job is done) keeps the jobs it had.
+        let changed = |j: &Job| plan.jobs.iter().find(|n| n.name == j.name).is_some_and(|n| n.args != j.args);
+        if old.title != plan.title || old.jobs.iter().any(changed) {
             bail!(
                 "{} is the plan of another solve ({}): refused (--force replaces it)",
                 plan_file.display(),
@@ -125,7 +148,11 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
     plan.save(&plan_file)?;
     let scripts = if args.slurm || args.submit { Some(write_slurm(&plan, &plan_file, args)?) } else { None };
     let submitted = if args.submit { Some(slurm::submit(&plan, &slurm_dir(&plan))?) } else { None };
-    describe(&plan, &plan_file, scripts.as_deref(), submitted.as_deref(), args.json)
+    describe(&plan, &plan_file, scripts.as_deref(), submitted.as_deref(), args.json)?;
+    if args.parts.is_some() && plan.jobs.len() == 1 && !args.json {
+        say!("the backup's plies are known once the forward job is done: plan again then, with the same command");
+    }
+    Ok(())
 }
 
 /// `dfasolve run-plan`.
@@ -209,6 +236,7 @@ fn class_plan(game: &dyn Game, solve: &[String], dir: &Path, args: &PlanArgs) ->
             Job {
                 name: job_name(class),
                 level: 0,
+                superseded_by: Vec::new(),
                 args: args_k,
                 inputs,
                 outputs,
@@ -219,6 +247,111 @@ fn class_plan(game: &dyn Game, solve: &[String], dir: &Path, args: &PlanArgs) ->
         .collect();
     let workdir = std::env::current_dir().context("the working directory")?;
     Ok(Plan::new(format!("{} by classes", game.name()), workdir, dir.to_path_buf(), jobs)?)
+}
+
+/// The plan of a meet in the middle as ply parts, its shared files in the checkpoint
+/// directory `dir`: `forward`; then from the last backup ply down, its `parts` part jobs
+/// side by side and `ply-K`, their union, checkpointed; last `finish`, which writes the
+/// solution `out`. Until the forward job has recorded how many plies there are, the plan
+/// is that job alone.
+fn meet_plan(game: &dyn Game, solve: &[String], dir: &Path, out: &Path, parts: usize, args: &PlanArgs) -> Result<Plan> {
+    use crate::solver::{JournalPart, MeetJob, StepKey};
+    use crate::vocabulary::{Ply, Side};
+    let file = |key: &StepKey| dir.join(format!("{key}.dfas"));
+    let forward_record = file(&StepKey::MeetForward);
+    let mut with_progress: Vec<String> = solve.to_vec();
+    if !has_option(solve, "--quiet") && !has_option(solve, "--progress") {
+        with_progress.push("--progress".into());
+    }
+    let step = |job: MeetJob| [with_progress.clone(), vec!["--meet-job".into(), job.to_string()]].concat();
+    let estimate = given_estimate(args);
+    let job =
+        |name: String, args: Vec<String>, inputs: Vec<PathBuf>, outputs: Vec<PathBuf>, depends_on: Vec<String>| Job {
+            name,
+            level: 0,
+            args,
+            inputs,
+            outputs,
+            depends_on,
+            superseded_by: Vec::new(),
+            estimate: estimate.clone(),
+        };
+    let mut jobs = vec![job("forward".into(), step(MeetJob::Forward), vec![], vec![forward_record.clone()], vec![])];
+    if let Some(plies) = forward_plies(&forward_record, game)? {
+        let side_of = |k: u32| Side::after(game.initial().side, Ply(k));
+        let (mut before, mut before_file) = ("forward".to_string(), forward_record.clone());
+        for k in (0..plies).rev() {
+            let checkpoint = file(&StepKey::Backup(k));
+            let part_files: Vec<PathBuf> = (0..parts)
+                .map(|index| file(&StepKey::Backup(k).journal(side_of(k), JournalPart::WinsPart { index, of: parts })))
+                .collect();
+            let mut part_names = Vec::with_capacity(parts);
+            for (index, part_file) in part_files.iter().enumerate() {
+                let name = format!("ply-{k}-part-{index}");
+                let mut part = job(
+                    name.clone(),
+                    step(MeetJob::Part { ply: k, index, of: parts }),
+                    vec![before_file.clone()],
+                    vec![part_file.clone()],
+                    vec![before.clone()],
+                );
+                part.superseded_by = vec![checkpoint.clone()];
+                jobs.push(part);
+                part_names.push(name);
+            }
+            let name = format!("ply-{k}");
+            jobs.push(job(
+                name.clone(),
+                step(MeetJob::Ply { ply: k, of: parts }),
+                part_files,
+                vec![checkpoint.clone()],
+                part_names,
+            ));
+            (before, before_file) = (name, checkpoint);
+        }
+        jobs.push(job(
+            "finish".into(),
+            with_progress.clone(),
+            vec![before_file],
+            vec![out.to_path_buf()],
+            vec![before],
+        ));
+    }
+    let workdir = std::env::current_dir().context("the working directory")?;
+    Ok(Plan::new(format!("{} by ply parts", game.name()), workdir, dir.to_path_buf(), jobs)?)
+}
+
+/// How many plies the backup has, from the forward job's record in `path` (`None` before
+/// that job is done).
+fn forward_plies(path: &Path, game: &dyn Game) -> Result<Option<u32>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bundle = crate::dfa::file::Bundle::load(path)?;
+    let meta: serde_json::Value = serde_json::from_str(&bundle.meta).unwrap_or_default();
+    if meta.get("game") != Some(&game.params().to_json()) {
+        bail!("{} is the forward record of another game, not of {}", path.display(), game.name());
+    }
+    let plies = meta.pointer("/record/plies").and_then(serde_json::Value::as_u64);
+    let plies = plies.with_context(|| format!("{}: no count of plies in its record", path.display()))?;
+    Ok(Some(u32::try_from(plies).context("the count of plies")?))
+}
+
+/// A meet job's needs, as given (`--job-memory`, `--job-time`), else the whole machine's
+/// memory and an hour: its plies' parts have no law of their own yet.
+fn given_estimate(args: &PlanArgs) -> Estimate {
+    let available = crate::dfa::limits::available_memory().unwrap_or(1 << 30) as f64;
+    Estimate {
+        memory_bytes: args.job_memory.map_or(available, |g| g * 1073741824.0) as u64,
+        seconds: args.job_time.map_or(3600.0, |m| m * 60.0) as u64,
+        disk_bytes: 0,
+        basis: if args.job_memory.is_some() || args.job_time.is_some() {
+            "given by hand"
+        } else {
+            "no law yet: the machine's memory and an hour"
+        }
+        .into(),
+    }
 }
 
 fn job_name(class: &PositionClass) -> String {

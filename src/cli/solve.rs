@@ -217,6 +217,7 @@ fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions 
         limits: EngineLimits { memory_budget: budget_bytes(run.max_memory), layer_states },
         spill: run.spill.clone(),
         backup_parts: run.backup_parts as usize,
+        meet_job: run.meet_job,
         ..SolveOptions::default()
     }
 }

@@ -32,6 +32,10 @@ pub struct Job {
     pub outputs: Vec<PathBuf>,
     /// The names of the jobs whose outputs it reads.
     pub depends_on: Vec<String>,
+    /// Files that, all there, also make the job done: a later job's output that holds this
+    /// job's, whose own files that job removes (a ply's checkpoint holds its parts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub superseded_by: Vec<PathBuf>,
     /// What it is estimated to need.
     pub estimate: Estimate,
 }

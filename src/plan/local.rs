@@ -58,8 +58,8 @@ pub fn run_job(plan: &Plan, k: usize, program: &Path, logs: Logs) -> Result<Outc
         Error::NotApplicable(message)
     };
     let outputs: Vec<_> = job.outputs.iter().map(|o| plan.resolve(o)).collect();
-    if outputs.iter().all(|o| o.is_file()) {
-        for out in &outputs {
+    if let Some(done) = plan.done_by(job) {
+        for out in &done {
             crate::dfa::file::check_file(out).map_err(|e| {
                 fail(format!("job {}: its output is there but damaged ({e}); remove it to run the job again", job.name))
             })?;

@@ -215,6 +215,18 @@ impl Plan {
         self.workdir.join(path)
     }
 
+    /// The files that show `job` done, resolved: its outputs when all are there, else the
+    /// files that supersede them when there are some and all are there; `None` if it is not
+    /// done.
+    pub fn done_by(&self, job: &Job) -> Option<Vec<PathBuf>> {
+        let all_there = |files: &[PathBuf]| {
+            let files: Vec<PathBuf> = files.iter().map(|f| self.resolve(f)).collect();
+            files.iter().all(|f| f.is_file()).then_some(files)
+        };
+        all_there(&job.outputs)
+            .or_else(|| if job.superseded_by.is_empty() { None } else { all_there(&job.superseded_by) })
+    }
+
     /// The directory of the plan's own state: locks, logs and failures of its jobs.
     pub fn state_dir(&self) -> PathBuf {
         self.resolve(&self.dir).join("jobs")

@@ -80,7 +80,7 @@ impl Status {
         for job in &plan.jobs {
             let weight = job.estimate.seconds.max(1) as f64;
             seconds += weight;
-            let state = if job.outputs.iter().all(|o| plan.resolve(o).is_file()) {
+            let state = if plan.done_by(job).is_some() {
                 done_names.insert(job.name.as_str());
                 done_seconds += weight;
                 JobState::Done

@@ -8,6 +8,7 @@ fn spec(name: &str, deps: &[&str], inputs: &[&str], outputs: &[&str]) -> Job {
         inputs: inputs.iter().map(PathBuf::from).collect(),
         outputs: outputs.iter().map(PathBuf::from).collect(),
         depends_on: deps.iter().map(|d| (*d).to_string()).collect(),
+        superseded_by: Vec::new(),
         estimate: Estimate { memory_bytes: 1 << 20, seconds: 10, disk_bytes: 1 << 10, basis: "a test".into() },
     }
 }

@@ -232,7 +232,8 @@ fn stop_if_asked(name: &StepKey) {
 /// Remove the files that only a killed run leaves, `.NAME.dfas.tmp*` (the temporary files of
 /// atomic writes) and `NAME-parked.dfas` (running sets a class solve had parked: never read by
 /// a new run, and gigabytes on the largest classes), of class `class`'s steps; with `None`,
-/// every such file but those of a class's steps, which a class job beside this solve may own.
+/// every such file but those of a class's steps, which a class job beside this solve may own
+/// (and but those of a ply's parts, which part jobs beside it may own).
 fn remove_stale_files(dir: &Path, class: Option<&str>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -244,10 +245,14 @@ fn remove_stale_files(dir: &Path, class: Option<&str>) {
             None => continue,
         };
         let owner = step.parse::<StepKey>().ok();
-        let owned = match class {
-            Some(class) => owner.is_some_and(|key| key.class() == Some(class)),
-            None => owner.is_none_or(|key| key.class().is_none()),
-        };
+        // A ply's parts are made by jobs side by side, each its own process: another's
+        // temporary file may be live.
+        let by_a_part_job = matches!(&owner, Some(StepKey::Journal { part: super::JournalPart::WinsPart { .. }, .. }));
+        let owned = !by_a_part_job
+            && match class {
+                Some(class) => owner.is_some_and(|key| key.class() == Some(class)),
+                None => owner.is_none_or(|key| key.class().is_none()),
+            };
         if owned && entry.file_type().is_ok_and(|t| t.is_file()) {
             let _ = std::fs::remove_file(entry.path());
         }

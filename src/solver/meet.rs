@@ -2,7 +2,8 @@
 //! backed up through the plies from the last to the first. See the formulas in the module
 //! docs of [`super`].
 
-use super::regions::{self, PartsSeen};
+use super::meet_job::MeetJob;
+use super::regions::{self, FixedParts, PartsSeen};
 use super::running::RunningSet;
 use super::step_key::JournalPart;
 use super::{PerSide, Solver, StepKey, pass};
@@ -30,6 +31,25 @@ impl Solver<'_> {
         let (sides, shared) = (r.win.sharing(), r.win.is_shared());
         let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
+        let job = self.meet_job;
+        match job.map(MeetJob::ply) {
+            Some(None) => {
+                let record = serde_json::json!({ "plies": plies.len() });
+                self.checkpoints.save_with(&StepKey::MeetForward, &record, &[])?;
+                return Err(Error::StoppedAsAsked(format!(
+                    "the forward plies are done: {} plies to back up",
+                    plies.len()
+                )));
+            }
+            Some(Some(k)) if k as usize >= plies.len() => {
+                return Err(Error::BadParameters(format!(
+                    "{}: the backup has plies 0 to {}",
+                    job.expect("a job"),
+                    plies.len().saturating_sub(1)
+                )));
+            }
+            _ => {}
+        }
         // With a spill directory the finished sets lie in mapped files from here on: the
         // backup's memory is then its ply's work (`docs/measurements.md`, lever 2).
         let decided = {
@@ -112,6 +132,18 @@ impl Solver<'_> {
             reached_decided[side].add(&take_ply(k).intersection(&decided[side]))?;
             undone = k;
         }
+        if let Some(k) = job.and_then(MeetJob::ply).map(|k| k as usize) {
+            if undone <= k {
+                return Err(Error::StoppedAsAsked(format!("backup ply {k} is already done")));
+            }
+            if undone > k + 1 {
+                return Err(Error::Mismatch(format!(
+                    "{}: the plies after it must be backed up first, and ply {} is not",
+                    job.expect("a job"),
+                    undone - 1
+                )));
+            }
+        }
         let mut prepared = match undone.checked_sub(1) {
             Some(k) => {
                 Some(catch_engine_stop(|| unvalued(k, &take_ply(k), &self.whole_made().ongoing, &win_all, &loss_all))?)
@@ -132,6 +164,13 @@ impl Solver<'_> {
                 (&self.checkpoints, self.journal_every, parts_seen.at_least(self.backup_parts));
             let journaled = self.checkpoints.enabled().then_some(every);
             let seen_before = seen_before.paced(seen_by_side[side.index()], journaled);
+            let fixed = match job {
+                Some(MeetJob::Part { ply, index, of }) if ply as usize == k => {
+                    Some(FixedParts { of, only: Some(index) })
+                }
+                Some(MeetJob::Ply { ply, of }) if ply as usize == k => Some(FixedParts { of, only: None }),
+                _ => None,
+            };
             let chain = || -> Result<(Dfa, Dfa, Dfa, PartsSeen)> {
                 // The previous ply's positions were valued after this one was prepared (they
                 // are in this ply's set when the sides share their sets).
@@ -140,12 +179,19 @@ impl Solver<'_> {
                     _ => prepared_k,
                 };
                 let losses: Vec<&Dfa> = loss_ref[o].parts().chain(std::iter::once(decided_loss)).collect();
-                let (win_new, seen) =
-                    regions::wins_by_regions(moves, &losses, &new, checkpoints, k as u32, side, every, seen_before)?;
+                let (win_new, seen) = match fixed {
+                    Some(fixed) => {
+                        regions::wins_by_fixed_parts(moves, &losses, &new, checkpoints, k as u32, side, fixed)?
+                    }
+                    None => {
+                        regions::wins_by_regions(moves, &losses, &new, checkpoints, k as u32, side, every, seen_before)?
+                    }
+                };
                 let lose_new = catch_engine_stop(|| new.difference(&win_new))?;
                 Ok((new, win_new, lose_new, seen))
             };
-            let before = k.checked_sub(1).map(|j| (j, take_ply(j)));
+            // A job of this ply stops after it: the next ply is not prepared.
+            let before = if fixed.is_some() { None } else { k.checked_sub(1).map(|j| (j, take_ply(j))) };
             let prepare = |(j, ply): &(usize, Dfa)| catch_engine_stop(|| unvalued(*j, ply, ongoing, win_ref, loss_ref));
             // The next ply's positions are prepared beside this ply's chain. A stop for the
             // budget that the chain's parts reach stops them too: they are then prepared
@@ -179,6 +225,10 @@ impl Solver<'_> {
                 &[(SetName::NewWin.as_str(), &win_new), (SetName::NewLoss.as_str(), &lose_new)],
             )?;
             self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
+            if let Some(FixedParts { of, only: None }) = fixed {
+                regions::remove_parts(&self.checkpoints, k as u32, side, of);
+                return Err(Error::StoppedAsAsked(format!("backup ply {k} is done")));
+            }
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.

@@ -44,6 +44,7 @@ mod iteration;
 mod journal;
 mod lower;
 mod meet;
+mod meet_job;
 mod mirror;
 mod options;
 mod pass;
@@ -56,6 +57,7 @@ mod step_key;
 mod undecided;
 mod universe;
 
+pub use meet_job::MeetJob;
 pub use mirror::MirrorPolicy;
 pub use options::{FILTER_PARTS_ABOVE, SolveOptions};
 pub use per_side::{PerSide, Sides};
@@ -128,6 +130,8 @@ pub struct Solver<'g> {
     run_cap: usize,
     /// The fewest regions a backup ply is cut into.
     backup_parts: usize,
+    /// The one step of a meet in the middle to run, if only one.
+    meet_job: Option<MeetJob>,
 }
 
 impl<'g> Solver<'g> {
@@ -174,6 +178,7 @@ impl<'g> Solver<'g> {
             ),
             spill: spill::Spill::new(options.spill),
             backup_parts: options.backup_parts.max(1),
+            meet_job: options.meet_job,
             run_cap: options.run_cap.unwrap_or_else(|| default_run_cap(options.limits.memory_budget)),
         }
     }
@@ -276,6 +281,12 @@ impl<'g> Solver<'g> {
         self.checkpoints.set_mode(mode);
         let initial = self.game.initial();
         let (classes, reachable_valued) = match mode {
+            Mode::Strong if self.meet_job.is_some() => {
+                return Err(Error::BadParameters(
+                    "a step run as a job (--meet-job) is a step of a meet in the middle, and this solve is strong"
+                        .into(),
+                ));
+            }
             Mode::Strong => (self.solve_strong()?, None),
             Mode::MeetInTheMiddle { depth } => {
                 let (classes, reachable) = self.meet_in_the_middle(&initial, depth)?;

@@ -45,6 +45,9 @@ pub struct SolveOptions {
     /// Cut each backup ply of a meet in the middle into at least this many regions
     /// ([`crate::dfa::Region`]); more are cut as the memory budget needs. Default 1.
     pub backup_parts: usize,
+    /// Run only this step of a meet in the middle, from the checkpoints, and stop after it
+    /// with [`crate::error::Error::StoppedAsAsked`]. `None`: the whole solve.
+    pub meet_job: Option<super::MeetJob>,
 }
 
 /// Default of [`SolveOptions::part_above`]: open sets of a few gigabytes, whose filter's
@@ -64,6 +67,7 @@ impl Default for SolveOptions {
             spill: None,
             run_cap: None,
             backup_parts: 1,
+            meet_job: None,
         }
     }
 }

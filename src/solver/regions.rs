@@ -176,13 +176,7 @@ pub(super) fn wins_by_regions(
         let base = limits::resident_now();
         let started = Instant::now();
         limits::reset_resident_peak();
-        let part = catch_engine_stop(|| {
-            let mut images: Vec<Dfa> = losses.iter().map(|l| moves.backward_within_in(l, new, &region)).collect();
-            images.sort_by_key(Dfa::state_count);
-            let mut images = images.into_iter();
-            let first = images.next().expect("some loss set");
-            images.fold(first, |all, image| all.union(&image))
-        });
+        let part = catch_engine_stop(|| image_within(moves, &losses, new, &region));
         match part {
             Ok(part) => {
                 seen.largest_part = seen.largest_part.max(limits::resident_peak().saturating_sub(base));
@@ -216,6 +210,145 @@ pub(super) fn wins_by_regions(
         }
     }
     Ok((done, seen))
+}
+
+/// How a ply's regions are fixed when its parts are jobs of their own
+/// ([`super::MeetJob`]): [`Region::parts_of`] cuts the ply into about `of` regions (fewer
+/// where a region cannot be cut, more where some are cut once more than others), and part
+/// `i` takes regions `i`, `i + of`, `i + 2 of`, … With `only`, just that part, saved as its
+/// part file.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FixedParts {
+    /// The regions the ply is cut into ([`Region::parts_of`]).
+    pub(super) of: usize,
+    /// The one region this process images (`None`: all, from their part files where made).
+    pub(super) only: Option<usize>,
+}
+
+/// A part file's record: the ply's positions it was made from, and its region.
+#[derive(Serialize, Deserialize)]
+struct PartRecord {
+    /// Fingerprint of the ply's positions still to value (`new`).
+    new: String,
+    /// The part's regions (none: a part past the regions the ply could be cut into, empty).
+    regions: Vec<Region>,
+}
+
+/// [`wins_by_regions`] with the regions fixed by `fixed`: with `fixed.only`, the new wins
+/// within that region are saved as the ply's part file and the solve stops
+/// ([`Error::StoppedAsAsked`]); without, the union of every part, each read from its file
+/// where one was made and imaged here where not.
+///
+/// # Errors
+/// A part file made from another ply's positions or region ([`Error::Mismatch`]); a region of
+/// a single path over the budget; checkpoint I/O; [`Error::StoppedAsAsked`] once a part is
+/// saved.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn wins_by_fixed_parts(
+    moves: &Moves,
+    losses: &[&Dfa],
+    new: &Dfa,
+    checkpoints: &Checkpoints,
+    ply: u32,
+    side: Side,
+    fixed: FixedParts,
+) -> Result<(Dfa, PartsSeen)> {
+    let losses: Vec<&Dfa> = losses.iter().copied().filter(|l| !l.is_empty()).collect();
+    let regions = if new.is_empty() || losses.is_empty() { Vec::new() } else { Region::parts_of(new, fixed.of) };
+    let fingerprint = new.fingerprint();
+    let key = |index: usize| StepKey::Backup(ply).journal(side, JournalPart::WinsPart { index, of: fixed.of });
+    let mut seen = PartsSeen { parts: regions.len().max(1), ..PartsSeen::default() };
+    let regions_of = |index: usize| regions.iter().skip(index).step_by(fixed.of).cloned().collect::<Vec<Region>>();
+    let wins_of = |part: &[Region]| -> Result<Dfa> {
+        let mut wins = Dfa::reject_all(new.shape());
+        for region in part {
+            let within = wins_within(moves, &losses, new, region.clone())?;
+            wins = catch_engine_stop(|| wins.union(&within))?;
+        }
+        Ok(wins)
+    };
+    if let Some(index) = fixed.only {
+        let started = Instant::now();
+        let mine = regions_of(index);
+        let part = wins_of(&mine)?;
+        let record = serde_json::to_value(PartRecord { new: fingerprint, regions: mine })
+            .map_err(|e| Error::Mismatch(format!("part {}: {e}", key(index))))?;
+        checkpoints.save_with(&key(index), &record, &[("wins", &part)])?;
+        return Err(Error::StoppedAsAsked(format!(
+            "backup ply {ply}: part {index} of {} saved ({} DFA states, {:.1} s)",
+            fixed.of,
+            part.state_count(),
+            started.elapsed().as_secs_f64()
+        )));
+    }
+    let mut done = Dfa::reject_all(new.shape());
+    for index in 0..fixed.of {
+        let mine = regions_of(index);
+        let part = match checkpoints.load_with(&key(index))? {
+            Some((record, bundle)) => {
+                let record: PartRecord = serde_json::from_value(record)
+                    .map_err(|e| Error::Mismatch(format!("{}: not a part's record ({e})", key(index))))?;
+                if record.new != fingerprint || record.regions != mine {
+                    return Err(Error::Mismatch(format!(
+                        "part {} was made from other positions than this ply's, or another region: \
+                         remove it to make it again",
+                        key(index)
+                    )));
+                }
+                bundle
+                    .entries
+                    .into_iter()
+                    .next()
+                    .map(|(_, d)| d)
+                    .ok_or_else(|| Error::Mismatch(format!("part {}: no set of new wins", key(index))))?
+            }
+            None => {
+                let started = Instant::now();
+                let part = wins_of(&mine)?;
+                seen.longest_part_s = seen.longest_part_s.max(started.elapsed().as_secs_f64());
+                part
+            }
+        };
+        done = catch_engine_stop(|| done.union(&part))?;
+    }
+    Ok((done, seen))
+}
+
+/// Remove the part files of ply `ply`'s `of` regions: its checkpoint holds their union.
+pub(super) fn remove_parts(checkpoints: &Checkpoints, ply: u32, side: Side, of: usize) {
+    for index in 0..of {
+        checkpoints.remove(&StepKey::Backup(ply).journal(side, JournalPart::WinsPart { index, of }));
+    }
+}
+
+/// The positions of `new` within `region` with a move into any of `losses`; a region that
+/// passes the memory budget is cut in two and its halves taken in turn.
+fn wins_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: Region) -> Result<Dfa> {
+    let mut todo = vec![region];
+    let mut done = Dfa::reject_all(new.shape());
+    while let Some(region) = todo.pop() {
+        match catch_engine_stop(|| image_within(moves, losses, new, &region)) {
+            Ok(part) => done = catch_engine_stop(|| done.union(&part))?,
+            Err(stop @ Error::OverMemoryBudget { .. }) => {
+                let Some([a, b]) = region.split(new) else { return Err(stop) };
+                limits::settle_under(0.9);
+                limits::clear_memory_stop();
+                todo.push(b);
+                todo.push(a);
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(done)
+}
+
+/// The positions of `new` within `region` with a move into any of `losses` (not empty).
+fn image_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: &Region) -> Dfa {
+    let mut images: Vec<Dfa> = losses.iter().map(|l| moves.backward_within_in(l, new, region)).collect();
+    images.sort_by_key(Dfa::state_count);
+    let mut images = images.into_iter();
+    let first = images.next().expect("some loss set");
+    images.fold(first, |all, image| all.union(&image))
 }
 
 #[cfg(test)]
@@ -258,6 +391,38 @@ mod tests {
                 let direct = moves.backward_within_in(&losses, &new, &region);
                 assert_eq!(direct, whole.intersection(&new.restricted_to(&region)), "region {region}");
             }
+        }
+    }
+
+    /// A ply in fixed parts, each made by a job of its own and saved, gives the wins of the
+    /// whole ply for any number of parts: every region is some part's, also where the cut
+    /// makes more regions than parts; a part made from other positions is refused.
+    #[test]
+    fn fixed_parts_made_apart_give_the_wins_of_the_whole_ply() {
+        let (game, new, losses) = ply_and_losses();
+        let moves = game.solver_moves(Side::Second);
+        let whole = moves.backward_within(&losses, &new);
+        for of in [1, 2, 3, 5, 8, 16, 64] {
+            let dir = crate::scratch::tempdir();
+            let checkpoints = Checkpoints::new(dir.path().to_path_buf(), game.params());
+            let fixed = |only| FixedParts { of, only };
+            for index in 0..of {
+                let made =
+                    wins_by_fixed_parts(&moves, &[&losses], &new, &checkpoints, 3, Side::Second, fixed(Some(index)));
+                assert!(matches!(made, Err(Error::StoppedAsAsked(_))), "{made:?}");
+            }
+            let (wins, _) =
+                wins_by_fixed_parts(&moves, &[&losses], &new, &checkpoints, 3, Side::Second, fixed(None)).unwrap();
+            assert_eq!(wins, whole, "{of} parts");
+            // The same parts read against other positions of the ply: refused.
+            let fewer = new.restricted_to(&Region::parts_of(&new, 2)[0]);
+            let other = wins_by_fixed_parts(&moves, &[&losses], &fewer, &checkpoints, 3, Side::Second, fixed(None));
+            assert!(
+                matches!(&other, Err(Error::Mismatch(m)) if m.contains("other positions")),
+                "{of} parts: {other:?}"
+            );
+            remove_parts(&checkpoints, 3, Side::Second, of);
+            assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "the parts are removed");
         }
     }
 

@@ -22,6 +22,9 @@ pub enum StepKey {
     },
     /// `backup-0003`: what the meet in the middle's backup valued first at that ply.
     Backup(u32),
+    /// `meet-forward`: the record that a meet in the middle's forward plies are done, and
+    /// how many there are ([`super::MeetJob::Forward`]).
+    MeetForward,
     /// `class-NAME-lower-0003`: the lower classes' values at one distance, kept on disk while
     /// class NAME is solved.
     Lower {
@@ -55,6 +58,14 @@ pub enum JournalPart {
     LossesPart(usize),
     /// `parked`: the running sets a class's loss step keeps on disk during its filter.
     Parked,
+    /// `wins-part-003-of-008`: a backup ply's new wins within one of its regions, made by a
+    /// job of its own ([`super::MeetJob::Part`]).
+    WinsPart {
+        /// The region, from 0.
+        index: usize,
+        /// The regions the ply is cut into.
+        of: usize,
+    },
 }
 
 impl StepKey {
@@ -69,7 +80,7 @@ impl StepKey {
             StepKey::Backward { class, .. } => class.as_deref(),
             StepKey::Lower { class, .. } => Some(class),
             StepKey::Journal { step, .. } => step.class(),
-            StepKey::Forward(_) | StepKey::Backup(_) => None,
+            StepKey::Forward(_) | StepKey::Backup(_) | StepKey::MeetForward => None,
         }
     }
 
@@ -88,6 +99,7 @@ impl fmt::Display for JournalPart {
             JournalPart::LossesByPart => write!(f, "losses-by-part"),
             JournalPart::LossesPart(k) => write!(f, "losses-part-{k:03}"),
             JournalPart::Parked => write!(f, "parked"),
+            JournalPart::WinsPart { index, of } => write!(f, "wins-part-{index:03}-of-{of:03}"),
         }
     }
 }
@@ -99,6 +111,7 @@ impl fmt::Display for StepKey {
             StepKey::Backward { class: None, iteration } => write!(f, "backward-{iteration:04}"),
             StepKey::Backward { class: Some(c), iteration } => write!(f, "class-{c}-backward-{iteration:04}"),
             StepKey::Backup(k) => write!(f, "backup-{k:04}"),
+            StepKey::MeetForward => write!(f, "meet-forward"),
             StepKey::Lower { class, distance } => write!(f, "class-{class}-lower-{distance:04}"),
             StepKey::Journal { step, side, part } => write!(f, "{step}-{side}-{part}"),
         }
@@ -117,6 +130,11 @@ impl fmt::Display for NotAStepKey {
 
 impl std::error::Error for NotAStepKey {}
 
+/// A part's number: three digits or more.
+fn is_part_number(text: &str) -> bool {
+    text.len() >= 3 && text.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A four-digit (or longer) number, as the keys write them.
 fn number(text: &str) -> Option<u32> {
     (text.len() >= 4 && text.bytes().all(|b| b.is_ascii_digit())).then(|| text.parse().ok()).flatten()
@@ -127,6 +145,9 @@ impl FromStr for StepKey {
 
     fn from_str(text: &str) -> Result<StepKey, NotAStepKey> {
         let bad = || NotAStepKey(text.to_string());
+        if text == "meet-forward" {
+            return Ok(StepKey::MeetForward);
+        }
         // A journal ends in its part, after the side.
         let parts = [
             ("-losses-by-part", Some(JournalPart::LossesByPart)),
@@ -134,6 +155,7 @@ impl FromStr for StepKey {
             ("-losses", Some(JournalPart::Losses)),
             ("-parked", Some(JournalPart::Parked)),
             ("-losses-part-", None),
+            ("-wins-part-", None),
         ];
         for (suffix, part) in parts {
             let (rest, part) = match part {
@@ -142,9 +164,19 @@ impl FromStr for StepKey {
                     None => continue,
                 },
                 None => match text.rsplit_once(suffix) {
-                    Some((rest, k)) if k.len() == 3 && k.bytes().all(|b| b.is_ascii_digit()) => {
+                    Some((rest, k)) if suffix == "-losses-part-" && is_part_number(k) => {
                         (rest, JournalPart::LossesPart(k.parse().map_err(|_| bad())?))
                     }
+                    Some((rest, k)) if suffix == "-wins-part-" => match k.split_once("-of-") {
+                        Some((index, of)) if is_part_number(index) && is_part_number(of) => (
+                            rest,
+                            JournalPart::WinsPart {
+                                index: index.parse().map_err(|_| bad())?,
+                                of: of.parse().map_err(|_| bad())?,
+                            },
+                        ),
+                        _ => continue,
+                    },
                     _ => continue,
                 },
             };
@@ -207,6 +239,11 @@ mod tests {
                 "class-5v4-backward-0012-second-losses-part-007",
             ),
             (in_class.journal(Side::First, JournalPart::Parked), "class-5v4-backward-0012-first-parked"),
+            (
+                StepKey::Backup(30).journal(Side::Second, JournalPart::WinsPart { index: 3, of: 8 }),
+                "backup-0030-second-wins-part-003-of-008",
+            ),
+            (StepKey::MeetForward, "meet-forward"),
             (StepKey::Backward { class: None, iteration: 12345 }, "backward-12345"),
         ];
         for (key, name) in keys {
