@@ -210,3 +210,36 @@ fn a_meet_step_out_of_order_is_refused() {
         dfasolve_in(tmp.path(), &["breakthrough", "--width", "3", "--height", "4", "--meet-job", "forward"]);
     assert!(!unchecked.status.success() && said(&unchecked).contains("--checkpoint"), "{}", said(&unchecked));
 }
+
+/// The explicit Ostle tables by rank planned class by class: the tables of the one-process
+/// solve, byte for byte, each job checking the tables below it by their own checksums.
+#[test]
+fn the_explicit_ostle_tables_planned_are_those_of_the_one_process_solve() {
+    let tmp = crate::scratch::tempdir();
+    let variant = ["--width", "3", "--height", "3", "--pieces", "3", "--lose-at", "1", "--rule", "class"];
+    ok(dfasolve_in(tmp.path(), &[&["explicit", "ostle"][..], &variant, &["--tables", "one", "--quiet"]].concat()));
+    ok(dfasolve_in(tmp.path(), &[&["plan", "explicit", "ostle"][..], &variant, &["--tables", "planned"]].concat()));
+    ok(dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--jobs", "2"]));
+    let tables = |dir: &str| {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(tmp.path().join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ranked"))
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    let (planned, one) = (tables("planned"), tables("one"));
+    assert_eq!(planned.len(), 3);
+    assert!(planned == one, "the planned tables differ from the one-process solve's");
+    // A damaged table below stops the class above it with the checksum's error.
+    let lowest = tmp.path().join("planned/class-2v2.ranked");
+    let mut bytes = std::fs::read(&lowest).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 1;
+    std::fs::write(&lowest, bytes).unwrap();
+    std::fs::remove_file(tmp.path().join("planned/class-3v3.ranked")).unwrap();
+    let refused = dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--job", "class-3v3"]);
+    assert!(!refused.status.success() && said(&refused).contains("refuses to start"), "{}", said(&refused));
+}

@@ -87,7 +87,7 @@ impl super::SolveCommand for OstleSolveArgs {
 }
 
 impl OstleArgs {
-    fn variant(&self) -> Result<Variant> {
+    pub(super) fn variant(&self) -> Result<Variant> {
         Ok(self.game.clone().checked()?)
     }
 }

@@ -95,6 +95,9 @@ pub struct RunPlanArgs {
 pub(super) fn plan(args: &PlanArgs) -> Result<()> {
     let cli = Cli::try_parse_from(std::iter::once("dfasolve".to_string()).chain(args.solve.iter().cloned()))
         .map_err(|e| anyhow::anyhow!("the solve to plan: {}", first_line(&e.to_string())))?;
+    if let super::Command::Explicit { game: super::ExplicitCommand::Ostle { args: explicit } } = &cli.command {
+        return tables_plan(explicit, args);
+    }
     let Some(solve) = cli.command.solve_command() else {
         bail!(
             "plan takes a solve command (e.g. breakthrough --width 4 --height 5 --by-classes DIR), not {:?}",
@@ -126,12 +129,18 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
             )
         }
     };
-    let plan_file = plan.resolve(&dir).join("plan.json");
+    write_plan(&plan, &dir, args)
+}
+
+/// Show the status of `plan`, or write it into `dir` (with its Slurm scripts, and submitted,
+/// as asked) and say what it is.
+fn write_plan(plan: &Plan, dir: &Path, args: &PlanArgs) -> Result<()> {
+    let plan_file = plan.resolve(dir).join("plan.json");
     if args.status {
-        let plan = if plan_file.is_file() { Plan::load(&plan_file)? } else { plan };
+        let plan = if plan_file.is_file() { Plan::load(&plan_file)? } else { plan.clone() };
         return show_status(&plan, args.json);
     }
-    crate::atomic::check_directory(&plan.resolve(&dir)).context("the plan's directory")?;
+    crate::atomic::check_directory(&plan.resolve(dir)).context("the plan's directory")?;
     if plan_file.exists() && !args.force {
         let old = Plan::load(&plan_file).context("a file is in the plan's place")?;
         // The same solve planned again (a meet in the middle's plies added once its forward
@@ -146,9 +155,9 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
         }
     }
     plan.save(&plan_file)?;
-    let scripts = if args.slurm || args.submit { Some(write_slurm(&plan, &plan_file, args)?) } else { None };
-    let submitted = if args.submit { Some(slurm::submit(&plan, &slurm_dir(&plan))?) } else { None };
-    describe(&plan, &plan_file, scripts.as_deref(), submitted.as_deref(), args.json)?;
+    let scripts = if args.slurm || args.submit { Some(write_slurm(plan, &plan_file, args)?) } else { None };
+    let submitted = if args.submit { Some(slurm::submit(plan, &slurm_dir(plan))?) } else { None };
+    describe(plan, &plan_file, scripts.as_deref(), submitted.as_deref(), args.json)?;
     if args.parts.is_some() && plan.jobs.len() == 1 && !args.json {
         say!("the backup's plies are known once the forward job is done: plan again then, with the same command");
     }
@@ -177,7 +186,7 @@ pub(super) fn run_plan_command(args: &RunPlanArgs) -> Result<()> {
     };
     if let Some(k) = one {
         let name = &plan.jobs[k].name;
-        let outcome = run_job(&plan, k, &program, Logs::Inherit)?;
+        let outcome = run_job(&plan, k, &program, Logs::Inherit, &check_file)?;
         let (done, seconds) = match outcome {
             Outcome::Ran { seconds } => ("ran", seconds),
             Outcome::AlreadyDone => ("already done", 0.0),
@@ -190,7 +199,7 @@ pub(super) fn run_plan_command(args: &RunPlanArgs) -> Result<()> {
         return Ok(());
     }
     let said = |line: &str| eprintln!("{line}");
-    let summary = run_plan(&plan, args.jobs, &program, &said);
+    let summary = run_plan(&plan, args.jobs, &program, &check_file, &said);
     report_run(&plan, &summary, args.json)
 }
 
@@ -351,6 +360,60 @@ fn given_estimate(args: &PlanArgs) -> Estimate {
             "no law yet: the machine's memory and an hour"
         }
         .into(),
+    }
+}
+
+/// `dfasolve plan explicit ostle … --tables DIR`: one job per class of the explicit tables
+/// by rank, each reading the tables of every class below it (as the class solve does); the
+/// census and the sampled check are the report's, run once all are made
+/// (`dfasolve explicit ostle … --tables DIR`).
+fn tables_plan(explicit: &super::ExplicitOstleArgs, args: &PlanArgs) -> Result<()> {
+    use crate::games::ostle::ranked;
+    if explicit.class.is_some() || explicit.list_classes || args.parts.is_some() {
+        bail!("the solve to plan is the whole explicit solve: without --class, --list-classes or --parts");
+    }
+    let Some(dir) = explicit.tables.clone() else { bail!("a plan of the explicit tables needs --tables DIR") };
+    let v = explicit.variant.variant()?;
+    let classes = ranked::classes(&v);
+    let mut base: Vec<String> = args.solve.clone();
+    base.extend(["--no-census".into(), "--check-sample".into(), "0".into()]);
+    let jobs = classes
+        .iter()
+        .enumerate()
+        .map(|(k, class)| {
+            let cost = super::ostle_cost::ExplicitCost::of(&v, &[class], &dir);
+            Job {
+                name: format!("class-{}", class.name),
+                level: 0,
+                args: [base.clone(), vec!["--class".into(), class.name.clone()]].concat(),
+                inputs: classes[..k].iter().map(|c| ranked::class_file(&dir, c)).collect(),
+                outputs: vec![ranked::class_file(&dir, class)],
+                depends_on: classes[..k].iter().map(|c| format!("class-{}", c.name)).collect(),
+                superseded_by: Vec::new(),
+                estimate: Estimate {
+                    memory_bytes: args.job_memory.map_or(cost.peak_bytes.max(256.0 * 1048576.0), |g| g * 1073741824.0)
+                        as u64,
+                    seconds: args.job_time.map_or(cost.seconds.max(10.0), |m| m * 60.0).ceil() as u64,
+                    disk_bytes: cost.disk_bytes as u64,
+                    basis: "the explicit tables' cost law (states by class, bytes per state)".into(),
+                },
+            }
+        })
+        .collect();
+    let workdir = std::env::current_dir().context("the working directory")?;
+    let title =
+        format!("ostle {}x{} k{} t{} {} explicit tables", v.width, v.height, v.pieces, v.lose_at, v.rule.name());
+    let plan = Plan::new(title, workdir, dir.clone(), jobs)?;
+    write_plan(&plan, &dir, args)
+}
+
+/// A job's file checked by its format's checksum: the explicit Ostle tables (`.ranked`) or a
+/// dfasolve bundle (everything else a plan names).
+fn check_file(path: &Path) -> crate::error::Result<()> {
+    if path.extension().is_some_and(|e| e == "ranked") {
+        crate::games::ostle::ranked::tables::ClassTables::verify_checksum(path)
+    } else {
+        crate::dfa::file::check_file(path).map(|_| ())
     }
 }
 

@@ -14,6 +14,10 @@ use std::path::Path;
 use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
+/// How a job's input or output file is checked before it is trusted: its checksum, by the
+/// format it is in (the plan's maker knows the formats).
+pub type FileCheck = dyn Fn(&Path) -> Result<()> + Sync;
+
 /// Where a job's command writes its output and progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Logs {
@@ -35,12 +39,12 @@ pub enum Outcome {
     AlreadyDone,
 }
 
-/// Run job `k` of `plan` with `program` (module docs).
+/// Run job `k` of `plan` with `program`, its files checked by `check` (module docs).
 ///
 /// # Errors
 /// A missing or damaged input, a damaged output, a live lock, a failed command, or a command
 /// that did not make its outputs, each naming the job and the file.
-pub fn run_job(plan: &Plan, k: usize, program: &Path, logs: Logs) -> Result<Outcome> {
+pub fn run_job(plan: &Plan, k: usize, program: &Path, logs: Logs, check: &FileCheck) -> Result<Outcome> {
     let job = &plan.jobs[k];
     let state_dir = plan.state_dir();
     let failed_note = state_dir.join(format!("{}.failed", job.name));
@@ -60,7 +64,7 @@ pub fn run_job(plan: &Plan, k: usize, program: &Path, logs: Logs) -> Result<Outc
     let outputs: Vec<_> = job.outputs.iter().map(|o| plan.resolve(o)).collect();
     if let Some(done) = plan.done_by(job) {
         for out in &done {
-            crate::dfa::file::check_file(out).map_err(|e| {
+            check(out).map_err(|e| {
                 fail(format!("job {}: its output is there but damaged ({e}); remove it to run the job again", job.name))
             })?;
         }
@@ -78,8 +82,7 @@ pub fn run_job(plan: &Plan, k: usize, program: &Path, logs: Logs) -> Result<Outc
                 maker.map_or(String::new(), |m| format!(" (job {m} writes it)"))
             )));
         }
-        crate::dfa::file::check_file(&path)
-            .map_err(|e| fail(format!("job {} refuses to start: its input fails its check: {e}", job.name)))?;
+        check(&path).map_err(|e| fail(format!("job {} refuses to start: its input fails its check: {e}", job.name)))?;
     }
     std::fs::create_dir_all(&state_dir).map_err(|error| Error::Io { path: state_dir.clone(), error })?;
     let _lock = Lock::take(&state_dir.join(format!("{}.lock", job.name)), &job.name)?;
@@ -130,7 +133,13 @@ enum Progress {
 /// Run every job of `plan` that is not done, at most `workers` at a time, each after the
 /// jobs it depends on; a failed job's dependents are not run, the other jobs are. `said`
 /// hears one line per job started, finished or failed.
-pub fn run_plan(plan: &Plan, workers: usize, program: &Path, said: &(dyn Fn(&str) + Sync)) -> RunSummary {
+pub fn run_plan(
+    plan: &Plan,
+    workers: usize,
+    program: &Path,
+    check: &FileCheck,
+    said: &(dyn Fn(&str) + Sync),
+) -> RunSummary {
     let index: std::collections::HashMap<&str, usize> =
         plan.jobs.iter().enumerate().map(|(k, j)| (j.name.as_str(), k)).collect();
     let deps: Vec<Vec<usize>> =
@@ -172,7 +181,7 @@ pub fn run_plan(plan: &Plan, workers: usize, program: &Path, said: &(dyn Fn(&str
                         return;
                     };
                     let name = &plan.jobs[k].name;
-                    let outcome = run_job(plan, k, program, Logs::StateDir);
+                    let outcome = run_job(plan, k, program, Logs::StateDir, check);
                     let mut guard = state.lock().expect("no worker panics holding the state");
                     let (progress, summary) = &mut *guard;
                     match outcome {
