@@ -192,7 +192,14 @@ pub(super) fn run_plan_command(args: &RunPlanArgs) -> Result<()> {
             Outcome::AlreadyDone => ("already done", 0.0),
         };
         if args.json {
-            say!("{}", serde_json::json!({ "job": name, "outcome": done, "seconds": seconds }));
+            /// What `run-plan --job NAME --json` prints.
+            #[derive(serde::Serialize)]
+            struct JobRun<'a> {
+                job: &'a str,
+                outcome: &'a str,
+                seconds: f64,
+            }
+            say!("{}", serde_json::to_string(&JobRun { job: name, outcome: done, seconds })?);
         } else {
             say!("job {name}: {done}{}", if seconds > 0.0 { format!(" in {seconds:.1} s") } else { String::new() });
         }
@@ -474,32 +481,35 @@ fn describe(
     submitted: Option<&[slurm::Submitted]>,
     json: bool,
 ) -> Result<()> {
-    let levels = plan.levels();
-    let widest = levels.iter().map(Vec::len).max().unwrap_or(0);
-    let peak_memory = plan.jobs.iter().map(|j| j.estimate.memory_bytes).max().unwrap_or(0);
-    let seconds: u64 = plan.jobs.iter().map(|j| j.estimate.seconds).sum();
-    let disk: u64 = plan.jobs.iter().map(|j| j.estimate.disk_bytes).sum();
+    let summary = plan.summary();
     if json {
-        say!(
-            "{}",
-            serde_json::json!({ "plan": plan_file, "title": plan.title, "jobs": plan.jobs.len(), "levels": levels.len(),
-                "widest_level": widest, "peak_memory_bytes": peak_memory, "seconds": seconds, "disk_bytes": disk,
-                "scripts": scripts, "submitted": submitted })
-        );
+        /// What `plan --json` prints.
+        #[derive(serde::Serialize)]
+        struct Written<'a> {
+            plan: &'a Path,
+            title: &'a str,
+            #[serde(flatten)]
+            summary: crate::plan::Summary,
+            scripts: Option<&'a [PathBuf]>,
+            submitted: Option<&'a [slurm::Submitted]>,
+        }
+        let written = Written { plan: plan_file, title: &plan.title, summary, scripts, submitted };
+        say!("{}", serde_json::to_string(&written)?);
         return Ok(());
     }
     say!(
-        "{}: {} jobs in {} levels (the widest {widest} jobs), written to {}",
+        "{}: {} jobs in {} levels (the widest {} jobs), written to {}",
         plan.title,
-        plan.jobs.len(),
-        levels.len(),
+        summary.jobs,
+        summary.levels,
+        summary.widest_level,
         plan_file.display()
     );
     say!(
-        "estimated: {} in all on one core, {} at most per job, {} of class files",
-        super::cost::duration(seconds as f64),
-        crate::error::memory_text(peak_memory),
-        crate::error::memory_text(disk)
+        "estimated: {} in all on one core, {} at most per job, {} of files",
+        super::cost::duration(summary.seconds as f64),
+        crate::error::memory_text(summary.peak_memory_bytes),
+        crate::error::memory_text(summary.disk_bytes)
     );
     if let Some(scripts) = scripts {
         say!(
@@ -517,7 +527,12 @@ fn describe(
 
 fn describe_submitted(submitted: &[slurm::Submitted], json: bool) -> Result<()> {
     if json {
-        say!("{}", serde_json::json!({ "submitted": submitted }));
+        /// What `--submit --json` prints.
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            submitted: &'a [slurm::Submitted],
+        }
+        say!("{}", serde_json::to_string(&Report { submitted })?);
         return Ok(());
     }
     if submitted.is_empty() {
@@ -533,7 +548,13 @@ fn describe_submitted(submitted: &[slurm::Submitted], json: bool) -> Result<()> 
 fn show_status(plan: &Plan, json: bool) -> Result<()> {
     let status = Status::of(plan);
     if json {
-        say!("{}", serde_json::json!({ "title": plan.title, "status": status }));
+        /// What `--status --json` prints.
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            title: &'a str,
+            status: &'a Status,
+        }
+        say!("{}", serde_json::to_string(&Report { title: &plan.title, status: &status })?);
         return Ok(());
     }
     say!(
@@ -572,7 +593,13 @@ fn show_status(plan: &Plan, json: bool) -> Result<()> {
 /// What `run-plan` did; an error if a job failed.
 fn report_run(plan: &Plan, summary: &RunSummary, json: bool) -> Result<()> {
     if json {
-        say!("{}", serde_json::json!({ "title": plan.title, "run": summary }));
+        /// What `run-plan --json` prints.
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            title: &'a str,
+            run: &'a RunSummary,
+        }
+        say!("{}", serde_json::to_string(&Report { title: &plan.title, run: summary })?);
     } else {
         say!(
             "{}: {} jobs run, {} already done, {} failed, {} not run",

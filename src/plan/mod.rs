@@ -31,6 +31,23 @@ pub const FORMAT: &str = "dfasolve plan";
 /// The plan format this build writes and reads.
 pub const VERSION: u32 = 1;
 
+/// A plan's size ([`Plan::summary`]).
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+pub struct Summary {
+    /// Jobs.
+    pub jobs: usize,
+    /// Levels (job arrays).
+    pub levels: usize,
+    /// Jobs in the widest level.
+    pub widest_level: usize,
+    /// The largest memory estimate of a job, bytes.
+    pub peak_memory_bytes: u64,
+    /// The estimated seconds of all jobs, one after another on one core.
+    pub seconds: u64,
+    /// The estimated bytes all jobs leave on disk.
+    pub disk_bytes: u64,
+}
+
 /// A solve's jobs, in an order that runs (module docs).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Plan {
@@ -197,6 +214,19 @@ impl Plan {
         tasks.get(task).copied().ok_or_else(|| {
             Error::BadParameters(format!("level {level} of the plan has tasks 0 to {}, not {task}", tasks.len() - 1))
         })
+    }
+
+    /// The plan's size: jobs, levels, the widest level, and the sums and peak of its estimates.
+    pub fn summary(&self) -> Summary {
+        let levels = self.levels();
+        Summary {
+            jobs: self.jobs.len(),
+            levels: levels.len(),
+            widest_level: levels.iter().map(Vec::len).max().unwrap_or(0),
+            peak_memory_bytes: self.jobs.iter().map(|j| j.estimate.memory_bytes).max().unwrap_or(0),
+            seconds: self.jobs.iter().map(|j| j.estimate.seconds).sum(),
+            disk_bytes: self.jobs.iter().map(|j| j.estimate.disk_bytes).sum(),
+        }
     }
 
     /// The job named `name`.
