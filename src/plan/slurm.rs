@@ -46,6 +46,8 @@ pub fn write_scripts(
     std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.to_path_buf(), error })?;
     // The tasks' output files go there: Slurm does not make their directory.
     let logs = plan.state_dir();
+    // Jobs are named after the plan's directory, so that squeue tells plans apart.
+    let name = plan.dir.file_name().map_or_else(|| "dfasolve".into(), |n| n.to_string_lossy().into_owned());
     std::fs::create_dir_all(&logs).map_err(|error| Error::Io { path: logs.clone(), error })?;
     let mut written = Vec::new();
     let mut submit = String::from(
@@ -62,7 +64,7 @@ pub fn write_scripts(
         let names: Vec<&str> = tasks.iter().map(|&k| plan.jobs[k].name.as_str()).collect();
         let mut s = String::from("#!/bin/sh\n");
         let _ = writeln!(s, "# {}: level {level}, {} job(s): {}", plan.title, tasks.len(), names.join(" "));
-        let _ = writeln!(s, "#SBATCH --job-name=dfasolve-level-{level}");
+        let _ = writeln!(s, "#SBATCH --job-name={name}-level-{level}");
         let _ = writeln!(s, "#SBATCH --array=0-{}", tasks.len() - 1);
         let _ = writeln!(s, "#SBATCH --cpus-per-task={}", request.cpus);
         let _ = writeln!(s, "#SBATCH --mem={memory_mib}M");
@@ -86,10 +88,10 @@ pub fn write_scripts(
         );
         let path = script_path(dir, level);
         crate::atomic::write_atomically(&path, s.as_bytes())?;
-        let name = path.file_name().expect("a file name").to_string_lossy();
+        let script = path.file_name().expect("a file name").to_string_lossy();
         let _ = writeln!(
             submit,
-            "id=$(sbatch --parsable ${{after:+--dependency=afterok$after}} {name}); id=${{id%%;*}}; after=\"$after:$id\"; echo \"{name}: job $id\""
+            "id=$(sbatch --parsable ${{after:+--dependency=afterok$after}} {script}); id=${{id%%;*}}; after=\"$after:$id\"; echo \"{script}: job $id\""
         );
         written.push(path);
     }
