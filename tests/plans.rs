@@ -20,10 +20,15 @@ fn ok(out: Output) -> String {
 
 /// The `.dfas` files of `dir`, by name.
 fn class_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files_ending(dir, "dfas")
+}
+
+/// The files of `dir` with extension `extension`, by name, with their bytes.
+fn files_ending(dir: &Path, extension: &str) -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dfas"))
+        .filter(|p| p.extension().is_some_and(|x| x == extension))
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect();
     files.sort();
@@ -220,16 +225,7 @@ fn the_explicit_ostle_tables_planned_are_those_of_the_one_process_solve() {
     ok(dfasolve_in(tmp.path(), &[&["explicit", "ostle"][..], &variant, &["--tables", "one", "--quiet"]].concat()));
     ok(dfasolve_in(tmp.path(), &[&["plan", "explicit", "ostle"][..], &variant, &["--tables", "planned"]].concat()));
     ok(dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--jobs", "2"]));
-    let tables = |dir: &str| {
-        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(tmp.path().join(dir))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "ranked"))
-            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-            .collect();
-        files.sort();
-        files
-    };
+    let tables = |dir: &str| files_ending(&tmp.path().join(dir), "ranked");
     let (planned, one) = (tables("planned"), tables("one"));
     assert_eq!(planned.len(), 3);
     assert!(planned == one, "the planned tables differ from the one-process solve's");
