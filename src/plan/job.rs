@@ -6,8 +6,9 @@ use std::path::PathBuf;
 /// What a job is estimated to need at its peak; a batch scheduler asks for these.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Estimate {
-    /// Peak resident memory, bytes.
-    pub memory_bytes: u64,
+    /// Peak resident memory, bytes; `None` for a job with no law for it yet, which asks for
+    /// a whole node's memory (whatever the node that runs it has, not the planning machine's).
+    pub memory_bytes: Option<u64>,
     /// Wall time on one core, seconds.
     pub seconds: u64,
     /// Bytes the job leaves on disk.

@@ -40,8 +40,10 @@ pub struct Summary {
     pub levels: usize,
     /// Jobs in the widest level.
     pub widest_level: usize,
-    /// The largest memory estimate of a job, bytes.
+    /// The largest memory estimate of a job, bytes (of the jobs that have one).
     pub peak_memory_bytes: u64,
+    /// Jobs that ask for a whole node's memory, having no estimate.
+    pub whole_node_jobs: usize,
     /// The estimated seconds of all jobs, one after another on one core.
     pub seconds: u64,
     /// The estimated bytes all jobs leave on disk.
@@ -223,7 +225,8 @@ impl Plan {
             jobs: self.jobs.len(),
             levels: levels.len(),
             widest_level: levels.iter().map(Vec::len).max().unwrap_or(0),
-            peak_memory_bytes: self.jobs.iter().map(|j| j.estimate.memory_bytes).max().unwrap_or(0),
+            peak_memory_bytes: self.jobs.iter().filter_map(|j| j.estimate.memory_bytes).max().unwrap_or(0),
+            whole_node_jobs: self.jobs.iter().filter(|j| j.estimate.memory_bytes.is_none()).count(),
             seconds: self.jobs.iter().map(|j| j.estimate.seconds).sum(),
             disk_bytes: self.jobs.iter().map(|j| j.estimate.disk_bytes).sum(),
         }

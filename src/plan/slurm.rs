@@ -56,8 +56,10 @@ pub fn write_scripts(
          cd \"$(dirname \"$0\")\"\nafter=\"\"\n",
     );
     for (level, tasks) in plan.levels().iter().enumerate() {
-        let memory_mib =
-            tasks.iter().map(|&k| plan.jobs[k].estimate.memory_bytes).max().unwrap_or(0).div_ceil(1 << 20).max(1);
+        // `--mem=0` is all of a node's memory: what a task with no estimate asks for.
+        let memory =
+            tasks.iter().map(|&k| plan.jobs[k].estimate.memory_bytes).try_fold(0, |most, m| Some(most.max(m?)));
+        let memory = memory.map_or_else(|| "0".to_string(), |bytes| format!("{}M", bytes.div_ceil(1 << 20).max(1)));
         let seconds =
             tasks.iter().map(|&k| plan.jobs[k].estimate.seconds).max().unwrap_or(0) as f64 * request.time_margin;
         let minutes = ((seconds / 60.0).ceil() as u64).max(10);
@@ -67,7 +69,7 @@ pub fn write_scripts(
         let _ = writeln!(s, "#SBATCH --job-name={name}-level-{level}");
         let _ = writeln!(s, "#SBATCH --array=0-{}", tasks.len() - 1);
         let _ = writeln!(s, "#SBATCH --cpus-per-task={}", request.cpus);
-        let _ = writeln!(s, "#SBATCH --mem={memory_mib}M");
+        let _ = writeln!(s, "#SBATCH --mem={memory}");
         let _ = writeln!(s, "#SBATCH --time={}", slurm_time(minutes));
         let _ = writeln!(s, "#SBATCH --chdir={}", plan.workdir.display());
         let _ = writeln!(s, "#SBATCH --output={}/slurm-%A_%a.out", logs.display());

@@ -9,7 +9,7 @@ fn spec(name: &str, deps: &[&str], inputs: &[&str], outputs: &[&str]) -> Job {
         outputs: outputs.iter().map(PathBuf::from).collect(),
         depends_on: deps.iter().map(|d| (*d).to_string()).collect(),
         superseded_by: Vec::new(),
-        estimate: Estimate { memory_bytes: 1 << 20, seconds: 10, disk_bytes: 1 << 10, basis: "a test".into() },
+        estimate: Estimate { memory_bytes: Some(1 << 20), seconds: 10, disk_bytes: 1 << 10, basis: "a test".into() },
     }
 }
 
@@ -112,7 +112,7 @@ fn status_follows_the_files_and_locks() {
 fn slurm_scripts_ask_for_each_levels_largest_estimate() {
     let dir = crate::scratch::tempdir();
     let mut jobs = diamond();
-    jobs[2].estimate.memory_bytes = 3 << 30;
+    jobs[2].estimate.memory_bytes = Some(3 << 30);
     jobs[2].estimate.seconds = 7200;
     let plan = Plan::new("a test".into(), dir.path().to_path_buf(), PathBuf::from("d"), jobs).unwrap();
     let scripts = dir.path().join("slurm");
@@ -139,4 +139,21 @@ fn slurm_scripts_ask_for_each_levels_largest_estimate() {
     assert!(level0.contains("#SBATCH --time=0-00:10:00") && level0.contains("#SBATCH --mem=1M"), "{level0}");
     let submit = std::fs::read_to_string(scripts.join("submit.sh")).unwrap();
     assert_eq!(submit.matches("sbatch --parsable").count(), 3);
+}
+
+#[test]
+fn a_job_without_a_memory_estimate_makes_its_level_ask_for_a_whole_node() {
+    let dir = crate::scratch::tempdir();
+    let mut jobs = diamond();
+    jobs[1].estimate.memory_bytes = None;
+    let plan = Plan::new("a test".into(), dir.path().to_path_buf(), PathBuf::from("d"), jobs).unwrap();
+    let summary = plan.summary();
+    assert_eq!((summary.whole_node_jobs, summary.peak_memory_bytes), (1, 1 << 20));
+    let scripts = dir.path().join("slurm");
+    slurm::write_scripts(&plan, Path::new("/p/plan.json"), Path::new("/bin/dfasolve"), &scripts, &Default::default())
+        .unwrap();
+    let level1 = std::fs::read_to_string(slurm::script_path(&scripts, 1)).unwrap();
+    assert!(level1.contains("#SBATCH --mem=0\n"), "{level1}");
+    let level0 = std::fs::read_to_string(slurm::script_path(&scripts, 0)).unwrap();
+    assert!(level0.contains("#SBATCH --mem=1M\n"), "{level0}");
 }

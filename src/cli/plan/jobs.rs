@@ -158,18 +158,17 @@ fn forward_plies(path: &Path, game: &dyn Game) -> Result<Option<u32>> {
     Ok(Some(u32::try_from(plies).context("the count of plies")?))
 }
 
-/// A meet job's needs, as given (`--job-memory`, `--job-time`), else the whole machine's
-/// memory and an hour: its plies' parts have no law of their own yet.
+/// A meet job's needs, as given (`--job-memory`, `--job-time`), else a whole node's memory
+/// and an hour: its plies' parts have no law of their own yet.
 fn given_estimate(args: &PlanArgs) -> Estimate {
-    let available = crate::dfa::limits::available_memory().unwrap_or(1 << 30) as f64;
     Estimate {
-        memory_bytes: args.job_memory.map_or(available, |g| g * 1073741824.0) as u64,
+        memory_bytes: args.job_memory.map(|g| (g * 1073741824.0) as u64),
         seconds: args.job_time.map_or(3600.0, |m| m * 60.0) as u64,
         disk_bytes: 0,
         basis: if args.job_memory.is_some() || args.job_time.is_some() {
             "given by hand"
         } else {
-            "no law yet: the machine's memory and an hour"
+            "no law yet: a whole node's memory and an hour"
         }
         .into(),
     }
@@ -203,8 +202,9 @@ pub(super) fn tables_plan(explicit: &crate::cli::ExplicitOstleArgs, args: &PlanA
                 depends_on: classes[..k].iter().map(|c| format!("class-{}", c.name)).collect(),
                 superseded_by: Vec::new(),
                 estimate: Estimate {
-                    memory_bytes: args.job_memory.map_or(cost.peak_bytes.max(256.0 * 1048576.0), |g| g * 1073741824.0)
-                        as u64,
+                    memory_bytes: Some(
+                        args.job_memory.map_or(cost.peak_bytes.max(256.0 * 1048576.0), |g| g * 1073741824.0) as u64,
+                    ),
                     seconds: args.job_time.map_or(cost.seconds.max(10.0), |m| m * 60.0).ceil() as u64,
                     disk_bytes: cost.disk_bytes as u64,
                     basis: "the explicit tables' cost law (states by class, bytes per state)".into(),
@@ -247,7 +247,7 @@ fn estimate(class: &PositionClass, args: &PlanArgs) -> Estimate {
     let seconds = args.job_time.map_or_else(|| scaled(5.0e-6, 0.583, 13.3).max(10.0), |m| m * 60.0);
     let given = args.job_memory.is_some() || args.job_time.is_some();
     Estimate {
-        memory_bytes: memory as u64,
+        memory_bytes: Some(memory as u64),
         seconds: seconds.ceil() as u64,
         disk_bytes: scaled(0.038, 0.807, 21.0).max(4096.0) as u64,
         basis: if given {

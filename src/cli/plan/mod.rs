@@ -261,10 +261,17 @@ fn describe(
         summary.widest_level,
         plan_file.display()
     );
+    let memory = match (summary.whole_node_jobs, summary.jobs) {
+        (0, _) => format!("{} at most per job", crate::error::memory_text(summary.peak_memory_bytes)),
+        (whole, all) if whole == all => "a whole node's memory per job (no law for it yet)".to_string(),
+        (whole, _) => format!(
+            "{} at most per job, and a whole node's memory for {whole} (no law for them yet)",
+            crate::error::memory_text(summary.peak_memory_bytes)
+        ),
+    };
     say!(
-        "estimated: {} in all on one core, {} at most per job, {} of files",
+        "estimated: {} in all on one core, {memory}, {} of files",
         super::cost::duration(summary.seconds as f64),
-        crate::error::memory_text(summary.peak_memory_bytes),
         crate::error::memory_text(summary.disk_bytes)
     );
     if let Some(scripts) = scripts {
