@@ -37,6 +37,8 @@
 
 pub mod breakthrough;
 pub mod connect4;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod grid;
 pub mod nim;
 pub mod ostle;

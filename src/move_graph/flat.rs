@@ -253,22 +253,22 @@ fn compose(first: &[Change], then: &[Change]) -> Option<Vec<Change>> {
 mod tests {
     use crate::dfa::{Dfa, Region};
     use crate::game::Game;
-    use crate::games::breakthrough::Breakthrough;
+    use crate::games::fixtures::a_board_game_of_two_sides;
     use crate::move_graph::{Direction, Partial, Resume};
     use std::borrow::Cow;
 
     /// An image is the same set whether each group of moves is one pass or is split into
-    /// halves or quarters: Breakthrough 4x5's moves forward from its first plies, and
+    /// halves or quarters: a board game's moves forward from its first plies, and
     /// backward from those plies within the universe.
     #[test]
     fn split_passes_give_the_same_images() {
-        let game = Breakthrough::new(4, 5).unwrap();
+        let game = a_board_game_of_two_sides();
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..6 {
             let graph = game.moves(side);
             let image = |direction: Direction, split: usize, of: &Dfa| {
-                let plans = graph.plan(direction, split).expect("Breakthrough's moves flatten");
+                let plans = graph.plan(direction, split).expect("the game's moves flatten");
                 graph.image_by_plans(
                     plans,
                     of,
@@ -295,11 +295,11 @@ mod tests {
 
     /// An image resumed from the progress it reported after any of its groups, at any split
     /// level, is the image computed in one go: the union of images and the filter, on
-    /// Breakthrough 4x5's moves backward from its third ply within the universe.
+    /// a board game's moves backward from its third ply within the universe.
     #[test]
     fn images_resumed_after_any_group_are_the_same() {
         use std::sync::Mutex;
-        let game = Breakthrough::new(4, 5).unwrap();
+        let game = a_board_game_of_two_sides();
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..3 {
@@ -313,7 +313,7 @@ mod tests {
             let sets = sets.iter().map(|(r, d)| (*r, (*d).clone())).collect();
             snapshots.lock().unwrap().push(Partial { groups_done, sets });
         };
-        let plans = |split: usize| graph.plan(Direction::Backward, split).expect("Breakthrough's moves flatten");
+        let plans = |split: usize| graph.plan(Direction::Backward, split).expect("the game's moves flatten");
         let whole = graph.image_by_plans(
             plans(0),
             &set,

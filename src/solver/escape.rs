@@ -94,7 +94,6 @@ impl Solver<'_> {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::games::ostle::{Ostle, Rule, Variant};
     use crate::solver::SolveOptions;
     use std::time::Duration;
 
@@ -104,7 +103,7 @@ mod tests {
     /// the journals leaves no file.
     #[test]
     fn the_filter_by_parts_resumes_to_the_whole_filters_losses() {
-        let game = Ostle::new(Variant { width: 3, height: 3, pieces: 3, lose_at: 1, rule: Rule::Exact }).unwrap();
+        let game = crate::games::fixtures::a_game_filtered_by_parts();
         let dir = crate::scratch::tempdir();
         let options = |journal_every| SolveOptions {
             checkpoints: Some(dir.path().to_path_buf()),

@@ -205,8 +205,7 @@ mod tests {
     #[test]
     fn parked_lower_values_come_back_from_their_checkpoints() {
         use crate::game::Game;
-        use crate::games::nim::Nim;
-        let game = Nim::new(2, 2).unwrap();
+        let game = crate::games::fixtures::a_game_of_two_symbols();
         let shape = game.shape().clone();
         let empty = Dfa::reject_all(&shape);
         let one = |s: &[u8]| Dfa::from_strings(&shape, &[s.to_vec()]);

@@ -355,12 +355,12 @@ fn image_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: &Region) -> D
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::games::breakthrough::Breakthrough;
+    use crate::games::fixtures::a_board_game_of_two_sides;
 
-    /// Breakthrough 4x5's positions three plies in (the second player to move), and half of
-    /// the positions they move to (a region of them) as the losses to move into.
-    fn ply_and_losses() -> (Breakthrough, Dfa, Dfa) {
-        let game = Breakthrough::new(4, 5).unwrap();
+    /// A board game's positions three plies in (the second player to move), and half of the
+    /// positions they move to (a region of them) as the losses to move into.
+    fn ply_and_losses() -> (impl Game, Dfa, Dfa) {
+        let game = a_board_game_of_two_sides();
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..3 {
