@@ -179,6 +179,7 @@ impl Solver<'_> {
                     _ => prepared_k,
                 };
                 let losses: Vec<&Dfa> = loss_ref[o].parts().chain(std::iter::once(decided_loss)).collect();
+                let started = std::time::Instant::now();
                 let (win_new, seen) = match fixed {
                     Some(fixed) => {
                         regions::wins_by_fixed_parts(moves, &losses, &new, checkpoints, k as u32, side, fixed)?
@@ -187,12 +188,21 @@ impl Solver<'_> {
                         regions::wins_by_regions(moves, &losses, &new, checkpoints, k as u32, side, every, seen_before)?
                     }
                 };
+                tracing::debug!(target: "dfasolve::solver",
+                    "     ply {k} {side}: new wins of {} states among {} states, from losses of {:?} states, in {:.2} s",
+                    win_new.nontrivial_state_count(), new.nontrivial_state_count(),
+                    losses.iter().map(|l| l.nontrivial_state_count()).collect::<Vec<_>>(), started.elapsed().as_secs_f64());
                 let lose_new = catch_engine_stop(|| new.difference(&win_new))?;
                 Ok((new, win_new, lose_new, seen))
             };
             // A job of this ply stops after it: the next ply is not prepared.
             let before = if fixed.is_some() { None } else { k.checked_sub(1).map(|j| (j, take_ply(j))) };
-            let prepare = |(j, ply): &(usize, Dfa)| catch_engine_stop(|| unvalued(*j, ply, ongoing, win_ref, loss_ref));
+            let prepare = |(j, ply): &(usize, Dfa)| {
+                let started = std::time::Instant::now();
+                let prepared = catch_engine_stop(|| unvalued(*j, ply, ongoing, win_ref, loss_ref));
+                tracing::debug!(target: "dfasolve::solver", "     ply {j} prepared in {:.2} s", started.elapsed().as_secs_f64());
+                prepared
+            };
             // The next ply's positions are prepared beside this ply's chain. A stop for the
             // budget that the chain's parts reach stops them too: they are then prepared
             // after it, alone.
