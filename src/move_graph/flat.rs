@@ -348,4 +348,28 @@ mod tests {
             }
         }
     }
+
+    /// A graph's groups taken apart ([`crate::move_graph::MoveGraph::with_groups`]) image
+    /// what the whole graph images: each group's image, and the rest's, unite to the whole.
+    #[test]
+    fn the_groups_taken_apart_unite_to_the_whole_graph() {
+        let game = a_board_game_of_two_sides();
+        let mut set = Dfa::from_string(game.shape(), &game.initial().board);
+        let mut side = game.initial().side;
+        for _ in 0..3 {
+            let graph = game.moves(side);
+            let groups = graph.groups();
+            assert!(groups.len() > 1, "{groups:?}");
+            let whole = graph.forward(&set);
+            let each = groups
+                .iter()
+                .fold(Dfa::reject_all(game.shape()), |all, &g| all.union(&graph.with_groups(|x| x == g).forward(&set)));
+            assert_eq!(each, whole);
+            let rest = graph.with_groups(|x| x != groups[0]).forward(&set);
+            assert_eq!(rest.union(&graph.with_groups(|x| x == groups[0]).forward(&set)), whole);
+            assert!(graph.with_groups(|_| false).forward(&set).is_empty());
+            set = whole;
+            side = side.other();
+        }
+    }
 }

@@ -90,6 +90,18 @@ impl Moves {
         Moves { graph, listed: listed.filter(|l| !l.is_empty()), pass: None }
     }
 
+    /// The graph's evaluation groups ([`MoveGraph::groups`]).
+    pub fn groups(&self) -> Vec<u32> {
+        self.graph.groups()
+    }
+
+    /// These moves with only the graph's paths of the groups `keep` accepts, for moves that
+    /// are all the graph's; `None` for moves with listed moves or a pass, whose sources the
+    /// groups do not describe.
+    pub fn with_groups(&self, keep: impl Fn(u32) -> bool) -> Option<Moves> {
+        (self.listed.is_none() && self.pass.is_none()).then(|| Moves::new(self.graph.with_groups(keep), None))
+    }
+
     /// Add the pass of the strings of `pass.from`, which must have no other move.
     pub fn set_pass(&mut self, pass: Pass) {
         self.pass = Some(pass).filter(|p| !p.from.is_empty());

@@ -206,6 +206,35 @@ impl MoveGraph {
         self.add_edge(node, Self::OUTPUT, post);
     }
 
+    /// The evaluation groups of the graph's paths (those of the nodes its input leads to),
+    /// ascending.
+    pub fn groups(&self) -> Vec<u32> {
+        let mut groups: Vec<u32> =
+            self.edges.iter().filter(|e| e.from == Self::INPUT).map(|e| self.nodes[e.to.0 as usize].group).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups
+    }
+
+    /// The graph of the paths of the groups `keep` accepts only (a path is in the group of
+    /// its first node).
+    pub fn with_groups(&self, keep: impl Fn(u32) -> bool) -> MoveGraph {
+        let mut graph = MoveGraph::new(&self.shape);
+        graph.nodes = self
+            .nodes
+            .iter()
+            .map(|n| Node { name: n.name.clone(), changes: n.changes.clone(), group: n.group })
+            .collect();
+        graph.edges = self
+            .edges
+            .iter()
+            .filter(|e| e.from != Self::INPUT || keep(self.nodes[e.to.0 as usize].group))
+            .map(|e| Edge { from: e.from, to: e.to, condition: e.condition.clone() })
+            .collect();
+        graph.relabel = self.relabel.clone();
+        graph
+    }
+
     /// Number of nodes, input and output included.
     pub fn node_count(&self) -> usize {
         self.nodes.len()

@@ -10,6 +10,7 @@ use super::{PerSide, Solver, StepKey, pass};
 use crate::dfa::Dfa;
 use crate::dfa::limits::{self, catch_engine_stop};
 use crate::error::{Error, Result};
+use crate::move_graph::Moves;
 use crate::record::{Phase, SetName};
 use crate::solved::ValueClass;
 use crate::vocabulary::{Outcome, Ply, Position, Side};
@@ -31,6 +32,7 @@ impl Solver<'_> {
         let (sides, shared) = (r.win.sharing(), r.win.is_shared());
         let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
+        let backup_moves = catch_engine_stop(|| PerSide::new(sides, |s| self.moves_of_undecided(s, &decided[s])))?;
         let job = self.meet_job;
         match job.map(MeetJob::ply) {
             Some(None) => {
@@ -156,8 +158,8 @@ impl Solver<'_> {
             let (prepared_k, reached) = prepared.take().expect("prepared during the previous ply");
             reached_decided[side].add(&reached)?;
             drop(reached);
-            let (moves, ongoing, win_ref, loss_ref) =
-                (&self.moves[side], &self.whole_made().ongoing, &win_all, &loss_all);
+            let moves = backup_moves[side].as_ref().unwrap_or(&self.moves[side]);
+            let (ongoing, win_ref, loss_ref) = (&self.whole_made().ongoing, &win_all, &loss_all);
             let decided_loss = &r.loss[o];
             let previous = &previous_new;
             let (checkpoints, every, seen_before) =
@@ -267,6 +269,31 @@ impl Solver<'_> {
             }
         }
         Ok((classes, reachable_valued))
+    }
+}
+
+impl Solver<'_> {
+    /// `side`'s moves without the groups that no position outside `decided` has a move of
+    /// (moves that end the game at once, whose positions the retrograde pass decided), or
+    /// `None` if every group has such positions or the moves are not all a graph's. A ply's
+    /// new wins are positions outside `decided` with a move into a loss: those groups find
+    /// none, and imaging them against the loss sets can cost as much as a group that does
+    /// (Breakthrough's first side: its moves onto the last row of the string).
+    fn moves_of_undecided(&self, side: Side, decided: &Dfa) -> Option<Moves> {
+        let (moves, made) = (&self.moves[side], self.whole_made());
+        let undecided = made.ongoing[side].difference(decided);
+        let mut idle = Vec::new();
+        for group in moves.groups() {
+            let only = moves.with_groups(|g| g == group)?;
+            if only.backward_within(&made.universe[side.other()], &undecided).is_empty() {
+                idle.push(group);
+            }
+        }
+        if idle.is_empty() {
+            return None;
+        }
+        tracing::debug!(target: "dfasolve::solver", "     {side}: the backup leaves out move groups {idle:?}, which no undecided position has");
+        moves.with_groups(|g| !idle.contains(&g))
     }
 }
 
