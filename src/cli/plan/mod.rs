@@ -30,7 +30,8 @@ pub struct PlanArgs {
     /// Submit the jobs that are not done to Slurm with `sbatch` (writes the scripts too).
     #[arg(long)]
     pub submit: bool,
-    /// Ask for this much memory per job instead of the estimate.
+    /// Ask for this much memory per job instead of the estimate (jobs without one, a meet's,
+    /// ask for a whole node).
     #[arg(long, value_name = "GIB", value_parser = super::options::gib)]
     pub job_memory: Option<f64>,
     /// Ask for this much time per job instead of twice the estimate.
