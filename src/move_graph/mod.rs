@@ -60,6 +60,7 @@ impl fmt::Debug for MoveNodeId {
     }
 }
 
+#[derive(Clone)]
 struct Node {
     /// For `Debug` and dot output only.
     name: String,
@@ -69,6 +70,7 @@ struct Node {
     group: u32,
 }
 
+#[derive(Clone)]
 struct Edge {
     from: MoveNodeId,
     to: MoveNodeId,
@@ -220,16 +222,12 @@ impl MoveGraph {
     /// its first node).
     pub fn with_groups(&self, keep: impl Fn(u32) -> bool) -> MoveGraph {
         let mut graph = MoveGraph::new(&self.shape);
-        graph.nodes = self
-            .nodes
-            .iter()
-            .map(|n| Node { name: n.name.clone(), changes: n.changes.clone(), group: n.group })
-            .collect();
+        graph.nodes = self.nodes.clone();
         graph.edges = self
             .edges
             .iter()
             .filter(|e| e.from != Self::INPUT || keep(self.nodes[e.to.0 as usize].group))
-            .map(|e| Edge { from: e.from, to: e.to, condition: e.condition.clone() })
+            .cloned()
             .collect();
         graph.relabel = self.relabel.clone();
         graph

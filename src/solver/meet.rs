@@ -270,9 +270,7 @@ impl Solver<'_> {
         }
         Ok((classes, reachable_valued))
     }
-}
 
-impl Solver<'_> {
     /// `side`'s moves without the groups that no position outside `decided` has a move of
     /// (moves that end the game at once, whose positions the retrograde pass decided), or
     /// `None` if every group has such positions or the moves are not all a graph's. A ply's
