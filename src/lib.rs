@@ -30,10 +30,10 @@
 //!   what the system reports of this process (memory, CPU).
 //!
 //! ## Unsafe code
-//! The crate denies `unsafe` but in four modules, each of which allows it for one reason:
-//! `dfa/spill.rs` and `games/ostle/ranked/store.rs` map files and view their bytes as
-//! integers, `games/ostle/ranked/bits.rs` calls functions compiled for a processor feature it
-//! has just found, and [`sys`] calls the C library's `malloc_trim`.
+//! The crate denies `unsafe` but in three modules, each of which allows it for one reason:
+//! [`storage::mapped`] maps files and memory and views their bytes as values,
+//! `games/ostle/ranked/bits.rs` calls functions compiled for a processor feature it has just
+//! found, and [`sys`] calls the C library's `malloc_trim`.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
@@ -55,6 +55,7 @@ pub mod record;
 mod scratch;
 pub mod solved;
 pub mod solver;
+pub mod storage;
 pub mod sys;
 pub mod vocabulary;
 

@@ -190,7 +190,7 @@ impl Rows {
     fn ids(&self) -> &[u32] {
         match self {
             Rows::InMemory(ids) => ids,
-            Rows::Spilled(rows) => rows.ids(),
+            Rows::Spilled(rows) => rows,
         }
     }
 }
@@ -265,7 +265,7 @@ impl Layer {
     pub(crate) fn into_ids(self) -> Vec<u32> {
         match self.next {
             Rows::InMemory(ids) => ids,
-            Rows::Spilled(rows) => rows.ids().to_vec(),
+            Rows::Spilled(rows) => rows.to_vec(),
         }
     }
 }

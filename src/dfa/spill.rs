@@ -5,41 +5,14 @@
 //! A spilled set is used as any other ([`Dfa::spilled_to`]): products and images read its rows
 //! through the map. The file has no name, so it disappears with the last map of it, and
 //! nothing else can change it under the map.
-//!
-//! One of the crate's four places of unsafe code (listed in the crate docs): mapping the file
-//! and viewing its bytes as ids.
-
-#![allow(unsafe_code)]
 
 use super::{Dfa, Layer, Rows};
-use memmap2::Mmap;
+use crate::storage::mapped::{MappedSlice, map_file};
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
-
-// The rows are mapped as the machine's own `u32`s and written little-endian.
-const _: () = assert!(cfg!(target_endian = "little"), "spill files are read as little-endian u32s");
 
 /// One layer's ids, in a mapped spill file.
-#[derive(Clone)]
-pub(super) struct SpilledRows {
-    map: Arc<Mmap>,
-    /// Where the layer starts, in ids from the start of the file.
-    start: usize,
-    /// How many ids it has.
-    len: usize,
-}
-
-impl SpilledRows {
-    #[inline]
-    pub(super) fn ids(&self) -> &[u32] {
-        debug_assert!((self.start + self.len) * 4 <= self.map.len());
-        // SAFETY: the map starts on a page boundary, so every `u32` in it is aligned; the
-        // range lies in the map (checked when it was made); any bits are a valid `u32`; the
-        // file is unnamed and never written after it was mapped, so the bytes do not change.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<u32>().add(self.start), self.len) }
-    }
-}
+pub(super) type SpilledRows = MappedSlice<u32>;
 
 impl Dfa {
     /// The same set with its tables in an unnamed file in `dir`, mapped: the process's memory
@@ -54,18 +27,13 @@ impl Dfa {
         }
         let mut file = tempfile::tempfile_in(dir)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, &mut file);
-        let mut bytes = Vec::with_capacity(1 << 16);
         for layer in &self.layers {
-            for chunk in layer.raw().chunks(1 << 14) {
-                bytes.clear();
-                bytes.extend(chunk.iter().flat_map(|id| id.to_le_bytes()));
-                out.write_all(&bytes)?;
-            }
+            out.write_all(bytemuck::cast_slice(layer.raw()))?;
         }
         out.flush()?;
         drop(out);
-        // SAFETY: the file is unnamed (only this process holds it) and is not written again.
-        let map = Arc::new(unsafe { Mmap::map(&file) }?);
+        // The file is unnamed (only this process holds it) and is not written again.
+        let map = map_file(&file)?;
         if map.len() != total * 4 {
             return Err(std::io::Error::other("a spill file is shorter than what was written to it"));
         }
@@ -75,7 +43,7 @@ impl Dfa {
             .iter()
             .map(|l| {
                 let len = l.raw().len();
-                let rows = SpilledRows { map: map.clone(), start, len };
+                let rows = SpilledRows::new(&map, start * 4, len).expect("a layer inside the file written");
                 start += len;
                 Layer { alphabet: l.alphabet, next: Rows::Spilled(rows) }
             })

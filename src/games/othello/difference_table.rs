@@ -2,23 +2,23 @@
 //! and rank in the class's universe.
 //!
 //! # File format (version 1), `differences-D.table` for the class of `D` discs
+//! In the crate's container ([`crate::storage::container`]), magic `DFASOLVE-OTHELLO-DIFF`:
 //! ```text
-//! magic     "DFASOLVE-OTHELLO-DIFF\n\0\0" (24 bytes)
-//! u64       header length h (little-endian)
-//! header    h bytes: postcard of `Header`
+//! header    postcard of `Header`
 //! values    i8 each, the mover's final difference: Black to move by rank, then White to move
-//! [u8; 32]  SHA-256 of everything before it
 //! ```
 //! Opening checks the magic, the version, the game and class, the length and the checksum
 //! (tables are read whole, as the next class's solve needs them all anyway).
 
 use crate::error::{Error, Result};
-use sha2::{Digest, Sha256};
+use crate::storage::container::Format;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 24] = b"DFASOLVE-OTHELLO-DIFF\n\0\0";
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
+const FORMAT: Format =
+    Format { magic: b"DFASOLVE-OTHELLO-DIFF\n\0\0", version: VERSION, header_digest: false, body_align: 1 };
 
 /// What a table file says about itself.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -57,25 +57,21 @@ impl DifferenceTable {
     /// # Errors
     /// [`Error::Io`] if it cannot be written.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let header = postcard::to_allocvec(&self.header).expect("a header serialises");
-        let mut bytes = Vec::with_capacity(64 + header.len() + self.values.iter().map(Vec::len).sum::<usize>());
-        bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&(header.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&header);
-        for side in &self.values {
-            bytes.extend(side.iter().map(|&v| v as u8));
-        }
-        let sum = Sha256::digest(&bytes);
-        bytes.extend_from_slice(&sum);
-        crate::atomic::write_atomically(path, &bytes)
+        FORMAT.write(path, &self.header, |out| {
+            for side in &self.values {
+                out.write_all(bytemuck::cast_slice(side))?;
+            }
+            Ok(())
+        })
     }
 
     /// Read the table at `path`, checking that it is the class of `discs` discs on a
     /// `width` x `height` board.
     ///
     /// # Errors
-    /// [`Error::Io`] if it cannot be read; [`Error::Corrupt`] for a file that is not a table,
-    /// is cut short or fails its checksum; [`Error::Mismatch`] for another board or class.
+    /// [`Error::Io`] if it cannot be read; [`Error::ForeignFile`] for a file that is not a
+    /// table; [`Error::UnsupportedVersion`]; [`Error::Corrupt`] for one cut short or failing its
+    /// checksum; [`Error::Mismatch`] for another board or class.
     pub fn load(path: &Path, width: usize, height: usize, discs: usize) -> Result<DifferenceTable> {
         let table = DifferenceTable::load_any(path)?;
         let header = &table.header;
@@ -96,29 +92,13 @@ impl DifferenceTable {
     /// # Errors
     /// As [`DifferenceTable::load`], but for the board and class.
     pub fn load_any(path: &Path) -> Result<DifferenceTable> {
-        let bytes = std::fs::read(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?;
         let corrupt = |what: &str| Error::Corrupt { path: path.to_path_buf(), what: what.into() };
-        if bytes.len() < MAGIC.len() + 8 + 32 || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(corrupt("not an Othello difference table"));
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 32);
-        if Sha256::digest(body).as_slice() != sum {
-            return Err(corrupt("checksum mismatch (damaged or cut short)"));
-        }
-        let h = u64::from_le_bytes(body[24..32].try_into().expect("8 bytes")) as usize;
-        let header: Header = body
-            .get(32..32usize.saturating_add(h))
-            .and_then(|b| postcard::from_bytes(b).ok())
-            .ok_or_else(|| corrupt("unreadable header"))?;
-        if header.version != VERSION {
-            return Err(corrupt(&format!("format version {} (this build reads {VERSION})", header.version)));
-        }
-        let values = &body[32 + h..];
+        let (header, values) = FORMAT.read::<Header>(path)?;
         let [black, white] = header.positions.map(|n| n as usize);
         if values.len() as u64 != header.positions[0] + header.positions[1] {
             return Err(corrupt("its length does not match its header"));
         }
-        let as_i8 = |b: &[u8]| b.iter().map(|&v| v as i8).collect::<Vec<i8>>();
+        let as_i8 = |b: &[u8]| bytemuck::cast_slice::<u8, i8>(b).to_vec();
         let values = [as_i8(&values[..black]), as_i8(&values[black..black + white])];
         Ok(DifferenceTable { header, values })
     }
@@ -155,6 +135,6 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert!(matches!(DifferenceTable::load(&path, 4, 4, 15), Err(Error::Corrupt { .. })));
         std::fs::write(&path, b"not a table").unwrap();
-        assert!(matches!(DifferenceTable::load(&path, 4, 4, 15), Err(Error::Corrupt { .. })));
+        assert!(matches!(DifferenceTable::load(&path, 4, 4, 15), Err(Error::ForeignFile { .. })));
     }
 }

@@ -2,7 +2,7 @@
 //! boards of a rank directory are packed masks spread over the squares left free. The
 //! instructions are used where the processor has them (one per call, where the loops below
 //! take one step per free square; measured in `docs/measurements.md`), and this module is one
-//! of the crate's four places of unsafe code (listed in the crate docs): calling a function
+//! of the crate's three places of unsafe code (listed in the crate docs): calling a function
 //! compiled for a feature the processor was just found to have.
 #![allow(unsafe_code)]
 

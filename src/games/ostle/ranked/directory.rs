@@ -8,8 +8,8 @@
 
 use super::bits::{deposit, extract};
 use super::board::Board;
-use super::store::Store;
 use super::symmetry::Symmetries;
+use crate::storage::mapped::Store;
 use rayon::prelude::*;
 
 /// Raw indexes per count of the directory.
@@ -236,7 +236,7 @@ impl Directory {
             total += s;
         }
         counts.push(total);
-        Directory { layout, bits: super::store::huge_copy(&bits), counts: Store::Owned(counts) }
+        Directory { layout, bits: crate::storage::mapped::huge_copy(&bits), counts: Store::Owned(counts) }
     }
 
     /// Canonical boards.

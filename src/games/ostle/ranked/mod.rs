@@ -35,7 +35,6 @@ pub mod reading;
 pub mod sacrifices;
 pub mod saved_census;
 pub mod solve;
-mod store;
 pub mod tables;
 mod walk;
 
@@ -353,13 +352,13 @@ fn save_checkpoint(v: &Variant, path: &Path, s: &solve::Solve) -> Result<()> {
             kind: w.kind,
             dir: directory::Directory {
                 layout: w.dir.layout.clone(),
-                bits: store::Store::Owned(Vec::new()),
-                counts: store::Store::Owned(Vec::new()),
+                bits: crate::storage::mapped::Store::Owned(Vec::new()),
+                counts: crate::storage::mapped::Store::Owned(Vec::new()),
             },
-            markers: store::Store::Owned(Vec::new()),
-            block_start: store::Store::Owned(Vec::new()),
-            exceptional: store::Store::Owned(Vec::new()),
-            values: store::Store::Owned(Vec::new()),
+            markers: crate::storage::mapped::Store::Owned(Vec::new()),
+            block_start: crate::storage::mapped::Store::Owned(Vec::new()),
+            exceptional: crate::storage::mapped::Store::Owned(Vec::new()),
+            values: crate::storage::mapped::Store::Owned(Vec::new()),
         })
         .collect();
     let shell = ClassTables { variant: v.clone(), kinds, other_parity: s.other_parity(), progress: Some(s.progress()) };

@@ -1,15 +1,12 @@
 //! A solved class as tables by rank, in memory or read through a memory map, and its file.
 //!
 //! # File format (version 1)
+//! In the crate's container ([`crate::storage::container`]), magic `DFASOLVE-OSTLE-RANKED`:
 //! ```text
-//! magic     "DFASOLVE-OSTLE-RANKED\n\0\0" (24 bytes)
-//! u64       header length h (little-endian)
-//! header    h bytes: postcard of `Header` (variant, reading, kinds, section places, side table,
-//!           progress of an unfinished solve)
-//! [u8; 32]  SHA-256 of the header
+//! header    postcard of `Header` (variant, reading, kinds, section places, side table,
+//!           progress of an unfinished solve), with its own SHA-256
 //! sections  each 8-byte aligned: per kind, the directory's bits and counts, the forbidden
 //!           moves per board, the first state per block, the exceptional boards, the values
-//! [u8; 32]  SHA-256 of everything before it
 //! ```
 //! Opening checks the magic, version, header checksum and section places; the whole file's
 //! checksum is checked on request ([`ClassTables::verify_checksum`]), since a query should not
@@ -20,20 +17,23 @@ use super::board::{Board, Moves};
 use super::code;
 use super::directory::{Directory, Kind, Layout};
 use super::reading::Rules;
-use super::store::{Plain, Store, bytes_of, map_file};
 use crate::error::{Error, Result};
+use crate::storage::container::{self, Format, Mapped};
+use crate::storage::mapped::Store;
 use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use memmap2::Mmap;
-use sha2::{Digest, Sha256};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-const MAGIC: &[u8; 24] = b"DFASOLVE-OSTLE-RANKED\n\0\0";
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
+/// The file format, in the crate's container: sections are read in place, so the header has
+/// its own checksum and the body is aligned for `u64`s.
+const FORMAT: Format =
+    Format { magic: b"DFASOLVE-OSTLE-RANKED\n\0\0", version: VERSION, header_digest: true, body_align: 8 };
 /// Boards per stored first state.
 pub const BLOCK: usize = 64;
 
@@ -323,32 +323,22 @@ impl ClassTables {
             progress: self.progress.clone(),
             program: crate::PROGRAM_VERSION.to_string(),
         };
-        let head = postcard::to_allocvec(&header).map_err(|e| Error::Corrupt {
-            path: path.to_path_buf(),
-            what: format!("the header does not encode: {e}"),
-        })?;
-        crate::atomic::write_atomically_with(path, |file| {
-            let mut out = HashingWriter::new(BufWriter::with_capacity(1 << 22, file));
-            out.write_all(MAGIC)?;
-            out.write_all(&(head.len() as u64).to_le_bytes())?;
-            out.write_all(&head)?;
-            out.write_all(&Sha256::digest(&head))?;
-            out.pad()?;
-            let base = out.written;
+        FORMAT.write(path, &header, |out| {
+            let base = out.written();
             for (view, h) in views.iter().zip(&header.kinds) {
                 let parts: [&[u8]; 5] = [
-                    bytes_of(view.bits),
-                    bytes_of(view.counts),
+                    bytemuck::cast_slice(view.bits),
+                    bytemuck::cast_slice(view.counts),
                     view.markers,
-                    bytes_of(view.block_start),
-                    bytes_of(view.exceptional),
+                    bytemuck::cast_slice(view.block_start),
+                    bytemuck::cast_slice(view.exceptional),
                 ];
                 for (bytes, (at, _)) in parts.iter().zip(h.sections) {
-                    debug_assert_eq!(out.written - base, at);
+                    debug_assert_eq!(out.written() - base, at);
                     for chunk in bytes.chunks(1 << 24) {
                         out.write_all(chunk)?;
                     }
-                    out.pad()?;
+                    out.pad_to(8)?;
                 }
                 match view.values {
                     Values::Plain(v) => {
@@ -365,9 +355,9 @@ impl ClassTables {
                         }
                     }
                 }
-                out.pad()?;
+                out.pad_to(8)?;
             }
-            out.finish()
+            Ok(())
         })
     }
 
@@ -378,35 +368,8 @@ impl ClassTables {
     /// [`Error::Io`], [`Error::ForeignFile`], [`Error::UnsupportedVersion`] or
     /// [`Error::Corrupt`].
     pub fn open(path: &Path, squares_check: Option<&Variant>) -> Result<ClassTables> {
-        let io = |error| Error::Io { path: path.to_path_buf(), error };
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if !meta.is_file() {
-            return Err(io(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file")));
-        }
-        let map = map_file(&file).map_err(io)?;
-        if map.len() < MAGIC.len() + 8 || &map[..MAGIC.len()] != MAGIC {
-            return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE-OSTLE-RANKED" });
-        }
-        let len = u64::from_le_bytes(map[24..32].try_into().expect("8 bytes")) as usize;
-        let head_end = 32usize
-            .checked_add(len)
-            .filter(|&e| e + 32 <= map.len())
-            .ok_or_else(|| corrupt("truncated header".into()))?;
-        let head = &map[32..head_end];
-        if Sha256::digest(head)[..] != map[head_end..head_end + 32] {
-            return Err(corrupt("the header fails its checksum".into()));
-        }
-        let header: Header =
-            postcard::from_bytes(head).map_err(|e| corrupt(format!("the header does not decode: {e}")))?;
-        if header.version != VERSION {
-            return Err(Error::UnsupportedVersion {
-                path: path.to_path_buf(),
-                found: header.version,
-                supported: VERSION,
-            });
-        }
+        let Mapped { header, map, body } = FORMAT.open_mapped::<Header>(path)?;
         let variant = Variant {
             width: header.width.into(),
             height: header.height.into(),
@@ -430,14 +393,14 @@ impl ClassTables {
         }
         let variant = variant.checked()?;
         let sym = super::symmetry::Symmetries::new(&variant);
-        let base = (head_end + 32).next_multiple_of(8);
+        let base = body.start;
         let mut kinds = Vec::new();
         for h in &header.kinds {
             let section = |i: usize| {
                 let (at, n) = h.sections[i];
                 (base + at as usize, n as usize)
             };
-            fn get<T: Plain>(map: &Arc<Mmap>, (at, n): (usize, usize)) -> Option<Store<T>> {
+            fn get<T: bytemuck::Pod>(map: &Arc<Mmap>, (at, n): (usize, usize)) -> Option<Store<T>> {
                 Store::mapped(map, at, n)
             }
             let bad = || corrupt(format!("a section of kind {} lies outside the file", h.kind));
@@ -476,58 +439,6 @@ impl ClassTables {
     /// # Errors
     /// [`Error::Io`] or [`Error::Corrupt`].
     pub fn verify_checksum(path: &Path) -> Result<()> {
-        let io = |error| Error::Io { path: path.to_path_buf(), error };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let map = map_file(&file).map_err(io)?;
-        if map.len() < 32 {
-            return Err(Error::Corrupt { path: path.to_path_buf(), what: "truncated".into() });
-        }
-        let (body, digest) = map.split_at(map.len() - 32);
-        let mut hash = Sha256::new();
-        for chunk in body.chunks(1 << 24) {
-            hash.update(chunk);
-        }
-        if hash.finalize()[..] != *digest {
-            return Err(Error::Corrupt { path: path.to_path_buf(), what: "the file fails its checksum".into() });
-        }
-        Ok(())
-    }
-}
-
-/// A writer that hashes what passes through it and counts it.
-pub(super) struct HashingWriter<W: Write> {
-    inner: W,
-    hash: Sha256,
-    written: u64,
-}
-
-impl<W: Write> HashingWriter<W> {
-    pub(super) fn new(inner: W) -> HashingWriter<W> {
-        HashingWriter { inner, hash: Sha256::new(), written: 0 }
-    }
-
-    /// End with the SHA-256 of everything written.
-    pub(super) fn finish(mut self) -> std::io::Result<()> {
-        let digest = self.hash.clone().finalize();
-        self.inner.write_all(&digest)?;
-        self.inner.flush()
-    }
-
-    pub(super) fn pad(&mut self) -> std::io::Result<()> {
-        let pad = (self.written.next_multiple_of(8) - self.written) as usize;
-        self.write_all(&[0u8; 8][..pad])
-    }
-}
-
-impl<W: Write> Write for HashingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hash.update(&buf[..n]);
-        self.written += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+        container::verify_checksum(path)
     }
 }

@@ -352,7 +352,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
     let t = &mut s.classes[c];
     let mut bytes = t.kinds[k].values.to_vec();
     bytes[i] = code::OTHER_PARITY;
-    t.kinds[k].values = store::Store::Owned(bytes);
+    t.kinds[k].values = crate::storage::mapped::Store::Owned(bytes);
     let kt = &t.kinds[k];
     let (r, slot) = (0..kt.dir.boards())
         .flat_map(|r| (0..=kt.markers[r as usize]).map(move |slot| (r, slot)))
