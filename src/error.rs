@@ -83,6 +83,11 @@ pub enum Error {
     /// job ([`crate::solver::MeetJob`]). Not a failure.
     #[error("{0}")]
     StoppedAsAsked(String),
+    /// A solve stopped right after saving a step, as asked by
+    /// [`crate::solver::SolveOptions::stop_after`]: its checkpoints are what a kill at that
+    /// point leaves, for tests of resuming.
+    #[error("stopped after saving {0}, as asked")]
+    StoppedAfter(String),
     /// A verification found a difference between two independent computations.
     #[error("verification failed: {0}")]
     Verification(String),

@@ -21,6 +21,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of stdout went away (`dfasolve stats FILE | head -1`): stop quietly.
         Err(e) if dfasolve::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.chain().any(|c| matches!(c.downcast_ref(), Some(dfasolve::Error::StoppedAfter(_)))) => {
+            eprintln!("{e:#}");
+            ExitCode::from(dfasolve::cli::STOPPED_EXIT_CODE)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

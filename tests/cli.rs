@@ -189,12 +189,12 @@ fn stopped_run_resumes(game_args: &[&str], stop_after: &str) -> (Vec<String>, St
     assert!(Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(args(&full, None)).output().unwrap().status.success());
     let stopped = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
         .args(args(&resumed, Some(&ck)))
-        .env(dfasolve::solver::STOP_AFTER, stop_after)
+        .env(dfasolve::cli::STOP_AFTER, stop_after)
         .output()
         .unwrap();
     assert_eq!(
         stopped.status.code(),
-        Some(dfasolve::solver::STOPPED_EXIT_CODE),
+        Some(i32::from(dfasolve::cli::STOPPED_EXIT_CODE)),
         "the run stops after {stop_after}: {}",
         String::from_utf8_lossy(&stopped.stderr)
     );
@@ -532,12 +532,12 @@ fn a_class_job_resumes_from_its_iterations() {
     // Stopped as a kill would stop it, right after its fifth iteration was saved.
     let stopped = Command::new(env!("CARGO_BIN_EXE_dfasolve"))
         .args([&game[..], &["--by-classes", &d, "--class", "3v3", "--checkpoint", &ck]].concat())
-        .env(dfasolve::solver::STOP_AFTER, "class-3v3-backward-0005")
+        .env(dfasolve::cli::STOP_AFTER, "class-3v3-backward-0005")
         .output()
         .unwrap();
     assert_eq!(
         stopped.status.code(),
-        Some(dfasolve::solver::STOPPED_EXIT_CODE),
+        Some(i32::from(dfasolve::cli::STOPPED_EXIT_CODE)),
         "{}",
         String::from_utf8_lossy(&stopped.stderr)
     );

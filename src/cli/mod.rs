@@ -43,7 +43,7 @@ pub use output::is_broken_pipe;
 use output::{AboutFile, say};
 pub use plan::{PlanArgs, RunPlanArgs};
 pub use report::SolveReport;
-pub use solve::{Prepared, before_solving, solve, solve_with};
+pub use solve::{Prepared, STOP_AFTER, STOPPED_EXIT_CODE, before_solving, solve, solve_with};
 pub use spread::SpreadArgs;
 
 /// Strongly solve board games with sets of positions stored as minimal layered DFAs.

@@ -46,7 +46,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     make_default_parents([(run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref(), run.spill.as_deref()], run.force)?;
     let started = Instant::now();
-    let mut solver = Solver::for_classes(game, solve_options(run, checkpoint.clone()));
+    let mut solver = Solver::for_classes(game, solve_options(run, checkpoint.clone())?);
     let progress = follow_steps(&mut solver, game, run);
     let class = solver
         .solve_one_class(dir, name)
@@ -160,7 +160,7 @@ pub fn before_solving(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<P
         [checkpoint.as_deref(), run.by_classes.as_deref(), run.spill.as_deref()],
         run.force,
     )?;
-    let options = solve_options(run, checkpoint.clone());
+    let options = solve_options(run, checkpoint.clone())?;
     Ok(Prepared { mode, checkpoint, out, options, by_classes: run.by_classes.is_some() })
 }
 
@@ -205,12 +205,25 @@ fn checkpoint_dir(game: &dyn Game, mode: Mode, run: &RunOptions) -> Option<PathB
     }
 }
 
+/// The environment variable naming a step after whose save a run stops, as a kill there would
+/// stop it, with exit code [`STOPPED_EXIT_CODE`] ([`SolveOptions::stop_after`]): tests of
+/// resuming stop a run at a chosen point instead of racing a kill against it.
+pub const STOP_AFTER: &str = "DFASOLVE_STOP_AFTER";
+
+/// The exit code of a run stopped by [`STOP_AFTER`].
+pub const STOPPED_EXIT_CODE: u8 = 86;
+
 /// The solver's options from the run's: checkpoints in `checkpoint`, the journal interval and
-/// the filter threshold, the memory budget, and the state-id limit (lowered by
-/// `DFASOLVE_MAX_LAYER_STATES`, which tests use to reach it on small boards).
-fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions {
+/// the filter threshold, the memory budget, the state-id limit (lowered by
+/// `DFASOLVE_MAX_LAYER_STATES`, which tests use to reach it on small boards) and the step to
+/// stop after ([`STOP_AFTER`]).
+fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> Result<SolveOptions> {
     let layer_states = std::env::var("DFASOLVE_MAX_LAYER_STATES").ok().and_then(|v| v.parse::<usize>().ok());
-    SolveOptions {
+    let stop_after = match std::env::var(STOP_AFTER) {
+        Ok(step) => Some(step.parse().with_context(|| format!("{STOP_AFTER}={step}"))?),
+        Err(_) => None,
+    };
+    Ok(SolveOptions {
         checkpoints: checkpoint,
         journal_every: Duration::from_secs_f64(run.journal_every * 60.0),
         part_above: run.filter_parts_above,
@@ -218,8 +231,9 @@ fn solve_options(run: &RunOptions, checkpoint: Option<PathBuf>) -> SolveOptions 
         spill: run.spill.clone(),
         backup_parts: run.backup_parts as usize,
         meet_job: run.meet_job,
+        stop_after,
         ..SolveOptions::default()
-    }
+    })
 }
 
 /// Show the solve's steps and, for long runs, grow the CSV record step by step (a `.partial`

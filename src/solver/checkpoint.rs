@@ -23,12 +23,23 @@ pub(super) struct Checkpoints {
     solve: serde_json::Value,
     /// How many saved steps this run has read back instead of computing.
     reused: std::sync::atomic::AtomicUsize,
+    /// The step after whose save the run stops ([`super::SolveOptions::stop_after`]).
+    stop_after: Option<StepKey>,
+    /// Set once that step is saved: nothing is saved after it.
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 impl Checkpoints {
     /// No checkpoints: every step is computed and nothing is saved.
     pub(super) fn none() -> Checkpoints {
-        Checkpoints { dir: None, params: serde_json::Value::Null, solve: serde_json::Value::Null, reused: 0.into() }
+        Checkpoints {
+            dir: None,
+            params: serde_json::Value::Null,
+            solve: serde_json::Value::Null,
+            reused: 0.into(),
+            stop_after: None,
+            stopped: false.into(),
+        }
     }
 
     /// Checkpoints of a solve of `params` under `dir`. The temporary files that killed runs
@@ -37,7 +48,30 @@ impl Checkpoints {
     /// class jobs running side by side share the directory.
     pub(super) fn new(dir: PathBuf, params: GameParams) -> Checkpoints {
         remove_stale_files(&dir, None);
-        Checkpoints { dir: Some(dir), params: params.to_json(), solve: serde_json::Value::Null, reused: 0.into() }
+        Checkpoints { dir: Some(dir), params: params.to_json(), ..Checkpoints::none() }
+    }
+
+    /// Stop the run right after saving step `step`, saving nothing after it.
+    pub(super) fn stop_after(self, step: Option<StepKey>) -> Checkpoints {
+        Checkpoints { stop_after: step, ..self }
+    }
+
+    /// [`Error::StoppedAfter`] once the step to stop after is saved.
+    fn refuse_if_stopped(&self) -> Result<()> {
+        match &self.stop_after {
+            Some(step) if self.stopped.load(std::sync::atomic::Ordering::Relaxed) => {
+                Err(Error::StoppedAfter(step.to_string()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// After step `name` is saved: stop if it is the step to stop after.
+    fn stop_if_asked(&self, name: &StepKey) -> Result<()> {
+        if self.stop_after.as_ref() == Some(name) {
+            self.stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        self.refuse_if_stopped()
     }
 
     /// Remove the temporary files and parked sets that a killed solve of class `class` left:
@@ -175,13 +209,13 @@ impl Checkpoints {
         match (self.path(name), &self.dir) {
             (Some(path), Some(dir)) => {
                 std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.clone(), error })?;
+                self.refuse_if_stopped()?;
                 let mut meta: serde_json::Value = serde_json::from_str(&self.key(name)).unwrap_or_default();
                 if let Some(m) = meta.as_object_mut() {
                     m.insert("record".into(), extra.clone());
                 }
                 save_entries(&path, &meta.to_string(), entries)?;
-                stop_if_asked(name);
-                Ok(())
+                self.stop_if_asked(name)
             }
             _ => Ok(()),
         }
@@ -204,28 +238,12 @@ impl Checkpoints {
             (Some(path), Some(dir)) => {
                 // The checkpoint directory given to the solver is its to make.
                 std::fs::create_dir_all(dir).map_err(|error| Error::Io { path: dir.clone(), error })?;
+                self.refuse_if_stopped()?;
                 save_entries(&path, &self.key(name), entries)?;
-                stop_if_asked(name);
-                Ok(())
+                self.stop_if_asked(name)
             }
             _ => Ok(()),
         }
-    }
-}
-
-/// The exit code of a run stopped by [`STOP_AFTER`].
-pub const STOPPED_EXIT_CODE: i32 = 86;
-
-/// The environment variable naming a step after whose save the run stops at once, as a kill
-/// there would stop it (no clean-up, exit code [`STOPPED_EXIT_CODE`]): tests of resuming stop
-/// a run at a chosen point instead of racing a kill against it.
-pub const STOP_AFTER: &str = "DFASOLVE_STOP_AFTER";
-
-fn stop_if_asked(name: &StepKey) {
-    static STOP: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    if STOP.get_or_init(|| std::env::var(STOP_AFTER).ok()).as_deref() == Some(name.to_string().as_str()) {
-        tracing::warn!("stopped after saving {name}, as {STOP_AFTER} asks");
-        std::process::exit(STOPPED_EXIT_CODE);
     }
 }
 

@@ -97,6 +97,8 @@ impl<'c> Journal<'c> {
                 sets.iter().map(|(_, d)| d.nontrivial_state_count()).sum::<usize>(),
                 started.elapsed().as_secs_f64()
             ),
+            // The run stops after this journal or stopped before it: the step's save says so.
+            Err(Error::StoppedAfter(_)) => {}
             Err(e) => tracing::warn!("journal {} not saved ({e}); a stop would redo the image", self.name),
         }
         *last = Instant::now();
@@ -182,5 +184,25 @@ mod tests {
         journal.record(1, &[(0, &saved[0].1)]);
         assert_eq!(journal.resume().unwrap(), None);
         journal.remove();
+    }
+
+    /// A run asked to stop after a journal keeps that journal, saves nothing after it (no
+    /// later journal, no step) and says it stopped: what a kill right there leaves.
+    #[test]
+    fn a_stop_after_a_journal_saves_nothing_after_it() {
+        let dir = crate::scratch::tempdir();
+        let params = GameParams::tagged("a game", &serde_json::json!({ "size": 2 }));
+        let stop: StepKey = "backward-0003-first-wins".parse().unwrap();
+        let checkpoints = Checkpoints::new(dir.path().to_path_buf(), params).stop_after(Some(stop.clone()));
+        let shape = Shape::uniform(2, 3);
+        let saved = sets(&shape);
+        let refs: Vec<(u32, &Dfa)> = saved.iter().map(|(r, d)| (*r, d)).collect();
+        let journal = Journal::new(&checkpoints, stop, Duration::ZERO);
+        journal.record(4, &refs);
+        journal.record(5, &refs[..1]);
+        assert_eq!(journal.resume().unwrap().map(|p| p.groups_done), Some(4), "the journal as the stop left it");
+        let step = checkpoints.save(&"backward-0003".parse().unwrap(), &[("new_win/first", &saved[0].1)]);
+        assert!(matches!(step, Err(Error::StoppedAfter(_))), "{step:?}");
+        assert!(!dir.path().join("backward-0003.dfas").exists());
     }
 }

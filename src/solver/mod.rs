@@ -35,7 +35,6 @@
 //! ([`MirrorPolicy`]).
 
 mod checkpoint;
-pub use checkpoint::{STOP_AFTER, STOPPED_EXIT_CODE};
 mod classes;
 mod escape;
 mod forward;
@@ -165,7 +164,10 @@ impl<'g> Solver<'g> {
             whole: None,
             whole_passes: false,
             recorder: Recorder::new(started),
-            checkpoints: options.checkpoints.map_or_else(Checkpoints::none, |dir| Checkpoints::new(dir, game.params())),
+            checkpoints: options
+                .checkpoints
+                .map_or_else(Checkpoints::none, |dir| Checkpoints::new(dir, game.params()))
+                .stop_after(options.stop_after),
             _limits: limits,
             journal_every: options.journal_every,
             park_above: options.park_above,

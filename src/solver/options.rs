@@ -48,6 +48,10 @@ pub struct SolveOptions {
     /// Run only this step of a meet in the middle, from the checkpoints, and stop after it
     /// with [`crate::error::Error::StoppedAsAsked`]. `None`: the whole solve.
     pub meet_job: Option<super::MeetJob>,
+    /// Stop with [`crate::error::Error::StoppedAfter`] right after saving this checkpoint or
+    /// journal, saving nothing after it, as a kill there would: tests of resuming stop a run
+    /// at a chosen point instead of racing a kill against it. `None`: no stop.
+    pub stop_after: Option<super::StepKey>,
 }
 
 /// Default of [`SolveOptions::part_above`]: open sets of a few gigabytes, whose filter's
@@ -68,6 +72,7 @@ impl Default for SolveOptions {
             run_cap: None,
             backup_parts: 1,
             meet_job: None,
+            stop_after: None,
         }
     }
 }
