@@ -7,7 +7,7 @@
 //! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use dfasolve::dfa::{Change, Dfa, RelationImager, Symbol, product_states_explored};
-use dfasolve::game::{Game, Side};
+use dfasolve::game::{Rules, Side};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::solver::Solver;

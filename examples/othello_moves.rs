@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example othello_moves`
 
-use dfasolve::game::Game;
+use dfasolve::game::Rules;
 use dfasolve::games::othello::Othello;
 use dfasolve::games::othello::sets::Board;
 use dfasolve::vocabulary::Side;

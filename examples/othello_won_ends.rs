@@ -7,7 +7,7 @@
 //! `cargo run --release --example othello_won_ends [WxH ...]` (default 4x4 4x5 5x5 4x6 5x6)
 
 use dfasolve::dfa::Dfa;
-use dfasolve::game::Game;
+use dfasolve::game::{Rules, SolverHints};
 use dfasolve::games::othello::Othello;
 use dfasolve::vocabulary::Side;
 use std::time::Instant;

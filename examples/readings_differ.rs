@@ -4,7 +4,7 @@
 //! census takes most of an hour.
 //!
 //! Run: `cargo run --release --example readings_differ -- WIDTH HEIGHT PIECES LOSE_AT`
-use dfasolve::game::Game;
+use dfasolve::game::Rules;
 use dfasolve::games::ostle::explicit::Cell;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use std::collections::BTreeMap;

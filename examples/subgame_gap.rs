@@ -4,7 +4,7 @@
 //! them, without a solution, so it runs in seconds on 5x5.
 //!
 //! Run: `cargo run --release --example subgame_gap -- WIDTH HEIGHT K LOSE_AT`
-use dfasolve::game::{Game, Position};
+use dfasolve::game::{Position, Rules};
 use dfasolve::games::ostle::subgame::removal_gap;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use dfasolve::vocabulary::Side;

@@ -8,7 +8,7 @@
 //! (e.g. `ckpt 5v4 6`, from `dfasolve ostle --by-classes DIR --class 5v4 --checkpoint ckpt`).
 use dfasolve::dfa::Dfa;
 use dfasolve::dfa::file::Bundle;
-use dfasolve::game::Game;
+use dfasolve::game::{Rules, SolverHints};
 use dfasolve::games::ostle::{Ostle, Rule, Variant};
 use dfasolve::solver::Solver;
 use dfasolve::vocabulary::Side;

@@ -114,6 +114,21 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// Serde `serialize_with` for an optional value written as its text (`"win in 7 plies"`), as
+/// reports show values.
+///
+/// # Errors
+/// The serializer's.
+pub fn serialize_display<T: fmt::Display, S: serde::Serializer>(
+    value: &Option<T>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => serializer.collect_str(v),
+        None => serializer.serialize_none(),
+    }
+}
+
 /// Whether the game is over for the player to move, by the explicit rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {

@@ -2,7 +2,7 @@
 //! explicit move generator, and solved values against the explicit solver.
 use crate::oracle::{breakthrough_vector, explicit::solve_reachable};
 use dfasolve::dfa::Dfa;
-use dfasolve::game::{Game, GameParams, Outcome, Ply, Position, Side};
+use dfasolve::game::{ExplicitRules, GameParams, Outcome, Ply, Position, Rules, Side, SolverHints};
 use dfasolve::games::breakthrough::{Breakthrough, SquareOrder};
 use dfasolve::solved::Mode;
 use dfasolve::solver::{MirrorPolicy, SolveOptions, Solver};

@@ -2,7 +2,7 @@
 //! solve, on every game that declares classes; and the classes partition the universe.
 use crate::conformance::by_value;
 use dfasolve::dfa::Dfa;
-use dfasolve::game::{Game, Outcome, Side};
+use dfasolve::game::{Game, Outcome, Rules, Side, SolverHints};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::ostle::{Ostle, Rule, Variant};

@@ -76,7 +76,7 @@ fn the_spill_directory_is_made_or_refused_before_the_solve() {
 /// question (its start), not of another size.
 #[test]
 fn parse_errors_show_the_board_in_question() {
-    use dfasolve::game::Game;
+    use dfasolve::game::Rules;
     let game = dfasolve::games::breakthrough::Breakthrough::new(5, 6).unwrap();
     let why = game.parse("xxx/ooo first").unwrap_err().to_string();
     assert!(why.contains("\"xxxxx/xxxxx/...../...../ooooo/ooooo first\""), "{why}");
@@ -201,7 +201,7 @@ fn a_count_of_one_is_said_in_the_singular() {
     assert_eq!(counted(0u32, "ply", "plies"), "0 plies");
     assert_eq!(counted(3u64, "set", "sets"), "3 sets");
     let game = dfasolve::games::othello::Othello::new(4, 4, 0).unwrap();
-    let why = dfasolve::game::Game::parse(&game, "..../.ox./.xo./....").unwrap_err().to_string();
+    let why = dfasolve::game::Rules::parse(&game, "..../.ox./.xo./....").unwrap_err().to_string();
     assert!(why.contains("1 word given"), "{why}");
 }
 

@@ -1,6 +1,6 @@
 //! Nim: per-ply counts against the vectors, every position against Bouton's XOR rule.
 use dfasolve::dfa::Dfa;
-use dfasolve::game::{Game, Outcome, Side};
+use dfasolve::game::{Outcome, Rules, Side};
 use dfasolve::games::nim::Nim;
 use dfasolve::solved::Mode;
 use dfasolve::solver::Solver;

@@ -2,7 +2,7 @@
 //! generator, and the DFA solution against the explicit tables of small variants.
 use dfasolve::dfa::{Dfa, SplitMix64};
 use dfasolve::game::Outcome;
-use dfasolve::game::{Game, Position, Side};
+use dfasolve::game::{ExplicitRules, Position, Rules, Side};
 use dfasolve::games::ostle::census::symmetry::orbits;
 use dfasolve::games::ostle::explicit::verify::check_tables;
 use dfasolve::games::ostle::explicit::{self, Cell, Move};

@@ -1,7 +1,7 @@
 //! Othello's exact margins end to end: `othello --margins DIR` solves every threshold, and the
 //! directory answers every position with the plain rules' negamax difference.
 use crate::cli::{assert_clean_error, dfasolve};
-use dfasolve::game::Game;
+use dfasolve::game::Rules;
 use dfasolve::games::othello::Othello;
 use dfasolve::games::othello::explicit::{Geometry, Negamax};
 use dfasolve::games::othello::margins::MarginsSolved;

@@ -1,6 +1,6 @@
 //! Fuzz-style: random and mutated text fed to every position parser gives a position or an
 //! error, never a panic; what parses renders back to an equal position.
-use dfasolve::game::Game;
+use dfasolve::game::{Game, Rules};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
 use dfasolve::games::ostle::{Ostle, Variant};

@@ -50,7 +50,7 @@ impl super::SolveCommand for Connect4Args {
         let game = self.game()?;
         let squares = self.game.width * self.game.height;
         let _showing = super::progress::show(&self.run);
-        estimate(squares).refuse_unless(self.long, &crate::game::Game::name(&game))?;
+        estimate(squares).refuse_unless(self.long, &crate::game::Rules::name(&game))?;
         drop(_showing);
         let report = solve::solve(&game, Mode::Strong, &self.run)?;
         report::finish(&report, &self.run, &[], |_| {})

@@ -5,7 +5,7 @@ use super::cost::{LONG_SECONDS, SAID_SECONDS, duration};
 use super::options::RunOptions;
 use crate::counts::human;
 use crate::dfa::Dfa;
-use crate::game::Game;
+use crate::game::Rules;
 use crate::games::nim::{Nim, NimParams};
 use crate::record::{Phase, SetName};
 use crate::solved::Mode;

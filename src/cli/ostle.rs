@@ -7,7 +7,7 @@ use super::report::{SolveReport, finish};
 use super::solve::{solve, solve_with};
 use crate::atomic::write_atomically;
 use crate::counts::human;
-use crate::game::Game;
+use crate::game::Rules;
 use crate::games::ostle::census::structure::{Counter, LevelsLimit, Structure};
 use crate::games::ostle::census::{Count, SolvedSets, census};
 use crate::games::ostle::explicit;
@@ -227,8 +227,15 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
     if run.json {
         say!(
             "{}",
-            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "params": game.params(), "census": s,
-                "counts_s": counts_s, "wall_s": wall_s, "peak_rss_bytes": peak })
+            serde_json::to_string(&CensusReport {
+                program: crate::PROGRAM_VERSION,
+                game: game.name(),
+                params: game.params(),
+                census: &s,
+                counts_s,
+                wall_s,
+                peak_rss_bytes: peak
+            })?
         );
         return Ok(());
     }
@@ -260,9 +267,17 @@ pub fn run_class_from_subgame(args: &OstleArgs, file: &Path, run: &RunOptions) -
     if run.json {
         say!(
             "{}",
-            serde_json::json!({ "program": crate::PROGRAM_VERSION, "class_file": path, "class": made.class.class, "from": small.name(),
-                "states": states, "gap_states": made.gap_states, "loaded_s": loaded_s, "wall_s": wall_s,
-                "peak_rss_bytes": crate::record::peak_rss_bytes() })
+            serde_json::to_string(&SubgameClassReport {
+                program: crate::PROGRAM_VERSION,
+                class_file: &path,
+                class: &made.class.class,
+                from: small.name(),
+                states,
+                gap_states: made.gap_states,
+                loaded_s,
+                wall_s,
+                peak_rss_bytes: crate::record::peak_rss_bytes()
+            })?
         );
     } else {
         say!(
@@ -352,10 +367,19 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) ->
     if json {
         say!(
             "{}",
-            serde_json::json!({ "program": crate::PROGRAM_VERSION, "variant": variant, "params": solution.params, "passed": true,
-                "explicit_states": tables.states.len(), "explicit_s": explicit_s,
-                "dfa_initial_value": solution.initial_value.to_string(), "dfa_s": report.wall_s,
-                "entries_checked": checked, "explicit_values": hist, "tables_file": args.tables })
+            serde_json::to_string(&VerifyReport {
+                program: crate::PROGRAM_VERSION,
+                variant: &variant,
+                params: &solution.params,
+                passed: true,
+                explicit_states: tables.states.len(),
+                explicit_s,
+                dfa_initial_value: solution.initial_value.to_string(),
+                dfa_s: report.wall_s,
+                entries_checked: checked,
+                explicit_values: &hist,
+                tables_file: args.tables.as_deref()
+            })?
         );
         return Ok(());
     }
@@ -364,6 +388,50 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) ->
          (distance included), and the DFA solution has exactly {checked} states; {hist:?}"
     );
     Ok(())
+}
+
+/// `ostle --census --json`.
+#[derive(serde::Serialize)]
+struct CensusReport<'a> {
+    program: &'static str,
+    game: String,
+    params: crate::game::GameParams,
+    census: &'a crate::games::ostle::census::structure::Structure,
+    counts_s: f64,
+    wall_s: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+/// `ostle --class-from-subgame FILE --json`.
+#[derive(serde::Serialize)]
+struct SubgameClassReport<'a> {
+    program: &'static str,
+    class_file: &'a Path,
+    class: &'a str,
+    from: String,
+    #[serde(serialize_with = "crate::counts::serialize")]
+    states: u128,
+    #[serde(serialize_with = "crate::counts::serialize")]
+    gap_states: u128,
+    loaded_s: f64,
+    wall_s: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+/// `ostle --verify --json`.
+#[derive(serde::Serialize)]
+struct VerifyReport<'a> {
+    program: &'static str,
+    variant: &'a str,
+    params: &'a crate::game::GameParams,
+    passed: bool,
+    explicit_states: usize,
+    explicit_s: f64,
+    dfa_initial_value: String,
+    dfa_s: f64,
+    entries_checked: u64,
+    explicit_values: &'a std::collections::BTreeMap<&'static str, u64>,
+    tables_file: Option<&'a Path>,
 }
 
 /// Arguments of `dfasolve explicit ostle`.
@@ -416,9 +484,10 @@ pub struct ExplicitOstleArgs {
 
 /// `dfasolve explicit ostle`: the variant solved class by class by canonical rank.
 pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
-    use crate::games::ostle::ranked::{self, census::Census};
+    use crate::games::ostle::ranked;
     let v = args.variant.variant()?;
-    let rules = ranked::reading::Rules::new(&v)?;
+    // Refuses a variant the tables by rank cannot hold before anything is made.
+    ranked::reading::Rules::new(&v)?;
     let all = ranked::classes(&v);
     if args.list_classes {
         for c in &all {
@@ -457,99 +526,57 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
         std::fs::create_dir_all(&dir).about_file("cannot make", &dir)?;
     }
     crate::atomic::check_directory(&dir).map_err(|e| anyhow::anyhow!("cannot make the tables directory: {e}"))?;
-    let started = Instant::now();
     let _showing = super::progress::show_stamped(args.quiet);
-    let options = ranked::Options {
-        budget,
-        checkpoint_every: std::time::Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
-        stop_at: None,
-    };
     if cost.states > 0.0 {
         crate::progress!("{what}: estimated {}", cost.text());
     }
-    let mut reports = Vec::new();
-    for c in &chosen {
-        let (t0, cpu0) = (Instant::now(), crate::sys::cpu_seconds());
-        crate::progress!("class {}", c.name);
-        let r = ranked::solve_class(&v, &dir, c, &options)?;
-        let cpu = crate::sys::cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
-        let wall = t0.elapsed().as_secs_f64();
-        crate::progress!(
-            "class {}: {} boards, {} states, {:.0} s wall, {} CPU-s, peak {} MiB{}",
-            c.name,
-            r.boards,
-            r.states,
-            wall,
-            cpu.map_or("?".into(), |c| format!("{c:.0}")),
-            crate::record::peak_rss_bytes().map_or("?".into(), |b| (b >> 20).to_string()),
-            if r.already_solved { " (solved before)" } else { "" }
-        );
-        reports.push(serde_json::json!({ "class": r.class, "boards": r.boards, "states": r.states, "wall_s": wall,
-            "cpu_s": cpu, "peak_rss_bytes": crate::record::peak_rss_bytes(), "resumed": r.resumed,
-            "already_solved": r.already_solved, "levels": r.levels }));
-    }
-    // The census of every class solved so far, and the start's value.
-    let solution = ranked::Solution::open(&v, &dir)?;
-    let start = ranked::start_board(&rules, &v);
-    let mut census = Census::default();
-    let complete = all.iter().all(|c| ranked::class_file(&dir, c).exists());
-    for c in all.iter().filter(|c| !args.no_census && ranked::class_file(&dir, c).exists()) {
-        let t0 = Instant::now();
-        let t = ranked::tables::ClassTables::open(&ranked::class_file(&dir, c), Some(&v))?;
-        let lower = ranked::lower_of(&v, &dir, c)?;
-        let one = ranked::census::census(&rules, &t, &lower, Some(start));
-        ranked::saved_census::save(&dir, c, &one)?;
-        census.add(&one);
-        crate::progress!("census of class {}: {:.0} s", c.name, t0.elapsed().as_secs_f64());
-    }
-    let census = (!args.no_census).then_some(census);
-    let check_started = Instant::now();
-    let checked = solution.check_sample(args.check_sample, args.seed)?;
-    let check_s = check_started.elapsed().as_secs_f64();
-    crate::progress!("{checked} states drawn at random follow from their moves by the plain rules ({check_s:.1} s)");
-    let initial_value = solution.value(&v.initial_state());
-    let levels_started = Instant::now();
-    let levels_checkpoint = dir.join("levels.checkpoint");
-    let levels_checkpoint = ranked::levels::LevelsCheckpoint {
-        path: &levels_checkpoint,
-        every: options.checkpoint_every,
-        stop_after_saves: None,
-    };
-    let levels = if args.levels { Some(solution.levels(Some(&levels_checkpoint))?) } else { None };
-    let levels_s = levels_started.elapsed().as_secs_f64();
-    let longest_win = census.as_ref().and_then(|census| {
-        census.by_d.iter().enumerate().rev().find(|(d, n)| d % 2 == 0 && n.classes > 0).map(|(d, n)| (d + 1, n.clone()))
-    });
-    let variant = format!("ostle {}x{} k{} t{} ({} reading)", v.width, v.height, v.pieces, v.lose_at, v.rule.name());
-    let wall_s = started.elapsed().as_secs_f64();
+    let report = ranked::run::run(&ranked::run::Request {
+        variant: &v,
+        dir: &dir,
+        classes: &chosen,
+        options: ranked::Options {
+            budget,
+            checkpoint_every: std::time::Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
+            stop_at: None,
+        },
+        census: !args.no_census,
+        check_sample: args.check_sample,
+        seed: args.seed,
+        levels: args.levels,
+    })?;
     if args.json {
-        say!(
-            "{}",
-            serde_json::json!({ "variant": variant, "program": crate::PROGRAM_VERSION, "tables": dir, "classes": reports,
-                "all_classes_solved": complete, "initial_value": initial_value.map(|x| x.to_string()),
-                "winner": initial_value.map(super::report::winner),
-                "longest_win_plies": longest_win.as_ref().map(|x| x.0), "census": census, "wall_s": wall_s,
-                "checked_states": checked, "check_seed": args.seed, "check_s": check_s,
-                "levels_from_start": levels, "levels_s": args.levels.then_some(levels_s),
-                "cpu_s": crate::sys::cpu_seconds(), "peak_rss_bytes": crate::record::peak_rss_bytes() })
-        );
+        #[derive(serde::Serialize)]
+        struct Printed<'a> {
+            #[serde(flatten)]
+            report: &'a ranked::run::Report,
+            winner: Option<&'static str>,
+        }
+        let winner = report.initial_value.map(super::report::winner);
+        say!("{}", serde_json::to_string(&Printed { report: &report, winner })?);
         return Ok(());
     }
+    print_explicit_report(&report)
+}
+
+/// The report of `dfasolve explicit ostle` as text.
+fn print_explicit_report(report: &crate::games::ostle::ranked::run::Report) -> Result<()> {
+    let crate::games::ostle::ranked::run::Report { variant, initial_value, census, levels_from_start, .. } = report;
     match initial_value {
-        Some(start) => say!("{}", super::report::headline(&variant, start)),
+        Some(start) => say!("{}", super::report::headline(variant, *start)),
         None => say!("{variant}: the start's class is not solved yet"),
     }
-    say!("tables in {}", dir.display());
-    if !complete {
+    say!("tables in {}", report.tables.display());
+    if !report.all_classes_solved {
         say!("not every class is solved yet: the counts below are those of the classes solved");
     }
-    say!("{checked} states drawn at random follow from their moves by the plain rules");
-    if let Some((plies, n)) = &longest_win {
+    say!("{} states drawn at random follow from their moves by the plain rules", report.checked_states);
+    if let Some(win) = &report.longest_win {
         say!(
-            "longest forced win: {plies} plies (d = {}), {} states up to symmetry ({} raw)",
-            plies - 1,
-            n.classes,
-            n.raw
+            "longest forced win: {} plies (d = {}), {} states up to symmetry ({} raw)",
+            win.plies,
+            win.plies - 1,
+            win.states.classes,
+            win.states.raw
         );
     }
     if let Some(census) = &census {
@@ -565,8 +592,8 @@ pub fn run_explicit_ostle(args: &ExplicitOstleArgs) -> Result<()> {
             say!("{name:>28} {:>16} {:>18}", human(Some(c.classes.into())), human(Some(c.raw.into())));
         }
     }
-    if let Some(levels) = &levels {
-        say!("breadth-first levels from the start, states up to symmetry ({levels_s:.0} s):");
+    if let Some(levels) = levels_from_start {
+        say!("breadth-first levels from the start, states up to symmetry ({:.0} s):", report.levels_s.unwrap_or(0.0));
         for (i, n) in levels.iter().enumerate() {
             say!("{:>28} {:>16}", format!("level {i}"), human(Some((*n).into())));
         }

@@ -8,7 +8,7 @@ use super::{report, solve};
 use crate::counts::human;
 use crate::dfa::Dfa;
 use crate::dfa::limits::EngineLimits;
-use crate::game::Game;
+use crate::game::Rules;
 use crate::games::othello::{Othello, OthelloParams};
 use crate::solved::{Mode, Solution};
 use crate::vocabulary::{Outcome, Side};
@@ -143,10 +143,16 @@ impl OthelloArgs {
         }
         if self.run.json {
             let method = if self.explicit { "hash sets of positions" } else { "forward images of DFAs" };
-            let obj = serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(),
-                "counted": "positions (board and side to move) reachable from the start in exactly n plies, a pass being a ply",
-                "method": method, "plies": table.rows, "stopped": stopped.as_ref().or(table.over.as_ref()) });
-            say!("{}", serde_json::to_string_pretty(&obj)?);
+            let report = PliesReport {
+                program: crate::PROGRAM_VERSION,
+                game: game.name(),
+                counted: "positions (board and side to move) reachable from the start in exactly n plies, a pass being \
+                          a ply",
+                method,
+                plies: &table.rows,
+                stopped: stopped.as_ref().or(table.over.as_ref()),
+            };
+            say!("{}", serde_json::to_string_pretty(&report)?);
         } else if let Some(over) = &table.over {
             say!("{over}");
         }
@@ -231,10 +237,12 @@ impl OthelloArgs {
         if self.run.json {
             say!(
                 "{}",
-                serde_json::to_string_pretty(
-                    &serde_json::json!({ "index": index, "wall_s": started.elapsed().as_secs_f64(),
-                "exactly_states": exactly, "at_least_states": at_least })
-                )?
+                serde_json::to_string_pretty(&MarginsReport {
+                    index: &index,
+                    wall_s: started.elapsed().as_secs_f64(),
+                    exactly_states: exactly,
+                    at_least_states: at_least
+                })?
             );
         } else {
             say!(
@@ -293,20 +301,20 @@ impl OthelloArgs {
         let positions: u64 = classes.iter().map(|c| c.positions[0] + c.positions[1]).sum();
         let (wall_s, peak) = (started.elapsed().as_secs_f64(), crate::record::peak_rss_bytes());
         if self.run.json {
-            let obj = serde_json::json!({
-                "program": crate::PROGRAM_VERSION,
-                "game": game.name(),
-                "start_difference": value,
-                "difference_is": "Black's discs less White's at the end under perfect play, empty squares counted for nobody",
-                "positions": positions,
-                "table_bytes": positions,
-                "universe_bytes": universe_bytes(dir, &classes),
-                "classes": classes,
-                "directory": dir,
-                "wall_s": wall_s,
-                "peak_rss_bytes": peak,
-            });
-            say!("{}", serde_json::to_string_pretty(&obj)?);
+            let report = DifferencesReport {
+                program: crate::PROGRAM_VERSION,
+                game: game.name(),
+                start_difference: value,
+                difference_is: DIFFERENCE_IS,
+                positions,
+                table_bytes: positions,
+                universe_bytes: universe_bytes(dir, &classes),
+                classes: &classes,
+                directory: dir,
+                wall_s,
+                peak_rss_bytes: peak,
+            };
+            say!("{}", serde_json::to_string_pretty(&report)?);
         } else {
             say!(
                 "{}: Black's final difference from the start is {value:+} ({}); {} positions, a byte each, in {}; \
@@ -333,7 +341,7 @@ impl OthelloArgs {
             let game = self.game_at(t)?;
             let report = solve::solve(&game, Mode::Strong, &self.run)?;
             let start = report.solution.initial_value;
-            solved.push(serde_json::json!({ "threshold": t, "start": start.to_string(), "wall_s": report.wall_s }));
+            solved.push(ThresholdSolved { threshold: t, start: start.to_string(), wall_s: report.wall_s });
             if !self.run.json {
                 say!("threshold {t:>3}: the start is a {start} for Black ({:.1} s)", report.wall_s);
             }
@@ -344,15 +352,15 @@ impl OthelloArgs {
         };
         let name = self.game_at(0)?.name();
         if self.run.json {
-            let obj = serde_json::json!({
-                "program": crate::PROGRAM_VERSION,
-                "game": name,
-                "start_difference": value,
-                "difference_is": "Black's discs less White's at the end under perfect play, empty squares counted for nobody",
-                "thresholds": solved,
-                "wall_s": started.elapsed().as_secs_f64(),
-            });
-            say!("{}", serde_json::to_string_pretty(&obj)?);
+            let report = MarginReport {
+                program: crate::PROGRAM_VERSION,
+                game: name,
+                start_difference: value,
+                difference_is: DIFFERENCE_IS,
+                thresholds: solved,
+                wall_s: started.elapsed().as_secs_f64(),
+            };
+            say!("{}", serde_json::to_string_pretty(&report)?);
             return Ok(());
         }
         let who = who_wins(value);
@@ -427,13 +435,84 @@ fn print_class(c: &crate::games::othello::differences::ClassReport) -> Result<()
     Ok(())
 }
 
+/// What a final disc difference is, in every report of one.
+const DIFFERENCE_IS: &str =
+    "Black's discs less White's at the end under perfect play, empty squares counted for nobody";
+
+/// `--plies --json`.
+#[derive(serde::Serialize)]
+struct PliesReport<'a> {
+    program: &'static str,
+    game: String,
+    counted: &'static str,
+    method: &'static str,
+    plies: &'a [PlyRow],
+    stopped: Option<&'a String>,
+}
+
+/// A ply of [`PliesReport`].
+#[derive(serde::Serialize)]
+struct PlyRow {
+    ply: u32,
+    #[serde(serialize_with = "crate::counts::serialize")]
+    positions: u128,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dfa_states: Option<usize>,
+    elapsed_s: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+/// `--margins DIR --json`.
+#[derive(serde::Serialize)]
+struct MarginsReport<'a> {
+    index: &'a crate::games::othello::margins::Index,
+    wall_s: f64,
+    exactly_states: usize,
+    at_least_states: usize,
+}
+
+/// `--differences DIR --json`.
+#[derive(serde::Serialize)]
+struct DifferencesReport<'a> {
+    program: &'static str,
+    game: String,
+    start_difference: i8,
+    difference_is: &'static str,
+    positions: u64,
+    table_bytes: u64,
+    universe_bytes: u64,
+    classes: &'a [crate::games::othello::differences::ClassReport],
+    directory: &'a Path,
+    wall_s: f64,
+    peak_rss_bytes: Option<u64>,
+}
+
+/// `--margin --json`.
+#[derive(serde::Serialize)]
+struct MarginReport {
+    program: &'static str,
+    game: String,
+    start_difference: i32,
+    difference_is: &'static str,
+    thresholds: Vec<ThresholdSolved>,
+    wall_s: f64,
+}
+
+/// A threshold solved by [`MarginReport`]'s search.
+#[derive(serde::Serialize)]
+struct ThresholdSolved {
+    threshold: i32,
+    start: String,
+    wall_s: f64,
+}
+
 /// The lines and JSON rows of a count of positions per ply.
 struct PlyTable {
     json: bool,
     /// Whether DFAs count (their states are a column).
     dfa: bool,
     started: Instant,
-    rows: Vec<serde_json::Value>,
+    rows: Vec<PlyRow>,
     /// The last ply counted.
     done: u32,
     /// Why the plies ended before the one asked for, if they did.
@@ -451,12 +530,7 @@ impl PlyTable {
     fn row(&mut self, n: u32, positions: u128, states: Option<usize>, last: u32) -> ControlFlow<()> {
         let seconds = self.started.elapsed().as_secs_f64();
         let peak = crate::record::peak_rss_bytes();
-        let mut row = serde_json::json!({ "ply": n, "positions": crate::counts::json(positions),
-            "elapsed_s": seconds, "peak_rss_bytes": peak });
-        if let Some(states) = states {
-            row["dfa_states"] = states.into();
-        }
-        self.rows.push(row);
+        self.rows.push(PlyRow { ply: n, positions, dfa_states: states, elapsed_s: seconds, peak_rss_bytes: peak });
         self.done = n;
         if !self.json {
             use std::io::Write as _;

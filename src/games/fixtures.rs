@@ -16,7 +16,7 @@ pub(crate) fn a_game_of_two_symbols() -> impl Game {
     Nim::new(2, 2).expect("valid heaps")
 }
 
-/// A game whose escape filters go by parts ([`Game::filter_parts`], nine of them, of which
+/// A game whose escape filters go by parts ([`SolverHints::filter_parts`](crate::game::SolverHints::filter_parts), nine of them, of which
 /// the first three hold the positions whose distinguished square is in the first row):
 /// Ostle on a 3x3 board, three pieces each, lost at the first piece pushed off.
 pub(crate) fn a_game_filtered_by_parts() -> impl Game {

@@ -9,17 +9,22 @@
 //! `src/games/spread.rs`, is the smallest worked example; Connect Four, `src/games/connect4/`,
 //! the latest added by these steps):
 //! 1. `src/games/<game>.rs` (or `src/games/<game>/`, declared below): a type implementing
-//!    [`crate::game::Game`], and its parameter type `<Game>Params` implementing [`crate::game::Params`]
-//!    (serde, and `#[cfg_attr(feature = "cli", derive(clap::Args))]` with an
+//!    the three traits of a game ([`crate::game::Game`]), and its parameter type
+//!    `<Game>Params` implementing [`crate::game::Params`] (serde, and
+//!    `#[cfg_attr(feature = "cli", derive(clap::Args))]` with an
 //!    `arg(long, default_value_t = ...)` per field: its doc comments are the options' help),
 //!    whose `build()` checks them and builds the game. A parameter that is one of a few named
 //!    values is an enum implementing [`crate::choice::Choice`], read with
-//!    `value_parser = crate::choice::parser::<T>()`. The symbolic rules: a universe, the
-//!    terminal sets the rules decide (lost, won, drawn), a [`crate::move_graph::MoveGraph`] per
-//!    side to move, and what a player without a legal move does
-//!    ([`crate::game::Game::without_a_move`]: loses, or passes). The explicit oracle: moves (the pass
-//!    included), status, text form. A saved format of its own implements
-//!    [`crate::solved::Format`] in the game's folder.
+//!    `value_parser = crate::choice::parser::<T>()`.
+//!    * [`crate::game::Rules`]: a universe, the terminal sets the rules decide (lost, won,
+//!      drawn), a [`crate::move_graph::MoveGraph`] per side to move, what a player without a
+//!      legal move does ([`Rules::without_a_move`](crate::game::Rules::without_a_move): loses,
+//!      or passes), and the text forms of positions and moves.
+//!    * [`crate::game::ExplicitRules`], the oracle: moves (the pass included) and status by
+//!      plain board code.
+//!    * [`crate::game::SolverHints`]: an empty `impl` to begin with; every hint has a default.
+//!
+//!    A saved format of its own implements [`crate::solved::Format`] in the game's folder.
 //! 2. One line of [`GAMES`]: `GameEntry::of::<<Game>Params>()`, with `.with_formats(...)` for
 //!    formats of its own.
 //! 3. `games/<game>/README.md` (rules as implemented, encoding) and `games/<game>/cases.toml`

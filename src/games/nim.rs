@@ -5,6 +5,9 @@
 
 use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use crate::error::{Error, Result};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
 use crate::game::{Game, GameParams, Outcome, Position, PositionClass, Side, Status};
 use crate::move_graph::MoveGraph;
 use crate::solved::Solution;
@@ -110,7 +113,7 @@ impl Nim {
     }
 }
 
-impl Game for Nim {
+impl Rules for Nim {
     fn name(&self) -> String {
         format!("nim {}x{}", self.heaps, self.tokens)
     }
@@ -119,25 +122,12 @@ impl Game for Nim {
         GameParams::of(&NimParams { heaps: self.heaps, tokens: self.tokens })
     }
 
-    /// The tokens left: every move takes some, so each class's moves all lead to lower ones.
-    fn classes(&self) -> Vec<PositionClass> {
-        (0..=self.heaps * self.tokens)
-            .map(|t| PositionClass { name: format!("{t}"), set: self.tokens_left(t), successors: (0..t).collect() })
-            .collect()
-    }
-
     fn shape(&self) -> &Shape {
         &self.shape
     }
 
     fn initial(&self) -> Position {
         Position { side: Side::First, board: vec![self.tokens as Symbol; self.heaps] }
-    }
-
-    /// Nim is impartial and its strings do not say who moves, so they already read the same
-    /// from either side: the solver does one side's work for both.
-    fn mover_relative(&self) -> bool {
-        true
     }
 
     fn universe(&self, _side: Side) -> Dfa {
@@ -169,22 +159,6 @@ impl Game for Nim {
             }
         }
         g
-    }
-
-    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
-        let mut out = Vec::new();
-        for heap in 0..self.heaps {
-            for smaller in 0..pos.board[heap] {
-                let mut board = pos.board.clone();
-                board[heap] = smaller;
-                out.push(Position { side: pos.side.other(), board });
-            }
-        }
-        out
-    }
-
-    fn explicit_status(&self, pos: &Position) -> Status {
-        if pos.board.iter().all(|&h| h == 0) { Status::Lost } else { Status::Ongoing }
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -234,6 +208,39 @@ impl Game for Nim {
             Some(i) => format!("take {} from heap {}", from.board[i] - to.board[i], i + 1),
             None => "pass".into(),
         }
+    }
+}
+
+impl ExplicitRules for Nim {
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let mut out = Vec::new();
+        for heap in 0..self.heaps {
+            for smaller in 0..pos.board[heap] {
+                let mut board = pos.board.clone();
+                board[heap] = smaller;
+                out.push(Position { side: pos.side.other(), board });
+            }
+        }
+        out
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        if pos.board.iter().all(|&h| h == 0) { Status::Lost } else { Status::Ongoing }
+    }
+}
+
+impl SolverHints for Nim {
+    /// The tokens left: every move takes some, so each class's moves all lead to lower ones.
+    fn classes(&self) -> Vec<PositionClass> {
+        (0..=self.heaps * self.tokens)
+            .map(|t| PositionClass { name: format!("{t}"), set: self.tokens_left(t), successors: (0..t).collect() })
+            .collect()
+    }
+
+    /// Nim is impartial and its strings do not say who moves, so they already read the same
+    /// from either side: the solver does one side's work for both.
+    fn mover_relative(&self) -> bool {
+        true
     }
 }
 

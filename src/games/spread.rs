@@ -11,6 +11,9 @@
 
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
 use crate::game::{Game, GameParams, NoMove, Position, PositionClass, Side, Status};
 use crate::move_graph::MoveGraph;
 use std::cmp::Ordering;
@@ -127,7 +130,7 @@ impl Spread {
     }
 }
 
-impl Game for Spread {
+impl Rules for Spread {
     fn name(&self) -> String {
         format!("spread {}x{}", self.width, self.height)
     }
@@ -172,18 +175,6 @@ impl Game for Spread {
         true
     }
 
-    /// The empty cells: a claim fills one, a pass stays in its class.
-    fn classes(&self) -> Vec<PositionClass> {
-        let cells = self.shape.len();
-        (0..=cells)
-            .map(|k| PositionClass {
-                name: format!("{k}"),
-                set: Dfa::count_between(&self.shape, 0..cells, |s| s == EMPTY, k, k),
-                successors: (0..k).collect(),
-            })
-            .collect()
-    }
-
     /// One move per empty cell and neighbour of the mover's: claiming `cell` from `next`.
     fn moves(&self, side: Side) -> MoveGraph {
         let mut g = MoveGraph::new(&self.shape);
@@ -198,33 +189,6 @@ impl Game for Spread {
             }
         }
         g
-    }
-
-    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
-        let claims = self.claims(&pos.board, pos.side);
-        if claims.is_empty() {
-            return vec![Position { side: pos.side.other(), board: pos.board.clone() }];
-        }
-        claims
-            .into_iter()
-            .map(|cell| {
-                let mut board = pos.board.clone();
-                board[cell] = cell_of(pos.side);
-                Position { side: pos.side.other(), board }
-            })
-            .collect()
-    }
-
-    fn explicit_status(&self, pos: &Position) -> Status {
-        if !self.claims(&pos.board, Side::First).is_empty() || !self.claims(&pos.board, Side::Second).is_empty() {
-            return Status::Ongoing;
-        }
-        let count = |side: Side| pos.board.iter().filter(|&&s| s == cell_of(side)).count();
-        match count(pos.side).cmp(&count(pos.side.other())) {
-            Ordering::Greater => Status::Won,
-            Ordering::Less => Status::Lost,
-            Ordering::Equal => Status::Drawn,
-        }
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -277,6 +241,49 @@ impl Game for Spread {
 
     fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
         Some(pos.board.iter().filter(|&&s| s == cell_of(side)).count())
+    }
+}
+
+impl ExplicitRules for Spread {
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let claims = self.claims(&pos.board, pos.side);
+        if claims.is_empty() {
+            return vec![Position { side: pos.side.other(), board: pos.board.clone() }];
+        }
+        claims
+            .into_iter()
+            .map(|cell| {
+                let mut board = pos.board.clone();
+                board[cell] = cell_of(pos.side);
+                Position { side: pos.side.other(), board }
+            })
+            .collect()
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        if !self.claims(&pos.board, Side::First).is_empty() || !self.claims(&pos.board, Side::Second).is_empty() {
+            return Status::Ongoing;
+        }
+        let count = |side: Side| pos.board.iter().filter(|&&s| s == cell_of(side)).count();
+        match count(pos.side).cmp(&count(pos.side.other())) {
+            Ordering::Greater => Status::Won,
+            Ordering::Less => Status::Lost,
+            Ordering::Equal => Status::Drawn,
+        }
+    }
+}
+
+impl SolverHints for Spread {
+    /// The empty cells: a claim fills one, a pass stays in its class.
+    fn classes(&self) -> Vec<PositionClass> {
+        let cells = self.shape.len();
+        (0..=cells)
+            .map(|k| PositionClass {
+                name: format!("{k}"),
+                set: Dfa::count_between(&self.shape, 0..cells, |s| s == EMPTY, k, k),
+                successors: (0..k).collect(),
+            })
+            .collect()
     }
 }
 

@@ -252,7 +252,7 @@ fn compose(first: &[Change], then: &[Change]) -> Option<Vec<Change>> {
 #[cfg(test)]
 mod tests {
     use crate::dfa::{Dfa, Region};
-    use crate::game::Game;
+    use crate::game::Rules;
     use crate::games::fixtures::a_board_game_of_two_sides;
     use crate::move_graph::{Direction, Partial, Resume};
     use std::borrow::Cow;

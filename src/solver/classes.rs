@@ -253,7 +253,7 @@ impl Solver<'_> {
         Ok((sets, Some(targets)))
     }
 
-    /// Where the classes' universes come from: the game's sweep ([`Game::class_universes`]),
+    /// Where the classes' universes come from: the game's sweep ([`SolverHints::class_universes`](crate::game::SolverHints::class_universes)),
     /// saved as universe files in `dir` (made once: a later run reads them) or held in
     /// memory without one; else the whole universe within each class.
     ///

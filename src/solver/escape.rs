@@ -3,7 +3,7 @@
 //!
 //! It is the largest step of a long solve (the figures are in `docs/engine-notes.md`,
 //! `solver/`: the escape filter by parts). Above a threshold the filter therefore
-//! takes the open positions one part of the game's [`crate::game::Game::filter_parts`] at a
+//! takes the open positions one part of the game's [`crate::game::SolverHints::filter_parts`] at a
 //! time and unites the parts' losses: the moves of a part's positions read the whole escape
 //! set, but what the filter explores and keeps is the part's. A finished part is also a unit
 //! of the journal, beside the move groups inside each part.
@@ -93,7 +93,7 @@ impl Solver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::SolverHints;
     use crate::solver::SolveOptions;
     use std::time::Duration;
 

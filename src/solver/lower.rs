@@ -204,7 +204,7 @@ mod tests {
     /// past the last is empty.
     #[test]
     fn parked_lower_values_come_back_from_their_checkpoints() {
-        use crate::game::Game;
+        use crate::game::Rules;
         let game = crate::games::fixtures::a_game_of_two_symbols();
         let shape = game.shape().clone();
         let empty = Dfa::reject_all(&shape);

@@ -1,5 +1,5 @@
 //! The side mirror in the retrograde pass: the second side's new sets taken from the first
-//! side's by the game's side mirror ([`crate::game::Game::side_mirror`]) instead of images of
+//! side's by the game's side mirror ([`SolverHints::side_mirror`](crate::game::SolverHints::side_mirror)) instead of images of
 //! their own, within a memory budget.
 
 use crate::dfa::Dfa;

@@ -118,7 +118,7 @@ pub struct Solver<'g> {
     journal_every: Duration,
     /// Above this many undecided DFA states a class's loss step parks its running sets.
     park_above: usize,
-    /// The game's [`Game::filter_parts`] by side to move.
+    /// The game's [`SolverHints::filter_parts`](crate::game::SolverHints::filter_parts) by side to move.
     filter_parts: PerSide<Vec<Dfa>>,
     /// Above this many open DFA states an escape filter goes by parts.
     part_above: usize,
@@ -149,7 +149,7 @@ impl<'g> Solver<'g> {
 
     /// Prepare the move graphs of `game` for a solve by classes with `options`, without the
     /// whole universe's sets: a game whose universe is made class by class
-    /// ([`Game::class_universes`]) then never builds them. Any other solve makes them when
+    /// ([`SolverHints::class_universes`](crate::game::SolverHints::class_universes)) then never builds them. Any other solve makes them when
     /// it starts; the accessors of those sets need them made.
     pub fn for_classes(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
         let started = Instant::now();

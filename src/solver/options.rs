@@ -22,7 +22,7 @@ pub struct SolveOptions {
     pub park_above: usize,
     /// An escape filter (a loss step's largest image) whose open positions have more than this
     /// many DFA states takes them one part of the game's
-    /// [`crate::game::Game::filter_parts`] at a time. Default [`FILTER_PARTS_ABOVE`].
+    /// [`SolverHints::filter_parts`](crate::game::SolverHints::filter_parts) at a time. Default [`FILTER_PARTS_ABOVE`].
     pub part_above: usize,
     /// When the retrograde pass takes the second side's sets from the first side's by the
     /// game's side mirror. Default [`MirrorPolicy::Large`].

@@ -1,6 +1,6 @@
 //! One value per side to move, or one value for both.
 //!
-//! A game whose strings are mover-relative ([`crate::game::Game::mover_relative`]) has one
+//! A game whose strings are mover-relative ([`SolverHints::mover_relative`](crate::game::SolverHints::mover_relative)) has one
 //! set of positions for whoever moves: its sides share every set the solver holds. Other
 //! games hold a set per side. `PerSide` knows which: reading the second side of a shared
 //! value reads the one value, and iterating visits each value once, so the solver never asks
@@ -20,7 +20,7 @@ pub enum Sides {
 }
 
 impl Sides {
-    /// How a game with [`crate::game::Game::mover_relative`] strings (or not) holds its sets.
+    /// How a game with [`SolverHints::mover_relative`](crate::game::SolverHints::mover_relative) strings (or not) holds its sets.
     pub fn of_game(mover_relative: bool) -> Sides {
         if mover_relative { Sides::Shared } else { Sides::Apart }
     }

@@ -354,7 +354,7 @@ fn image_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: &Region) -> D
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::{Game, Rules, SolverHints};
     use crate::games::fixtures::a_board_game_of_two_sides;
 
     /// A board game's positions three plies in (the second player to move), and half of the

@@ -29,7 +29,7 @@ pub(super) enum Draws {
 }
 
 impl Draws {
-    /// The game's answer to [`crate::game::Game::has_draws`].
+    /// The game's answer to [`Rules::has_draws`](crate::game::Rules::has_draws).
     pub(super) fn of(has_draws: bool) -> Draws {
         if has_draws { Draws::Possible } else { Draws::Never }
     }

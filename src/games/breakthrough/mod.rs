@@ -12,6 +12,9 @@
 
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
 use crate::game::{Game, GameParams, Position, PositionClass, Side, SideMirror, Status};
 use crate::move_graph::MoveGraph;
 
@@ -120,7 +123,7 @@ pub struct Breakthrough {
     order: SquareOrder,
     shape: Shape,
     /// Whether a solve by classes takes each class's positions reachable from the start
-    /// ([`Game::class_universes`]) instead of every board string of the class.
+    /// ([`SolverHints::class_universes`]) instead of every board string of the class.
     reachable: bool,
 }
 
@@ -239,7 +242,7 @@ impl Breakthrough {
         Dfa::from_allowed(&self.shape, |layer, c| !(self.row_col(layer).0 == row && c == pawn(side))).complement()
     }
 
-    /// The pawns `(first, second)` of each class of [`Game::classes`], in its order: by
+    /// The pawns `(first, second)` of each class of [`SolverHints::classes`], in its order: by
     /// total, then by the first player's.
     fn class_counts(&self) -> Vec<(usize, usize)> {
         let most = 2 * self.width;
@@ -258,7 +261,7 @@ impl Breakthrough {
     }
 }
 
-impl Game for Breakthrough {
+impl Rules for Breakthrough {
     /// `breakthrough WxH`, with `by columns` added in column order so that default file names
     /// of the two orders differ.
     fn name(&self) -> String {
@@ -304,42 +307,6 @@ impl Game for Breakthrough {
             2 * self.width,
         ));
         counts.difference(&self.pawn_on_row(side, self.goal_row(side)))
-    }
-
-    /// The pawns on the board, `(first, second)`: a move keeps them or captures one, so a
-    /// class `(a, b)` leads only to `(a, b)`, `(a - 1, b)` and `(a, b - 1)`. Named `AvB`.
-    fn classes(&self) -> Vec<PositionClass> {
-        let counts = self.class_counts();
-        let index = |a: usize, b: usize| counts.iter().position(|&c| c == (a, b));
-        counts
-            .iter()
-            .map(|&(a, b)| PositionClass {
-                name: format!("{a}v{b}"),
-                set: self.pawns_between(Side::First, a, a).intersection(&self.pawns_between(Side::Second, b, b)),
-                successors: [a.checked_sub(1).map(|a| (a, b)), b.checked_sub(1).map(|b| (a, b))]
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(a, b)| index(a, b))
-                    .collect(),
-            })
-            .collect()
-    }
-
-    /// With [`Breakthrough::reachable_only`]: the classes' positions reachable from the start
-    /// ([`Breakthrough::classes_from_start`]).
-    fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
-        self.reachable.then(|| self.classes_from_start(each))
-    }
-
-    fn sweeps_class_universes(&self) -> bool {
-        self.reachable
-    }
-
-    /// Rotating the board by 180° and swapping the colours turns a position with the first
-    /// player to move into one with the second to move: the rules are left-right symmetric,
-    /// so the rotation (a vertical flip and a mirror) keeps every value.
-    fn side_mirror(&self) -> Option<SideMirror> {
-        Some(SideMirror::RotateAndSwap { a: pawn(Side::First), b: pawn(Side::Second) })
     }
 
     /// The opponent reached its goal row, or the mover has no pawns left.
@@ -391,44 +358,6 @@ impl Game for Breakthrough {
 
     fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
         Some(pos.board.iter().filter(|&&c| c == pawn(side)).count())
-    }
-
-    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
-        let me = pawn(pos.side);
-        let enemy = pawn(pos.side.other());
-        let mut out = Vec::new();
-        for row in 0..self.height {
-            let Some(to_row) = self.forward_row(pos.side, row) else {
-                continue;
-            };
-            for col in 0..self.width {
-                if pos.board[self.square(row, col)] != me {
-                    continue;
-                }
-                for to_col in [col.wrapping_sub(1), col, col + 1] {
-                    if to_col >= self.width {
-                        continue;
-                    }
-                    let target = pos.board[self.square(to_row, to_col)];
-                    let legal = target == EMPTY || (to_col != col && target == enemy);
-                    if legal {
-                        let mut board = pos.board.clone();
-                        board[self.square(row, col)] = EMPTY;
-                        board[self.square(to_row, to_col)] = me;
-                        out.push(Position { side: pos.side.other(), board });
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn explicit_status(&self, pos: &Position) -> Status {
-        let opponent = pos.side.other();
-        let goal = self.goal_row(opponent);
-        let reached = (0..self.width).any(|c| pos.board[self.square(goal, c)] == pawn(opponent));
-        let has_pawns = pos.board.contains(&pawn(pos.side));
-        if reached || !has_pawns || self.explicit_moves(pos).is_empty() { Status::Lost } else { Status::Ongoing }
     }
 
     /// Rows from row 0 (the first player's home, rank 1) to row H-1, separated by `/`:
@@ -514,6 +443,84 @@ impl Game for Breakthrough {
             }
             _ => "?".into(),
         }
+    }
+}
+
+impl ExplicitRules for Breakthrough {
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let me = pawn(pos.side);
+        let enemy = pawn(pos.side.other());
+        let mut out = Vec::new();
+        for row in 0..self.height {
+            let Some(to_row) = self.forward_row(pos.side, row) else {
+                continue;
+            };
+            for col in 0..self.width {
+                if pos.board[self.square(row, col)] != me {
+                    continue;
+                }
+                for to_col in [col.wrapping_sub(1), col, col + 1] {
+                    if to_col >= self.width {
+                        continue;
+                    }
+                    let target = pos.board[self.square(to_row, to_col)];
+                    let legal = target == EMPTY || (to_col != col && target == enemy);
+                    if legal {
+                        let mut board = pos.board.clone();
+                        board[self.square(row, col)] = EMPTY;
+                        board[self.square(to_row, to_col)] = me;
+                        out.push(Position { side: pos.side.other(), board });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        let opponent = pos.side.other();
+        let goal = self.goal_row(opponent);
+        let reached = (0..self.width).any(|c| pos.board[self.square(goal, c)] == pawn(opponent));
+        let has_pawns = pos.board.contains(&pawn(pos.side));
+        if reached || !has_pawns || self.explicit_moves(pos).is_empty() { Status::Lost } else { Status::Ongoing }
+    }
+}
+
+impl SolverHints for Breakthrough {
+    /// The pawns on the board, `(first, second)`: a move keeps them or captures one, so a
+    /// class `(a, b)` leads only to `(a, b)`, `(a - 1, b)` and `(a, b - 1)`. Named `AvB`.
+    fn classes(&self) -> Vec<PositionClass> {
+        let counts = self.class_counts();
+        let index = |a: usize, b: usize| counts.iter().position(|&c| c == (a, b));
+        counts
+            .iter()
+            .map(|&(a, b)| PositionClass {
+                name: format!("{a}v{b}"),
+                set: self.pawns_between(Side::First, a, a).intersection(&self.pawns_between(Side::Second, b, b)),
+                successors: [a.checked_sub(1).map(|a| (a, b)), b.checked_sub(1).map(|b| (a, b))]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(a, b)| index(a, b))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// With [`Breakthrough::reachable_only`]: the classes' positions reachable from the start
+    /// ([`Breakthrough::classes_from_start`]).
+    fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
+        self.reachable.then(|| self.classes_from_start(each))
+    }
+
+    fn sweeps_class_universes(&self) -> bool {
+        self.reachable
+    }
+
+    /// Rotating the board by 180° and swapping the colours turns a position with the first
+    /// player to move into one with the second to move: the rules are left-right symmetric,
+    /// so the rotation (a vertical flip and a mirror) keeps every value.
+    fn side_mirror(&self) -> Option<SideMirror> {
+        Some(SideMirror::RotateAndSwap { a: pawn(Side::First), b: pawn(Side::Second) })
     }
 }
 

@@ -8,12 +8,12 @@
 use super::{Breakthrough, EMPTY};
 use crate::dfa::Dfa;
 use crate::error::Result;
-use crate::game::Game;
+use crate::game::{Rules, SolverHints};
 use crate::vocabulary::Side;
 
 impl Breakthrough {
     /// Every class's positions reachable from the start, per side to move: `each` gets the
-    /// index of a class in [`Game::classes`] and its sets, every class once (the start's
+    /// index of a class in [`SolverHints::classes`] and its sets, every class once (the start's
     /// first, each class before those its captures lead to), and may stop the sweep with an
     /// error. Ended positions (lost for the side to move) are kept but not played on.
     ///
@@ -78,7 +78,7 @@ impl Breakthrough {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::Game;
+    use crate::game::{ExplicitRules, Rules, SolverHints};
     use crate::games::breakthrough::Breakthrough;
     use crate::vocabulary::Position;
     use std::collections::{HashSet, VecDeque};

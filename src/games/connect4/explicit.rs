@@ -3,7 +3,8 @@
 //! boards.
 
 use super::Connect4;
-use crate::game::{Game, Position, Status};
+use crate::game::ExplicitRules;
+use crate::game::{Position, Status};
 use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 

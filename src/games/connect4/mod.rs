@@ -14,6 +14,9 @@ mod lines;
 
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
 use crate::game::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::move_graph::MoveGraph;
 
@@ -159,7 +162,7 @@ impl Connect4 {
     }
 }
 
-impl Game for Connect4 {
+impl Rules for Connect4 {
     fn name(&self) -> String {
         let line = if self.line == 4 { String::new() } else { format!(" line {}", self.line) };
         format!("connect4 {}x{}{line}", self.width, self.height)
@@ -195,18 +198,6 @@ impl Game for Connect4 {
         true
     }
 
-    /// The discs on the board, the full board first: every move adds one.
-    fn classes(&self) -> Vec<PositionClass> {
-        let squares = self.shape.len();
-        (0..=squares)
-            .map(|empty| PositionClass {
-                name: format!("{}", squares - empty),
-                set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
-                successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
-            })
-            .collect()
-    }
-
     /// One move per square: a disc lands there when the square below holds one (or it is on
     /// the bottom row). Moves in one column are one evaluation group.
     fn moves(&self, side: Side) -> MoveGraph {
@@ -224,29 +215,6 @@ impl Game for Connect4 {
             }
         }
         g
-    }
-
-    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
-        (0..self.width)
-            .filter_map(|column| self.landing(&pos.board, column))
-            .map(|square| {
-                let mut board = pos.board.clone();
-                board[square] = disc(pos.side);
-                Position { side: pos.side.other(), board }
-            })
-            .collect()
-    }
-
-    fn explicit_status(&self, pos: &Position) -> Status {
-        if lines::has_line(self, &pos.board, disc(pos.side.other())) {
-            Status::Lost
-        } else if lines::has_line(self, &pos.board, disc(pos.side)) {
-            Status::Won
-        } else if pos.board.iter().all(|&s| s != EMPTY) {
-            Status::Drawn
-        } else {
-            Status::Ongoing
-        }
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -331,6 +299,45 @@ impl Game for Connect4 {
 
     fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
         Some(pos.board.iter().filter(|&&s| s == disc(side)).count())
+    }
+}
+
+impl ExplicitRules for Connect4 {
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        (0..self.width)
+            .filter_map(|column| self.landing(&pos.board, column))
+            .map(|square| {
+                let mut board = pos.board.clone();
+                board[square] = disc(pos.side);
+                Position { side: pos.side.other(), board }
+            })
+            .collect()
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        if lines::has_line(self, &pos.board, disc(pos.side.other())) {
+            Status::Lost
+        } else if lines::has_line(self, &pos.board, disc(pos.side)) {
+            Status::Won
+        } else if pos.board.iter().all(|&s| s != EMPTY) {
+            Status::Drawn
+        } else {
+            Status::Ongoing
+        }
+    }
+}
+
+impl SolverHints for Connect4 {
+    /// The discs on the board, the full board first: every move adds one.
+    fn classes(&self) -> Vec<PositionClass> {
+        let squares = self.shape.len();
+        (0..=squares)
+            .map(|empty| PositionClass {
+                name: format!("{}", squares - empty),
+                set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
+                successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
+            })
+            .collect()
     }
 }
 

@@ -42,6 +42,9 @@ mod variant;
 
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
 use crate::game::{Game, GameParams, Position, PositionClass, Side, Status};
 use crate::move_graph::{ListedMoves, MoveGraph};
 use explicit::{Cell, Move, State};
@@ -203,7 +206,7 @@ impl Ostle {
     }
 }
 
-impl Game for Ostle {
+impl Rules for Ostle {
     fn name(&self) -> String {
         let v = &self.variant;
         format!("ostle {}x{} k{} t{} {}", v.width, v.height, v.pieces, v.lose_at, v.rule.name())
@@ -246,6 +249,79 @@ impl Game for Ostle {
         self.listed.clone()
     }
 
+    fn has_draws(&self) -> bool {
+        true
+    }
+
+    fn render(&self, pos: &Position) -> String {
+        let v = &self.variant;
+        match v.decode(&pos.board) {
+            Some(s) => v.position_text(&s, pos.side),
+            None => format!("{:?}", pos.board),
+        }
+    }
+
+    fn draw(&self, pos: &Position, mover: Side) -> String {
+        let v = &self.variant;
+        match v.decode(&pos.board) {
+            Some(state) => v.draw(&state, mover),
+            None => self.render(pos),
+        }
+    }
+
+    fn parse(&self, text: &str) -> Result<Position> {
+        let (s, side) = self.variant.parse_position(text)?;
+        Ok(Position { side, board: self.variant.encode(&s) })
+    }
+
+    fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
+        // Boards are from the mover's view: `side`'s pieces are the mover's if it moves.
+        let own = if side == pos.side { Cell::Mine } else { Cell::Theirs };
+        Some(self.variant.decode(&pos.board)?.cells.iter().filter(|&&c| c == own).count())
+    }
+
+    fn move_name(&self, from: &Position, to: &Position) -> String {
+        let v = &self.variant;
+        let Some(s) = v.decode(&from.board) else { return "?".into() };
+        // Every move with this result, e.g. `a1L=a1D`.
+        let names: Vec<String> = v
+            .successors(&s)
+            .into_iter()
+            .filter(|(_, t)| v.encode(t) == to.board)
+            .map(|(m, _)| v.move_text(m))
+            .collect();
+        if names.is_empty() { "?".into() } else { names.join("=") }
+    }
+}
+
+impl ExplicitRules for Ostle {
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let v = &self.variant;
+        let Some(s) = v.decode(&pos.board) else { return Vec::new() };
+        // Several moves can give one result (a corner piece pushed off either edge).
+        let mut out: Vec<Position> = v
+            .successors(&s)
+            .into_iter()
+            .map(|(_, t)| Position { side: pos.side.other(), board: v.encode(&t) })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        let v = &self.variant;
+        let Some(s) = v.decode(&pos.board) else { return Status::Lost };
+        match v.finished(&s.cells) {
+            Some(true) => Status::Won,
+            Some(false) => Status::Lost,
+            None if v.successors(&s).is_empty() => Status::Lost,
+            None => Status::Ongoing,
+        }
+    }
+}
+
+impl SolverHints for Ostle {
     /// None: a player whose game is not over has a piece, and a piece can always move (a push
     /// ends at an empty square, the hole or the edge), in at least three directions, so the
     /// forbidden move never leaves it without one. (Tests compare with the explicit rules.)
@@ -288,76 +364,7 @@ impl Game for Ostle {
         (0..self.variant.squares()).map(|k| Dfa::from_allowed(&self.shape, |l, c| l != k || c == HOLE)).collect()
     }
 
-    fn has_draws(&self) -> bool {
-        true
-    }
-
     fn mover_relative(&self) -> bool {
         true
-    }
-
-    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
-        let v = &self.variant;
-        let Some(s) = v.decode(&pos.board) else { return Vec::new() };
-        // Several moves can give one result (a corner piece pushed off either edge).
-        let mut out: Vec<Position> = v
-            .successors(&s)
-            .into_iter()
-            .map(|(_, t)| Position { side: pos.side.other(), board: v.encode(&t) })
-            .collect();
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    fn explicit_status(&self, pos: &Position) -> Status {
-        let v = &self.variant;
-        let Some(s) = v.decode(&pos.board) else { return Status::Lost };
-        match v.finished(&s.cells) {
-            Some(true) => Status::Won,
-            Some(false) => Status::Lost,
-            None if v.successors(&s).is_empty() => Status::Lost,
-            None => Status::Ongoing,
-        }
-    }
-
-    fn render(&self, pos: &Position) -> String {
-        let v = &self.variant;
-        match v.decode(&pos.board) {
-            Some(s) => v.position_text(&s, pos.side),
-            None => format!("{:?}", pos.board),
-        }
-    }
-
-    fn draw(&self, pos: &Position, mover: Side) -> String {
-        let v = &self.variant;
-        match v.decode(&pos.board) {
-            Some(state) => v.draw(&state, mover),
-            None => self.render(pos),
-        }
-    }
-
-    fn parse(&self, text: &str) -> Result<Position> {
-        let (s, side) = self.variant.parse_position(text)?;
-        Ok(Position { side, board: self.variant.encode(&s) })
-    }
-
-    fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
-        // Boards are from the mover's view: `side`'s pieces are the mover's if it moves.
-        let own = if side == pos.side { Cell::Mine } else { Cell::Theirs };
-        Some(self.variant.decode(&pos.board)?.cells.iter().filter(|&&c| c == own).count())
-    }
-
-    fn move_name(&self, from: &Position, to: &Position) -> String {
-        let v = &self.variant;
-        let Some(s) = v.decode(&from.board) else { return "?".into() };
-        // Every move with this result, e.g. `a1L=a1D`.
-        let names: Vec<String> = v
-            .successors(&s)
-            .into_iter()
-            .filter(|(_, t)| v.encode(t) == to.board)
-            .map(|(m, _)| v.move_text(m))
-            .collect();
-        if names.is_empty() { "?".into() } else { names.join("=") }
     }
 }

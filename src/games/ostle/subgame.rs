@@ -13,7 +13,10 @@
 use super::Ostle;
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{Error, Result};
-use crate::game::{Game, Position, PositionClass};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
+use crate::game::{Position, PositionClass};
 use crate::solved::solution::ClassValues;
 use crate::solved::{Mode, Solution, ValueClass};
 use crate::vocabulary::{Outcome, Side};

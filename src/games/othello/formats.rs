@@ -9,7 +9,7 @@ use super::margins::{self, MarginsSolved};
 use super::{Othello, differences};
 use crate::counts::human;
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::solved::check::check_solution;
 use crate::solved::report::{Report, line};
 use crate::solved::{CheckAsk, Figures, Format, Games, Solution, Solved};

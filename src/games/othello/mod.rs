@@ -28,6 +28,9 @@ use crate::game::{Game, GameParams, NoMove, Position, PositionClass, Side, SideM
 pub static FORMATS: &[&dyn crate::solved::Format] = &[&formats::MarginsFormat, &formats::DifferencesFormat];
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
+use crate::game::ExplicitRules;
+use crate::game::Rules;
+use crate::game::SolverHints;
 use crate::move_graph::MoveGraph;
 use explicit::{Discs, Geometry};
 use sets::{Board, EMPTY, disc};
@@ -310,7 +313,7 @@ impl Othello {
     }
 }
 
-impl Game for Othello {
+impl Rules for Othello {
     fn name(&self) -> String {
         let t = if self.threshold == 0 { String::new() } else { format!(" threshold {}", self.threshold) };
         let r = if self.reachable { " reachable" } else { "" };
@@ -350,83 +353,12 @@ impl Game for Othello {
         NoMove::Passes
     }
 
-    /// The boards without a move, from the rules' own sets: every universe (the whole one or
-    /// a class's) takes its positions without a move from these instead of from an image of
-    /// its moves.
-    fn stuck(&self, side: Side) -> Option<Dfa> {
-        Some(Dfa::accept_all(&self.shape).difference(self.movable(side)))
-    }
-
     fn has_draws(&self) -> bool {
         true
     }
 
-    /// Black to move on a board is White to move on the board with the colours swapped, with
-    /// the same value in the plain game (a threshold other than 0 is not symmetric, and
-    /// the reachable positions are not closed under the swap: Black moves first).
-    fn side_mirror(&self) -> Option<SideMirror> {
-        (self.threshold == 0 && !self.reachable)
-            .then_some(SideMirror::SwapSymbols { a: disc(Side::First), b: disc(Side::Second) })
-    }
-
-    /// Discs on the board, the fullest first: every move adds one, a pass none.
-    fn classes(&self) -> Vec<PositionClass> {
-        let squares = self.shape.len();
-        (0..=squares - 4)
-            .map(|empty| PositionClass {
-                name: format!("{}", squares - empty),
-                set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
-                successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
-            })
-            .collect()
-    }
-
-    /// With the positions reachable from the start only: their classes by discs, made from
-    /// the start up ([`Othello::classes_from_start`]).
-    fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
-        if !self.reachable {
-            return None;
-        }
-        let squares = self.shape.len();
-        let mut outcome = Ok(());
-        self.classes_from_start(|discs, sets| match each(squares - discs, sets) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                outcome = Err(e);
-                ControlFlow::Break(())
-            }
-        });
-        Some(outcome)
-    }
-
-    fn sweeps_class_universes(&self) -> bool {
-        self.reachable
-    }
-
-    /// The reachable positions do not depend on the threshold.
-    fn universe_params(&self) -> GameParams {
-        GameParams::of(&OthelloParams { threshold: 0, ..self.own_params() })
-    }
-
     fn moves(&self, side: Side) -> MoveGraph {
         self.board.moves(&self.shape, side)
-    }
-
-    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
-        let d = self.discs(pos);
-        let moves = self.geometry.moves(d);
-        if moves.is_empty() {
-            return vec![Position { side: pos.side.other(), board: pos.board.clone() }];
-        }
-        moves.into_iter().map(|m| self.position(self.geometry.play(d, m), pos.side.other())).collect()
-    }
-
-    fn explicit_status(&self, pos: &Position) -> Status {
-        let d = self.discs(pos);
-        if !self.geometry.moves(d).is_empty() || !self.geometry.moves(Geometry::pass(d)).is_empty() {
-            return Status::Ongoing;
-        }
-        self.score(&pos.board, pos.side)
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -496,6 +428,81 @@ impl Game for Othello {
 
     fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
         Some(pos.board.iter().filter(|&&s| s == disc(side)).count())
+    }
+}
+
+impl ExplicitRules for Othello {
+    fn explicit_moves(&self, pos: &Position) -> Vec<Position> {
+        let d = self.discs(pos);
+        let moves = self.geometry.moves(d);
+        if moves.is_empty() {
+            return vec![Position { side: pos.side.other(), board: pos.board.clone() }];
+        }
+        moves.into_iter().map(|m| self.position(self.geometry.play(d, m), pos.side.other())).collect()
+    }
+
+    fn explicit_status(&self, pos: &Position) -> Status {
+        let d = self.discs(pos);
+        if !self.geometry.moves(d).is_empty() || !self.geometry.moves(Geometry::pass(d)).is_empty() {
+            return Status::Ongoing;
+        }
+        self.score(&pos.board, pos.side)
+    }
+}
+
+impl SolverHints for Othello {
+    /// The boards without a move, from the rules' own sets: every universe (the whole one or
+    /// a class's) takes its positions without a move from these instead of from an image of
+    /// its moves.
+    fn stuck(&self, side: Side) -> Option<Dfa> {
+        Some(Dfa::accept_all(&self.shape).difference(self.movable(side)))
+    }
+
+    /// Black to move on a board is White to move on the board with the colours swapped, with
+    /// the same value in the plain game (a threshold other than 0 is not symmetric, and
+    /// the reachable positions are not closed under the swap: Black moves first).
+    fn side_mirror(&self) -> Option<SideMirror> {
+        (self.threshold == 0 && !self.reachable)
+            .then_some(SideMirror::SwapSymbols { a: disc(Side::First), b: disc(Side::Second) })
+    }
+
+    /// Discs on the board, the fullest first: every move adds one, a pass none.
+    fn classes(&self) -> Vec<PositionClass> {
+        let squares = self.shape.len();
+        (0..=squares - 4)
+            .map(|empty| PositionClass {
+                name: format!("{}", squares - empty),
+                set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
+                successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
+            })
+            .collect()
+    }
+
+    /// With the positions reachable from the start only: their classes by discs, made from
+    /// the start up ([`Othello::classes_from_start`]).
+    fn class_universes(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Option<Result<()>> {
+        if !self.reachable {
+            return None;
+        }
+        let squares = self.shape.len();
+        let mut outcome = Ok(());
+        self.classes_from_start(|discs, sets| match each(squares - discs, sets) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                outcome = Err(e);
+                ControlFlow::Break(())
+            }
+        });
+        Some(outcome)
+    }
+
+    fn sweeps_class_universes(&self) -> bool {
+        self.reachable
+    }
+
+    /// The reachable positions do not depend on the threshold.
+    fn universe_params(&self) -> GameParams {
+        GameParams::of(&OthelloParams { threshold: 0, ..self.own_params() })
     }
 }
 

@@ -1,5 +1,5 @@
 //! Universe files: the positions of one class of a game whose universe is made class by
-//! class ([`crate::game::Game::class_universes`]), saved beside the class files of a solve
+//! class ([`SolverHints::class_universes`](crate::game::SolverHints::class_universes)), saved beside the class files of a solve
 //! by classes so that each class job reads its own and its successors' universes instead of
 //! making the whole.
 //!

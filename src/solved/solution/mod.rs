@@ -62,7 +62,7 @@ pub struct Solution {
     /// What each step computed.
     pub records: Vec<StepRecord>,
     /// Positions are written from the mover's view: the classes are stored for the first
-    /// side only and answer for both ([`super::Game::mover_relative`]).
+    /// side only and answer for both ([`SolverHints::mover_relative`](crate::game::SolverHints::mover_relative)).
     pub mover_relative: bool,
     /// How many positions reachable from the start the classes value, where that is not all
     /// they hold: a meet in the middle values the positions of its forward plies (those the

@@ -13,7 +13,7 @@ use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, s
 use super::{Count, SolvedSets};
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{Error, Result};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::vocabulary::Side;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -135,7 +135,7 @@ pub fn orbits(v: &Variant, set: &Dfa) -> Result<(u128, u128)> {
 /// The orbit of one string under the board symmetries, as a set.
 pub fn orbit_set(v: &Variant, game: &Ostle, x: &[Symbol]) -> Dfa {
     let images: Vec<Vec<Symbol>> = v.string_symmetries().iter().map(|g| g.apply(x)).collect();
-    Dfa::from_strings(crate::game::Game::shape(game), &images)
+    Dfa::from_strings(crate::game::Rules::shape(game), &images)
 }
 
 /// The symbol map that erases the forbidden-move marker (a banned piece is a piece, a square
@@ -155,7 +155,7 @@ pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
     let n = game.variant.squares();
     let erase = erase_marker();
     let keep = Move { pre: None, changes: &[], post: None };
-    set.image_union_over(&[keep], None, &Background::forward(crate::game::Game::shape(game), &vec![erase; n]))
+    set.image_union_over(&[keep], None, &Background::forward(crate::game::Rules::shape(game), &vec![erase; n]))
 }
 
 /// The states whose board (forbidden move erased) is in `boards`.
@@ -192,7 +192,7 @@ pub fn hole_classes(v: &Variant) -> Vec<(String, Vec<usize>)> {
 /// The boards (no marker) with the hole on one of `squares`, `mine` mover's pieces and
 /// `theirs` of the opponent.
 pub fn boards_with(game: &Ostle, squares: &[usize], mine: usize, theirs: usize) -> Dfa {
-    let s = crate::game::Game::shape(game);
+    let s = crate::game::Rules::shape(game);
     let n = game.variant.squares();
     Dfa::conjunction(
         s,

@@ -32,6 +32,7 @@ pub mod lower;
 pub mod positions;
 pub mod puzzles;
 pub mod reading;
+pub mod run;
 pub mod sacrifices;
 pub mod saved_census;
 pub mod solve;
