@@ -44,6 +44,7 @@ pub mod cli;
 pub mod counts;
 pub mod dfa;
 pub mod error;
+pub mod explicit;
 pub mod game;
 pub mod games;
 pub mod move_graph;

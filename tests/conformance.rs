@@ -18,8 +18,8 @@
 //! Failures are collected per (game, strategy, configuration) and reported together. Instances
 //! of more than a million positions run in the ignored tests:
 //! `cargo test --release -- --ignored conformance`.
-use crate::oracle::explicit::solve_retrograde;
 use dfasolve::dfa::{Dfa, SplitMix64};
+use dfasolve::explicit::{Exact, solve_retrograde};
 use dfasolve::game::{Game, GameParams, Outcome, Position, Side};
 use dfasolve::solved::check::check_solution;
 use dfasolve::solved::{Mode, Solution};
@@ -223,13 +223,13 @@ fn strong_solve_conforms(subject: &Subject, exhaustive: impl Fn(u128) -> bool) {
         return;
     }
     let positions = subject.positions(&solver);
-    let oracle = solve_retrograde(game, &positions);
+    let oracle = solve_retrograde(game, &positions).expect("the positions are closed under the moves");
     for pos in &positions {
         let key = if game.mover_relative() { Position { side: Side::First, ..pos.clone() } } else { pos.clone() };
-        assert_eq!(solution.value(pos), Some(oracle[&key]), "{}: {}", subject.name(), game.render(pos));
+        assert_eq!(solution.value(pos), Some(oracle[&key].into()), "{}: {}", subject.name(), game.render(pos));
     }
     if !game.has_draws() {
-        assert!(oracle.values().all(|v| *v != Outcome::Draw), "{}: a game without draws", subject.name());
+        assert!(oracle.values().all(|v| *v != Exact::Draw), "{}: a game without draws", subject.name());
     }
 }
 

@@ -23,3 +23,9 @@ pub(crate) fn a_game_filtered_by_parts() -> impl Game {
     use ostle::{Ostle, Rule, Variant};
     Ostle::new(Variant { width: 3, height: 3, pieces: 3, lose_at: 1, rule: Rule::Exact }).expect("a valid variant")
 }
+
+/// A game without draws whose lost positions a rule tells: a string of heap sizes is lost for
+/// the mover exactly when the sizes XOR to zero (Nim with three heaps of three tokens).
+pub(crate) fn a_game_lost_where_the_symbols_xor_to_zero() -> impl Game {
+    Nim::new(3, 3).expect("valid heaps")
+}

@@ -24,8 +24,6 @@ pub fn subset(shape: &Shape, mask: &[bool]) -> BTreeSet<Vec<Symbol>> {
     all_strings(shape).into_iter().zip(mask.iter().cycle()).filter(|(_, b)| **b).map(|(s, _)| s).collect()
 }
 
-pub mod explicit;
-
 /// Parse a vector file's per-ply lines: `WxH ply  k:   n positions (m with mover on far row)`.
 pub fn breakthrough_vector(path: &str) -> Vec<(u128, u128)> {
     let text = std::fs::read_to_string(path).expect("vector file");
