@@ -15,6 +15,7 @@
 pub mod verify;
 
 use super::{Dir, Rule, Variant};
+use crate::explicit::Exact;
 use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use smallvec::{SmallVec, smallvec};
@@ -351,12 +352,12 @@ pub fn solve(v: &Variant) -> Tables {
     let n = states.len();
     let mut succ_count = vec![0u32; n];
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut values: Vec<Option<Outcome>> = vec![None; n];
+    let mut values: Vec<Option<Exact>> = vec![None; n];
     let mut queue: VecDeque<u32> = VecDeque::new();
     for (i, s) in states.iter().enumerate() {
         match v.finished(&s.cells) {
             Some(won) => {
-                values[i] = Some(if won { Outcome::Win { plies: Some(0) } } else { Outcome::Loss { plies: Some(0) } });
+                values[i] = Some(if won { Exact::Win(0) } else { Exact::Loss(0) });
                 queue.push_back(i as u32);
             }
             None => {
@@ -367,7 +368,7 @@ pub fn solve(v: &Variant) -> Tables {
                     preds[j as usize].push(i as u32);
                 }
                 if succ_count[i] == 0 {
-                    values[i] = Some(Outcome::Loss { plies: Some(0) });
+                    values[i] = Some(Exact::Loss(0));
                     queue.push_back(i as u32);
                 }
             }
@@ -383,26 +384,24 @@ pub fn solve(v: &Variant) -> Tables {
             if values[i].is_some() {
                 continue;
             }
+            // Only wins and losses are queued: draws are what is never settled.
             match vj {
-                Outcome::Loss { plies: Some(d) } => {
-                    values[i] = Some(Outcome::Win { plies: Some(d + 1) });
+                Exact::Loss(_) => {
+                    values[i] = Some(vj.before());
                     queue.push_back(i as u32);
                 }
-                Outcome::Win { plies: Some(d) } => {
+                Exact::Win(_) => {
                     succ_count[i] -= 1;
                     if succ_count[i] == 0 {
-                        values[i] = Some(Outcome::Loss { plies: Some(d + 1) });
+                        values[i] = Some(vj.before());
                         queue.push_back(i as u32);
                     }
                 }
-                Outcome::Draw => unreachable!("draws are never queued"),
-                Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
-                    unreachable!("the explicit solvers know every distance")
-                }
+                Exact::Draw => {}
             }
         }
     }
-    let values = values.into_iter().map(|x| x.unwrap_or(Outcome::Draw)).collect();
+    let values = values.into_iter().map(|x| x.map_or(Outcome::Draw, Outcome::from)).collect();
     Tables { variant: v.clone(), states, values }
 }
 
