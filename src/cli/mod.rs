@@ -11,6 +11,7 @@ mod nim;
 mod options;
 mod ostle;
 mod ostle_cost;
+mod ostle_explicit;
 mod othello;
 mod othello_cost;
 mod output;
@@ -37,7 +38,8 @@ pub use breakthrough::BreakthroughArgs;
 pub use connect4::Connect4Args;
 pub use nim::NimArgs;
 pub use options::{RunOptions, VerifyOptions};
-pub use ostle::{ExplicitOstleArgs, OstleArgs, OstleSolveArgs, VerifyOstleArgs};
+pub use ostle::{OstleArgs, OstleSolveArgs, VerifyOstleArgs};
+pub use ostle_explicit::ExplicitOstleArgs;
 pub use othello::OthelloArgs;
 pub use output::is_broken_pipe;
 use output::{AboutFile, say};
@@ -369,7 +371,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Verify { game: VerifyCommand::Ostle { args, run } } => {
             ostle::run_verify_ostle(&args, run.json, &run.run_options())
         }
-        Command::Explicit { game: ExplicitCommand::Ostle { args } } => ostle::run_explicit_ostle(&args),
+        Command::Explicit { game: ExplicitCommand::Ostle { args } } => ostle_explicit::run_explicit_ostle(&args),
         Command::Query { solution, position, json, limit } => {
             let position = (!position.is_empty() && position != ["-"]).then(|| position.join(" "));
             files::query(&solution, position.as_deref(), json, limit)

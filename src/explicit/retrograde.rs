@@ -82,8 +82,13 @@ pub fn solve_retrograde(game: &dyn Game, positions: &[Position]) -> Result<HashM
     for (i, pos) in positions.iter().enumerate() {
         match game.explicit_status(pos) {
             Status::Drawn => continue,
-            Status::Lost | Status::Won => {
-                value[i] = Some(if game.explicit_status(pos) == Status::Won { Exact::Win(0) } else { Exact::Loss(0) });
+            Status::Lost => {
+                value[i] = Some(Exact::Loss(0));
+                frontier.push(i);
+                continue;
+            }
+            Status::Won => {
+                value[i] = Some(Exact::Win(0));
                 frontier.push(i);
                 continue;
             }

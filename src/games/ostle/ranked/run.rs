@@ -70,11 +70,9 @@ pub struct Report {
     /// The start's value, `None` while its class is not solved.
     #[serde(serialize_with = "crate::vocabulary::serialize_display")]
     pub initial_value: Option<Outcome>,
-    /// The longest forced win, from the census.
-    #[serde(skip)]
+    /// The longest forced win, from the census (in JSON: its plies).
+    #[serde(rename = "longest_win_plies", serialize_with = "plies_of")]
     pub longest_win: Option<LongestWin>,
-    /// Plies of the longest forced win.
-    pub longest_win_plies: Option<usize>,
     /// The census of the solved classes (`None`: not asked for).
     pub census: Option<Census>,
     /// States checked by the plain rules.
@@ -151,7 +149,6 @@ pub fn run(request: &Request<'_>) -> Result<Report> {
         classes,
         all_classes_solved: all.iter().all(|c| super::class_file(dir, c).exists()),
         initial_value: solution.value(&v.initial_state()),
-        longest_win_plies: longest_win.as_ref().map(|w| w.plies),
         longest_win,
         census,
         checked_states,
@@ -163,6 +160,11 @@ pub fn run(request: &Request<'_>) -> Result<Report> {
         cpu_s: crate::sys::cpu_seconds(),
         peak_rss_bytes: crate::record::peak_rss_bytes(),
     })
+}
+
+/// [`Report::longest_win`] as the JSON report gives it: its plies.
+fn plies_of<S: serde::Serializer>(win: &Option<LongestWin>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&win.as_ref().map(|w| w.plies), s)
 }
 
 /// The census of every solved class of `all` in `dir`, each saved beside its tables.
