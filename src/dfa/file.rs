@@ -25,6 +25,7 @@
 use super::{Dfa, Layer, Shape, StateId};
 use crate::atomic::write_atomically_with;
 use crate::error::{Error, Result};
+use crate::storage::Hashing;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::Path;
@@ -135,7 +136,7 @@ impl Bundle {
             return Err(io(source));
         }
         // Hash what the decoder left unread (nothing, unless it stopped at an error).
-        let mut rest = Hashing { inner: std::io::sink(), hasher: r.hasher.take().expect("hashing"), len: 0 };
+        let mut rest = Hashing { hasher: r.hasher.take().expect("hashing"), ..Hashing::new(std::io::sink()) };
         std::io::copy(&mut (&mut r.inner).take(r.remaining), &mut rest).map_err(io)?;
         if rest.hasher.finalize().as_slice() != digest {
             return Err(corrupt(CHECKSUM_MISMATCH.into()));
@@ -174,7 +175,7 @@ pub(super) fn verify(file: &std::fs::File, path: &Path) -> Result<u64> {
     let mut head = Vec::with_capacity(HEADER_LEN);
     (&mut input).take(HEADER_LEN as u64).read_to_end(&mut head).map_err(io)?;
     let digest = check_header(&head, file_len, path)?;
-    let mut hashing = Hashing { inner: std::io::sink(), hasher: Sha256::new(), len: 0 };
+    let mut hashing = Hashing::new(std::io::sink());
     std::io::copy(&mut input, &mut hashing).map_err(io)?;
     if hashing.hasher.finalize().as_slice() != digest {
         return Err(Error::Corrupt { path: path.to_path_buf(), what: CHECKSUM_MISMATCH.into() });
@@ -246,34 +247,13 @@ pub fn save_entries(path: &Path, meta: &str, entries: &[(&str, &Dfa)]) -> Result
     use std::io::{Seek, SeekFrom};
     write_atomically_with(path, |file| {
         file.write_all(&[0; HEADER_LEN])?;
-        let mut sink =
-            std::io::BufWriter::with_capacity(1 << 20, Hashing { inner: &mut *file, hasher: Sha256::new(), len: 0 });
+        let mut sink = std::io::BufWriter::with_capacity(1 << 20, Hashing::new(&mut *file));
         write_payload(&mut sink, meta, entries)?;
         let hashing = sink.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         let (len, digest) = (hashing.len, hashing.hasher.finalize().into());
         file.seek(SeekFrom::Start(0))?;
         file.write_all(&header(len, digest))
     })
-}
-
-/// A writer that passes bytes on while counting and hashing them.
-struct Hashing<W> {
-    inner: W,
-    hasher: Sha256,
-    len: u64,
-}
-
-impl<W: Write> Write for Hashing<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.len += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
 }
 
 /// The file header for a payload of `len` bytes with SHA-256 `digest`.

@@ -17,6 +17,7 @@
 //! reader's choice: all of it ([`Format::read`], [`BodyReader::finish`]) or on request
 //! ([`verify_checksum`]), as a query of a mapped table should not read gigabytes.
 
+use super::Hashing;
 use super::mapped::map_file;
 use crate::error::{Error, Result};
 use memmap2::Mmap;
@@ -76,8 +77,7 @@ impl Format {
             what: format!("the header does not encode: {e}"),
         })?;
         crate::atomic::write_atomically_with(path, |file| {
-            let mut out =
-                BodyWriter { inner: BufWriter::with_capacity(1 << 22, file), hash: Sha256::new(), written: 0 };
+            let mut out = BodyWriter(Hashing::new(BufWriter::with_capacity(1 << 22, file)));
             out.write_all(self.magic)?;
             out.write_all(&(head.len() as u64).to_le_bytes())?;
             out.write_all(&head)?;
@@ -86,9 +86,9 @@ impl Format {
             }
             out.pad_to(self.body_align)?;
             fill(&mut out)?;
-            let digest = out.hash.clone().finalize();
-            out.inner.write_all(&digest)?;
-            out.inner.flush()
+            let Hashing { mut inner, hasher, .. } = out.0;
+            inner.write_all(&hasher.finalize())?;
+            inner.flush()
         })
     }
 
@@ -244,16 +244,12 @@ pub fn verify_checksum(path: &Path) -> Result<()> {
 }
 
 /// Where a body is written: hashed and counted as it goes.
-pub struct BodyWriter<'f> {
-    inner: BufWriter<&'f mut std::fs::File>,
-    hash: Sha256,
-    written: u64,
-}
+pub struct BodyWriter<'f>(Hashing<BufWriter<&'f mut std::fs::File>>);
 
 impl BodyWriter<'_> {
     /// Bytes written from the start of the file.
     pub fn written(&self) -> u64 {
-        self.written
+        self.0.len
     }
 
     /// Zero bytes up to a multiple of `align` from the start of the file.
@@ -261,7 +257,7 @@ impl BodyWriter<'_> {
     /// # Errors
     /// What the operating system says.
     pub fn pad_to(&mut self, align: u64) -> std::io::Result<()> {
-        let pad = self.written.next_multiple_of(align) - self.written;
+        let pad = self.0.len.next_multiple_of(align) - self.0.len;
         for _ in 0..pad {
             self.write_all(&[0])?;
         }
@@ -271,14 +267,11 @@ impl BodyWriter<'_> {
 
 impl Write for BodyWriter<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hash.update(&buf[..n]);
-        self.written += n as u64;
-        Ok(n)
+        self.0.write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
+        self.0.flush()
     }
 }
 

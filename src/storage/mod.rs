@@ -4,3 +4,37 @@
 
 pub mod container;
 pub mod mapped;
+
+use sha2::{Digest, Sha256};
+use std::io::Write;
+
+/// A writer that passes bytes on while counting and hashing them: how every checksummed file
+/// of the crate is written.
+pub(crate) struct Hashing<W> {
+    /// Where the bytes go.
+    pub(crate) inner: W,
+    /// The SHA-256 of the bytes so far.
+    pub(crate) hasher: Sha256,
+    /// How many bytes so far.
+    pub(crate) len: u64,
+}
+
+impl<W> Hashing<W> {
+    /// Nothing written to `inner` yet.
+    pub(crate) fn new(inner: W) -> Hashing<W> {
+        Hashing { inner, hasher: Sha256::new(), len: 0 }
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
