@@ -29,7 +29,7 @@ impl Solver<'_> {
             return Err(Error::BadParameters(format!("{} can be drawn: use the strong mode", self.game.name())));
         }
         let mut r = self.retrograde(Some(depth))?;
-        let (sides, shared) = (r.win.sharing(), r.win.is_shared());
+        let sides = r.win.sharing();
         let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
         let backup_moves = catch_engine_stop(|| PerSide::new(sides, |s| self.moves_of_undecided(s, &decided[s])))?;
@@ -82,15 +82,17 @@ impl Solver<'_> {
         let mut reached_decided = running();
         // Ply k's positions that the later plies have not valued. Each ply's set is taken
         // out of `plies` for this, its only use, and dropped after it.
-        let unvalued = |k: usize,
-                        ply: &Dfa,
-                        ongoing: &PerSide<Dfa>,
-                        win_all: &PerSide<RunningSet>,
-                        loss_all: &PerSide<RunningSet>| {
+        // A position of ply k that a later ply j of the same side holds is one of j's
+        // positions to value (the two plies' `fresh` sets agree on it), so it was valued
+        // there: the positions the later plies valued are `fresh` ∩ `later`, the union of
+        // those plies' forward sets. These are the solve's small sets; the running values
+        // that hold the same positions are its largest, and subtracting them was the
+        // backup's peak memory on 6x6 (`docs/measurements.md`).
+        let unvalued = |k: usize, ply: &Dfa, ongoing: &PerSide<Dfa>, later: &PerSide<Dfa>| {
             let s = Side::after(initial.side, Ply(k as u32));
             let fresh = ply.intersection(&ongoing[s]).difference(&decided[s]);
             let reached = ply.intersection(&decided[s]);
-            (loss_all[s].removed_from(&win_all[s].removed_from(&fresh)), reached)
+            (fresh.difference(&later[s]), reached)
         };
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
@@ -100,10 +102,17 @@ impl Solver<'_> {
         // record only.
         let last = plies.len().checked_sub(1);
         let mut take_ply = |k: usize| std::mem::replace(&mut plies[k], empty.clone());
+        // The forward sets of the plies already backed up, by side to move.
+        let mut later = PerSide::new(sides, |_| empty.clone());
+        let spill = self.spill.clone();
+        let add_later = |later: &mut PerSide<Dfa>, side: Side, ply: Dfa| -> Result<()> {
+            let union = catch_engine_stop(|| later[side].union(&ply))?;
+            later[side] = spill.keep(union)?;
+            Ok(())
+        };
         // Plies an earlier run of this solve backed up (their checkpoints, from the last ply
         // down without a gap) are read back instead of computed: losing a run costs at most
         // the ply it was on.
-        let mut previous_new: Option<(Side, Dfa)> = None;
         // What the last ply's parts took, for this ply's cut (the newest checkpoint's record),
         // and the last ply of each side, for the parts' time.
         let mut parts_seen = PartsSeen::default();
@@ -130,8 +139,9 @@ impl Solver<'_> {
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
             win_all[side].add(&win_new)?;
             loss_all[side].add(&lose_new)?;
-            previous_new = shared.then(|| (side, win_new.union(&lose_new)));
-            reached_decided[side].add(&take_ply(k).intersection(&decided[side]))?;
+            let ply = take_ply(k);
+            reached_decided[side].add(&ply.intersection(&decided[side]))?;
+            add_later(&mut later, side, ply)?;
             undone = k;
         }
         if let Some(k) = job.and_then(MeetJob::ply).map(|k| k as usize) {
@@ -148,7 +158,10 @@ impl Solver<'_> {
         }
         let mut prepared = match undone.checked_sub(1) {
             Some(k) => {
-                Some(catch_engine_stop(|| unvalued(k, &take_ply(k), &self.whole_made().ongoing, &win_all, &loss_all))?)
+                let ply = take_ply(k);
+                let prepared = catch_engine_stop(|| unvalued(k, &ply, &self.whole_made().ongoing, &later))?;
+                add_later(&mut later, Side::after(initial.side, Ply(k as u32)), ply)?;
+                Some(prepared)
             }
             None => None,
         };
@@ -159,9 +172,8 @@ impl Solver<'_> {
             reached_decided[side].add(&reached)?;
             drop(reached);
             let moves = backup_moves[side].as_ref().unwrap_or(&self.moves[side]);
-            let (ongoing, win_ref, loss_ref) = (&self.whole_made().ongoing, &win_all, &loss_all);
+            let (ongoing, later_ref, loss_ref) = (&self.whole_made().ongoing, &later, &loss_all);
             let decided_loss = &r.loss[o];
-            let previous = &previous_new;
             let (checkpoints, every, seen_before) =
                 (&self.checkpoints, self.journal_every, parts_seen.at_least(self.backup_parts));
             let journaled = self.checkpoints.enabled().then_some(every);
@@ -173,13 +185,8 @@ impl Solver<'_> {
                 Some(MeetJob::Ply { ply, of }) if ply as usize == k => Some(FixedParts { of, only: None }),
                 _ => None,
             };
-            let chain = || -> Result<(Dfa, Dfa, Dfa, PartsSeen)> {
-                // The previous ply's positions were valued after this one was prepared (they
-                // are in this ply's set when the sides share their sets).
-                let new = match previous {
-                    Some((t, n)) if shared || *t == side => catch_engine_stop(|| prepared_k.difference(n))?,
-                    _ => prepared_k,
-                };
+            let chain = || -> Result<(Dfa, Dfa, PartsSeen)> {
+                let new = prepared_k;
                 let losses: Vec<&Dfa> = loss_ref[o].parts().chain(std::iter::once(decided_loss)).collect();
                 let started = std::time::Instant::now();
                 let (win_new, seen) = match fixed {
@@ -195,13 +202,13 @@ impl Solver<'_> {
                     win_new.nontrivial_state_count(), new.nontrivial_state_count(),
                     losses.iter().map(|l| l.nontrivial_state_count()).collect::<Vec<_>>(), started.elapsed().as_secs_f64());
                 let lose_new = catch_engine_stop(|| new.difference(&win_new))?;
-                Ok((new, win_new, lose_new, seen))
+                Ok((win_new, lose_new, seen))
             };
             // A job of this ply stops after it: the next ply is not prepared.
             let before = if fixed.is_some() { None } else { k.checked_sub(1).map(|j| (j, take_ply(j))) };
             let prepare = |(j, ply): &(usize, Dfa)| {
                 let started = std::time::Instant::now();
-                let prepared = catch_engine_stop(|| unvalued(*j, ply, ongoing, win_ref, loss_ref));
+                let prepared = catch_engine_stop(|| unvalued(*j, ply, ongoing, later_ref));
                 tracing::debug!(target: "dfasolve::solver", "     ply {j} prepared in {:.2} s", started.elapsed().as_secs_f64());
                 prepared
             };
@@ -209,7 +216,7 @@ impl Solver<'_> {
             // budget that the chain's parts reach stops them too: they are then prepared
             // after it, alone.
             let (chained, next) = rayon::join(chain, || before.as_ref().map(prepare));
-            let (new, win_new, lose_new, seen) = chained?;
+            let (win_new, lose_new, seen) = chained?;
             if seen.parts > 1 || loss_all[o].runs() > 1 {
                 crate::progress!(
                     "backup ply {k}: new wins in {} (the largest took {} MiB); the opponent's losses in {}",
@@ -228,7 +235,9 @@ impl Solver<'_> {
                 }
                 next => next.transpose()?,
             };
-            drop(before);
+            if let Some((j, ply)) = before {
+                add_later(&mut later, Side::after(initial.side, Ply(j as u32)), ply)?;
+            }
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
             self.checkpoints.save_with(
@@ -246,7 +255,6 @@ impl Solver<'_> {
             // parallel on its own.
             win_all[side].add(&win_new)?;
             loss_all[side].add(&lose_new)?;
-            previous_new = shared.then_some((side, new));
             prepared = next;
         }
         // Positions decided by the retrograde pass keep their exact distance; the
