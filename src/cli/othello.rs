@@ -260,7 +260,7 @@ impl OthelloArgs {
     /// Every reachable position's exact difference by rank, class by class, each class's
     /// line as it is done.
     fn run_differences(&self, dir: &Path) -> Result<()> {
-        use crate::games::othello::differences::{self, ClassReport};
+        use crate::games::othello::differences::{self, ClassRun};
         anyhow::ensure!(
             self.game.reachable,
             "--differences values the positions reachable from the start; leave out --strong"
@@ -285,7 +285,7 @@ impl OthelloArgs {
                 "signs"
             );
         }
-        let (mut classes, mut unwritten): (Vec<ClassReport>, Option<anyhow::Error>) = (Vec::new(), None);
+        let (mut classes, mut unwritten): (Vec<ClassRun>, Option<anyhow::Error>) = (Vec::new(), None);
         let solved = crate::dfa::limits::catch_engine_stop(|| {
             differences::solve(&game, dir, |c| {
                 if !self.run.json && unwritten.is_none() {
@@ -298,7 +298,7 @@ impl OthelloArgs {
             return Err(e);
         }
         let value = solved.map_err(anyhow::Error::from)??;
-        let positions: u64 = classes.iter().map(|c| c.positions[0] + c.positions[1]).sum();
+        let positions: u64 = classes.iter().map(|c| c.found.positions[0] + c.found.positions[1]).sum();
         let (wall_s, peak) = (started.elapsed().as_secs_f64(), crate::record::peak_rss_bytes());
         if self.run.json {
             let report = DifferencesReport {
@@ -419,7 +419,8 @@ fn who_wins(value: i32) -> String {
 }
 
 /// One class's line of `othello --differences`.
-fn print_class(c: &crate::games::othello::differences::ClassReport) -> Result<()> {
+fn print_class(run: &crate::games::othello::differences::ClassRun) -> Result<()> {
+    let c = &run.found;
     let count = |keep: fn(i8) -> bool| c.histogram.iter().filter(|&(&v, _)| keep(v)).map(|(_, n)| n).sum::<u64>();
     say!(
         "{:>5} {:>16} {:>12} {:>16} {:>14} {:>16} {:>9} {:>6}",
@@ -429,7 +430,7 @@ fn print_class(c: &crate::games::othello::differences::ClassReport) -> Result<()
         human(Some(count(|v| v > 0).into())),
         human(Some(count(|v| v == 0).into())),
         human(Some(count(|v| v < 0).into())),
-        if c.solved { format!("{:.1}", c.wall_s) } else { "read".into() },
+        if run.already_solved { "read".into() } else { format!("{:.1}", run.wall_s) },
         if c.signs_checked { "agree" } else { "-" }
     );
     Ok(())
@@ -481,7 +482,7 @@ struct DifferencesReport<'a> {
     positions: u64,
     table_bytes: u64,
     universe_bytes: u64,
-    classes: &'a [crate::games::othello::differences::ClassReport],
+    classes: &'a [crate::games::othello::differences::ClassRun],
     directory: &'a Path,
     wall_s: f64,
     peak_rss_bytes: Option<u64>,
@@ -550,11 +551,11 @@ impl PlyTable {
 }
 
 /// The bytes of the universe files of `classes` in `dir` (the index of the tables by rank).
-fn universe_bytes(dir: &Path, classes: &[crate::games::othello::differences::ClassReport]) -> u64 {
+fn universe_bytes(dir: &Path, classes: &[crate::games::othello::differences::ClassRun]) -> u64 {
     use crate::solved::solution::ClassUniverse;
     classes
         .iter()
-        .filter_map(|c| std::fs::metadata(ClassUniverse::path(dir, &c.discs.to_string())).ok())
+        .filter_map(|c| std::fs::metadata(ClassUniverse::path(dir, &c.found.discs.to_string())).ok())
         .map(|m| m.len())
         .sum()
 }

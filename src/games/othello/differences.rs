@@ -19,6 +19,7 @@ use super::sets::disc;
 use super::{Othello, OthelloParams, write_board};
 use crate::dfa::{Dfa, RankMemo, RankedSet, Symbol};
 use crate::error::{Error, Result};
+use crate::explicit::classes::{ClassStep, solve_classes};
 use crate::game::Rules;
 use crate::game::SolverHints;
 use crate::solved::solution::{ClassUniverse, ClassValues};
@@ -27,7 +28,6 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::time::Instant;
 
 /// Not worked out yet (no real difference is this low).
 const UNKNOWN: i8 = i8::MIN;
@@ -45,10 +45,6 @@ pub struct ClassReport {
     pub universe_states: usize,
     /// How many positions have each final difference, from the mover's side.
     pub histogram: BTreeMap<i8, u64>,
-    /// Whether the class was solved by this run (`false`: its table was read).
-    pub solved: bool,
-    /// Seconds for the class (reading or solving it).
-    pub wall_s: f64,
     /// Whether its signs were compared with a solve at threshold 0, and agreed.
     pub signs_checked: bool,
 }
@@ -158,6 +154,72 @@ fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// One run of [`solve`]: the game, its directory, and the class solved last (the one above
+/// the next, whose values the next class's moves read).
+struct Step<'a> {
+    game: &'a Othello,
+    dir: &'a Path,
+    upper: Option<Class>,
+}
+
+impl Step<'_> {
+    /// Class `d` with its `values`, read or solved: its signs checked and its histogram made,
+    /// and kept for the class below.
+    fn found(&mut self, d: usize, universes: [RankedSet; 2], values: [Vec<i8>; 2]) -> Result<ClassReport> {
+        let signs_checked = check_signs(self.game, self.dir, d, &values)?;
+        let mut histogram = BTreeMap::new();
+        for v in values.iter().flatten() {
+            *histogram.entry(*v).or_insert(0) += 1;
+        }
+        let report = ClassReport {
+            discs: d,
+            positions: universes.each_ref().map(|u| u.len() as u64),
+            universe_states: universes.iter().map(|u| u.dfa().state_count()).sum(),
+            histogram,
+            signs_checked,
+        };
+        self.upper = Some(Class::new(d, universes, values)?);
+        Ok(report)
+    }
+}
+
+impl ClassStep for Step<'_> {
+    type Class = usize;
+    type Found = ClassReport;
+    fn name(&self, d: &usize) -> String {
+        format!("of {d} discs")
+    }
+    fn is_solved(&self, d: &usize) -> bool {
+        DifferenceTable::path(self.dir, *d).exists()
+    }
+    fn read(&mut self, &d: &usize) -> Result<ClassReport> {
+        let OthelloParams { width, height, .. } = self.game.own_params();
+        let universes = ranked_universes(self.game, self.dir, d)?;
+        let values = DifferenceTable::load(&DifferenceTable::path(self.dir, d), width, height, d)?.values;
+        self.found(d, universes, values)
+    }
+    fn solve(&mut self, &d: &usize) -> Result<ClassReport> {
+        let OthelloParams { width, height, .. } = self.game.own_params();
+        let universes = ranked_universes(self.game, self.dir, d)?;
+        let values = solve_class(self.game.geometry, &universes, self.upper.as_ref())?;
+        let positions = universes.each_ref().map(|u| u.len() as u64);
+        let header = Header {
+            version: VERSION,
+            program: crate::PROGRAM_VERSION.into(),
+            width: width as u8,
+            height: height as u8,
+            discs: d as u8,
+            positions,
+        };
+        let table = DifferenceTable { header, values };
+        table.save(&DifferenceTable::path(self.dir, d))?;
+        self.found(d, universes, table.values)
+    }
+}
+
+/// One class of [`solve`]: what it found, and what it cost.
+pub type ClassRun = crate::explicit::classes::ClassRun<ClassReport>;
+
 /// Solve every class of `game` (the reachable positions) into `dir`, the full board first,
 /// reporting each class as it is done. A table already in `dir` is read, not solved again, so
 /// a stopped run resumes at the class it was in. Where `dir` also holds a solve by classes
@@ -166,55 +228,15 @@ fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
 /// # Errors
 /// File errors; [`Error::Mismatch`] if a successor is missing from its universe or the signs
 /// disagree with the saved solve.
-pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassReport)) -> Result<i8> {
+pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassRun)) -> Result<i8> {
     let squares = game.shape().len();
-    let OthelloParams { width, height, .. } = game.own_params();
     ensure_universes(game, dir)?;
-    let mut upper: Option<Class> = None;
-    for d in (4..=squares).rev() {
-        let started = Instant::now();
-        let universes = ranked_universes(game, dir, d)?;
-        let path = DifferenceTable::path(dir, d);
-        let (values, solved) = if path.exists() {
-            (DifferenceTable::load(&path, width, height, d)?.values, false)
-        } else {
-            let values = solve_class(game.geometry, &universes, upper.as_ref())?;
-            let positions = universes.each_ref().map(|u| u.len() as u64);
-            let header = Header {
-                version: VERSION,
-                program: crate::PROGRAM_VERSION.into(),
-                width: width as u8,
-                height: height as u8,
-                discs: d as u8,
-                positions,
-            };
-            let table = DifferenceTable { header, values };
-            table.save(&path)?;
-            (table.values, true)
-        };
-        crate::progress!(
-            "class of {d} discs: {} positions {} in {:.1} s",
-            values[0].len() + values[1].len(),
-            if solved { "solved" } else { "read" },
-            started.elapsed().as_secs_f64()
-        );
-        let signs_checked = check_signs(game, dir, d, &values)?;
-        let mut histogram = BTreeMap::new();
-        for v in values.iter().flatten() {
-            *histogram.entry(*v).or_insert(0) += 1;
-        }
-        each(&ClassReport {
-            discs: d,
-            positions: universes.each_ref().map(|u| u.len() as u64),
-            universe_states: universes.iter().map(|u| u.dfa().state_count()).sum(),
-            histogram,
-            solved,
-            wall_s: started.elapsed().as_secs_f64(),
-            signs_checked,
-        });
-        upper = Some(Class::new(d, universes, values)?);
-    }
-    let class = upper.expect("the class of 4 discs");
+    let mut step = Step { game, dir, upper: None };
+    solve_classes(&mut step, (4..=squares).rev(), |run| {
+        each(run);
+        Ok(())
+    })?;
+    let class = step.upper.expect("the class of 4 discs");
     let start = game.geometry.start();
     let mut word = Vec::new();
     write_board(start, Side::First, squares, &mut word);
@@ -362,11 +384,9 @@ pub fn check(game: &Othello, dir: &Path, sample: u64, seed: u64) -> Result<Vec<C
         let sizes = class.values.each_ref().map(|v| v.len() as u64);
         let total = sizes[0] + sizes[1];
         let all = total <= sample;
-        let picks: Vec<u64> =
-            if all { (0..total).collect() } else { (0..sample).map(|_| rng.below(total.into()) as u64).collect() };
         let mut word = Vec::new();
-        for pick in picks {
-            let (side, r) = if pick < sizes[0] { (Side::First, pick) } else { (Side::Second, pick - sizes[0]) };
+        for (part, r) in crate::explicit::sample::draw(&sizes, sample, &mut rng) {
+            let side = Side::BOTH[part];
             class.universes[side.index()].member_into(r.into(), &mut word);
             let claimed = class.values[side.index()][r as usize];
             let want = value_by_rules(geometry, &class, upper.as_ref(), side, &word)?;
@@ -425,7 +445,7 @@ mod tests {
             let dir = crate::scratch::tempdir();
             let mut reports = Vec::new();
             assert_eq!(solve(&game, dir.path(), |c| reports.push(c.clone())).unwrap(), start, "{w}x{h}");
-            assert!(reports.iter().all(|c| c.solved && !c.signs_checked));
+            assert!(reports.iter().all(|c| !c.already_solved && !c.found.signs_checked));
             let mut oracle = Negamax::new(game.geometry);
             let mut word = Vec::new();
             let mut valued = 0;
@@ -448,12 +468,12 @@ mod tests {
                     }
                 }
             }
-            let total: u64 = reports.iter().map(|c| c.positions[0] + c.positions[1]).sum();
+            let total: u64 = reports.iter().map(|c| c.found.positions[0] + c.found.positions[1]).sum();
             assert_eq!(valued, total);
             // A second run reads every table back and finds the same start.
             let mut again = Vec::new();
-            assert_eq!(solve(&game, dir.path(), |c| again.push(c.solved)).unwrap(), start);
-            assert!(again.iter().all(|&s| !s));
+            assert_eq!(solve(&game, dir.path(), |c| again.push(c.already_solved)).unwrap(), start);
+            assert!(again.iter().all(|&s| s));
         }
     }
 

@@ -29,22 +29,12 @@ impl Solution {
             .filter(|(_, _, kt)| drawn(kt.kind))
             .map(|(c, k, kt)| (c, k, kt.states()))
             .collect();
-        let all: u64 = sizes.iter().map(|s| s.2).sum();
-        let locate = |mut i: u64| {
-            for &(c, k, n) in &sizes {
-                if i < n {
-                    return (c, k, i);
-                }
-                i -= n;
-            }
-            unreachable!("an index below the total")
-        };
-        if samples >= all {
-            (0..all).map(locate).collect()
-        } else {
-            let mut rng = SplitMix64::new(seed);
-            (0..samples).map(|_| locate(rng.below(u128::from(all)) as u64)).collect()
-        }
+        let mut rng = SplitMix64::new(seed);
+        let counts: Vec<u64> = sizes.iter().map(|s| s.2).collect();
+        crate::explicit::sample::draw(&counts, samples, &mut rng)
+            .into_iter()
+            .map(|(part, i)| (sizes[part].0, sizes[part].1, i))
+            .collect()
     }
 
     /// Check `samples` states drawn at random from `seed` (every state if the tables hold no

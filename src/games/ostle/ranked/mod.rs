@@ -181,14 +181,10 @@ pub struct ClassReport {
     pub boards: u64,
     /// States (a byte each).
     pub states: u64,
-    /// Seconds of this run (a resumed run counts from its start).
-    pub wall_s: f64,
-    /// Levels of the walk back.
+    /// Levels of the walk back (none for a class read).
     pub levels: Vec<solve::Level>,
     /// Whether the run resumed from a checkpoint.
     pub resumed: bool,
-    /// Whether the class was solved before (its tables were read, not made).
-    pub already_solved: bool,
 }
 
 /// Open the tables of the classes below `class` from `dir` (checked whole: their checksums).
@@ -214,25 +210,30 @@ pub fn lower_of(v: &Variant, dir: &Path, class: &Class) -> Result<Lower> {
     Ok(Lower::new(below))
 }
 
-/// Solve `class` of `v` into `dir` (skipped if its tables are there; resumed from its
-/// checkpoint if one is there).
+/// The solved `class` of `v` from its tables in `dir`.
+///
+/// # Errors
+/// A missing, corrupt or foreign file.
+pub fn read_class(v: &Variant, dir: &Path, class: &Class) -> Result<ClassReport> {
+    let t = ClassTables::open(&class_file(dir, class), Some(v))?;
+    Ok(ClassReport {
+        class: class.name.clone(),
+        boards: t.kinds.iter().map(|k| k.dir.boards()).sum(),
+        states: t.kinds.iter().map(|k| k.states()).sum(),
+        levels: Vec::new(),
+        resumed: false,
+    })
+}
+
+/// Solve `class` of `v` into `dir` (read if its tables are there; resumed from its checkpoint
+/// if one is there).
 ///
 /// # Errors
 /// Missing lower classes, a budget too small, files that cannot be read or written.
 pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) -> Result<ClassReport> {
-    let started = Instant::now();
     let out = class_file(dir, class);
     if out.exists() {
-        let t = ClassTables::open(&out, Some(v))?;
-        return Ok(ClassReport {
-            class: class.name.clone(),
-            boards: t.kinds.iter().map(|k| k.dir.boards()).sum(),
-            states: t.kinds.iter().map(|k| k.states()).sum(),
-            wall_s: started.elapsed().as_secs_f64(),
-            levels: Vec::new(),
-            resumed: false,
-            already_solved: true,
-        });
+        return read_class(v, dir, class);
     }
     let rules = Rules::new(v)?;
     let lower = lower_of(v, dir, class)?;
@@ -321,10 +322,8 @@ pub fn solve_class(v: &Variant, dir: &Path, class: &Class, options: &Options) ->
         class: class.name.clone(),
         boards: tables.kinds.iter().map(|k| k.dir.boards()).sum(),
         states: tables.kinds.iter().map(|k| k.states()).sum(),
-        wall_s: started.elapsed().as_secs_f64(),
         levels,
         resumed,
-        already_solved: false,
     })
 }
 

@@ -7,6 +7,7 @@ use super::census::{Census, Counts};
 use super::levels::LevelsCheckpoint;
 use super::{Class, ClassReport, Options, Solution};
 use crate::error::Result;
+use crate::explicit::classes::{ClassStep, solve_classes};
 use crate::games::ostle::Variant;
 use crate::vocabulary::Outcome;
 use std::path::{Path, PathBuf};
@@ -33,16 +34,31 @@ pub struct Request<'a> {
     pub levels: bool,
 }
 
-/// One class of the run.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct ClassRun {
-    /// What its solve measured.
-    #[serde(flatten)]
-    pub solve: ClassReport,
-    /// CPU seconds of the class (`None` where the system does not say).
-    pub cpu_s: Option<f64>,
-    /// The process's peak resident memory when the class was done.
-    pub peak_rss_bytes: Option<u64>,
+/// One class of the run: what its solve found, and what it cost.
+pub type ClassRun = crate::explicit::classes::ClassRun<ClassReport>;
+
+/// The solve of one class as the explicit class driver takes it.
+struct Step<'a> {
+    variant: &'a Variant,
+    dir: &'a Path,
+    options: &'a Options,
+}
+
+impl ClassStep for Step<'_> {
+    type Class = Class;
+    type Found = ClassReport;
+    fn name(&self, class: &Class) -> String {
+        class.name.clone()
+    }
+    fn is_solved(&self, class: &Class) -> bool {
+        super::class_file(self.dir, class).exists()
+    }
+    fn read(&mut self, class: &Class) -> Result<ClassReport> {
+        super::read_class(self.variant, self.dir, class)
+    }
+    fn solve(&mut self, class: &Class) -> Result<ClassReport> {
+        super::solve_class(self.variant, self.dir, class, self.options)
+    }
 }
 
 /// The longest forced win of the census.
@@ -101,25 +117,8 @@ pub struct Report {
 pub fn run(request: &Request<'_>) -> Result<Report> {
     let (v, dir) = (request.variant, request.dir);
     let started = Instant::now();
-    let mut classes = Vec::new();
-    for c in request.classes {
-        let (t0, cpu0) = (Instant::now(), crate::sys::cpu_seconds());
-        crate::progress!("class {}", c.name);
-        let solve = super::solve_class(v, dir, c, &request.options)?;
-        let cpu_s = crate::sys::cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
-        let peak_rss_bytes = crate::record::peak_rss_bytes();
-        crate::progress!(
-            "class {}: {} boards, {} states, {:.0} s wall, {} CPU-s, peak {} MiB{}",
-            c.name,
-            solve.boards,
-            solve.states,
-            t0.elapsed().as_secs_f64(),
-            cpu_s.map_or("?".into(), |c| format!("{c:.0}")),
-            peak_rss_bytes.map_or("?".into(), |b| (b >> 20).to_string()),
-            if solve.already_solved { " (solved before)" } else { "" }
-        );
-        classes.push(ClassRun { solve, cpu_s, peak_rss_bytes });
-    }
+    let mut step = Step { variant: v, dir, options: &request.options };
+    let classes = solve_classes(&mut step, request.classes.iter().map(|&c| c.clone()), |_| Ok(()))?;
     let all = super::classes(v);
     let solution = Solution::open(v, dir)?;
     let census = if request.census { Some(census(&solution, dir, &all)?) } else { None };
