@@ -7,7 +7,7 @@ use super::lower::Lower;
 use super::reading::Rules;
 use super::solve::{TASK, for_each_board};
 use super::tables::{ClassTables, KindTable, bit};
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -82,13 +82,13 @@ impl Census {
 
 /// The value, for the mover, of the state after move `m` of canonical board `q` (any
 /// forbidden move: moves never depend on it), from `tables` (this class) or `lower`.
-pub fn value_through(rules: &Rules, tables: &ClassTables, lower: &Lower, q: &Board, m: Mv) -> Option<Outcome> {
+pub fn value_through(rules: &Rules, tables: &ClassTables, lower: &Lower, q: &Board, m: Mv) -> Option<Exact> {
     let g = &rules.geometry;
     let (r, effect) = g.play(q, m);
     let (mine, theirs) = q.counts();
     let opponent = match effect {
-        Effect::Captures if theirs == g.lose_at + 1 => Outcome::Loss { plies: Some(0) },
-        Effect::LosesOwn if mine == g.lose_at + 1 => Outcome::Win { plies: Some(0) },
+        Effect::Captures if theirs == g.lose_at + 1 => Exact::Loss(0),
+        Effect::LosesOwn if mine == g.lose_at + 1 => Exact::Win(0),
         Effect::Captures | Effect::LosesOwn => lower.value(rules, &r).ok()?,
         Effect::Stays => {
             let (canonical, which) = rules.sym.canonical(&r);
@@ -106,14 +106,7 @@ pub fn value_through(rules: &Rules, tables: &ClassTables, lower: &Lower, q: &Boa
             tables.value_located(rules, k, rank, &canonical, which, forbidden)?
         }
     };
-    Some(match opponent {
-        Outcome::Win { plies: Some(n) } => Outcome::Loss { plies: Some(n + 1) },
-        Outcome::Loss { plies: Some(n) } => Outcome::Win { plies: Some(n + 1) },
-        Outcome::Draw => Outcome::Draw,
-        Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
-            unreachable!("the explicit solvers know every distance")
-        }
-    })
+    Some(opponent.before())
 }
 
 /// The census of `tables`; `start`: the canonical start board, counted as reachable.
@@ -153,19 +146,16 @@ pub fn census(rules: &Rules, tables: &ClassTables, lower: &Lower, start: Option<
                             }
                             let v = tables.value_at(k as u8, r, slot as u8);
                             match v {
-                                Outcome::Draw => c.draws.add(orbit),
-                                Outcome::Win { plies: Some(n) } | Outcome::Loss { plies: Some(n) } => {
+                                Exact::Draw => c.draws.add(orbit),
+                                Exact::Win(n) | Exact::Loss(n) => {
                                     let d = n.saturating_sub(1) as usize;
                                     if c.by_d.len() <= d {
                                         c.by_d.resize(d + 1, Counts::default());
                                     }
                                     c.by_d[d].add(orbit);
                                 }
-                                Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
-                                    unreachable!("the explicit solvers know every distance")
-                                }
                             }
-                            if matches!(v, Outcome::Win { plies: Some(_) })
+                            if matches!(v, Exact::Win(_))
                                 && sacrifice_only(rules, tables, lower, &q, forbidden, &mut moves)
                             {
                                 c.sacrifice_wins.add(orbit);
@@ -255,12 +245,11 @@ fn sacrifice_only(
     g.moves(q, moves);
     // Cheap first: a sacrifice that wins at all (most wins have none).
     let own: SmallVec<[Mv; 8]> = moves.iter().copied().filter(|&m| g.effect(q, m) == Effect::LosesOwn).collect();
-    if !own.iter().any(|&m| matches!(value_through(rules, tables, lower, q, m), Some(Outcome::Win { plies: Some(_) })))
-    {
+    if !own.iter().any(|&m| matches!(value_through(rules, tables, lower, q, m), Some(Exact::Win(_)))) {
         return false;
     }
     moves
         .iter()
         .filter(|&&m| Some(m) != forbidden && g.effect(q, m) != Effect::LosesOwn)
-        .all(|&m| !matches!(value_through(rules, tables, lower, q, m), Some(Outcome::Win { plies: Some(_) })))
+        .all(|&m| !matches!(value_through(rules, tables, lower, q, m), Some(Exact::Win(_))))
 }

@@ -9,7 +9,7 @@ use super::Solution;
 use super::directory::Kind;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 use rayon::prelude::*;
 
 impl Solution {
@@ -51,19 +51,19 @@ impl Solution {
         picks.par_iter().try_for_each(|&(c, k, i)| {
             let state = self.state_of(c, k, i);
             let text = || v.state_text(&state);
-            let (mut best_loss, mut longest_win, mut draw, mut moves) = (None::<u32>, None::<u32>, false, 0);
+            // No move: the mover is stuck, a loss now.
+            let mut want: Option<Exact> = None;
             for m in v.all_moves(&state.cells) {
                 if Some(m) == state.forbidden {
                     continue;
                 }
-                moves += 1;
                 let next = match v.rule {
                     Rule::Class => v.published_after(&state.cells, m),
                     Rule::Exact => v.after(&state.cells, m),
                 };
                 let value = match v.finished(&next.cells) {
-                    Some(true) => Outcome::Win { plies: Some(0) },
-                    Some(false) => Outcome::Loss { plies: Some(0) },
+                    Some(true) => Exact::Win(0),
+                    Some(false) => Exact::Loss(0),
                     None => self.value(&next).ok_or_else(|| {
                         Error::Verification(format!(
                             "{}: the result of {} is in no table given",
@@ -72,30 +72,20 @@ impl Solution {
                         ))
                     })?,
                 };
-                match value {
-                    Outcome::Loss { plies: Some(d) } => best_loss = Some(best_loss.map_or(d, |b| b.min(d))),
-                    Outcome::Win { plies: Some(d) } => longest_win = Some(longest_win.map_or(d, |w| w.max(d))),
-                    Outcome::Draw => draw = true,
-                    Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
-                        unreachable!("the explicit solvers know every distance")
-                    }
-                }
+                want = Some(want.map_or(value.before(), |w| w.best(value.before())));
             }
-            let want = match (best_loss, draw) {
-                (Some(d), _) => Outcome::Win { plies: Some(d + 1) },
-                (None, true) => Outcome::Draw,
-                (None, false) if moves == 0 => Outcome::Loss { plies: Some(0) },
-                (None, false) => Outcome::Loss { plies: Some(longest_win.expect("a move into a win") + 1) },
-            };
-            let got = self.value(&state).expect("a state of the tables");
+            let want = want.unwrap_or(Exact::Loss(0));
+            let got = self.value(&state).ok_or_else(|| {
+                Error::Verification(format!("{}: drawn from the tables, yet not a state of them", text()))
+            })?;
             if got == want {
                 Ok(())
             } else {
                 Err(Error::Verification(format!(
                     "{}: the tables say {}, its moves say {}",
                     text(),
-                    value_text(got),
-                    value_text(want)
+                    value_text(got.into()),
+                    value_text(want.into())
                 )))
             }
         })?;

@@ -10,7 +10,7 @@
 //! Wins are odd and losses even unless a player's only moves push out their own pieces, so
 //! the side table stays tiny (empty on 5x5).
 
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 
 /// The first decided byte.
 pub const DECIDED: u8 = 25;
@@ -22,31 +22,31 @@ pub const MAX_PLIES: u32 = (OTHER_PARITY - 1 - DECIDED) as u32;
 pub const DRAW: u8 = 0;
 
 /// Plies of a value, if decided.
-pub fn plies(v: Outcome) -> Option<u32> {
+pub fn plies(v: Exact) -> Option<u32> {
     match v {
-        Outcome::Win { plies } | Outcome::Loss { plies } => plies,
-        Outcome::Draw => None,
+        Exact::Win(n) | Exact::Loss(n) => Some(n),
+        Exact::Draw => None,
     }
 }
 
 /// The byte of a decided value, or [`OTHER_PARITY`] if it goes to the side table.
-pub fn encode(v: Outcome) -> u8 {
+pub fn encode(v: Exact) -> u8 {
     match v {
-        Outcome::Win { plies: Some(n) } if n % 2 == 1 && n <= MAX_PLIES => DECIDED + n as u8,
-        Outcome::Loss { plies: Some(n) } if n % 2 == 0 && n <= MAX_PLIES => DECIDED + n as u8,
-        Outcome::Draw => DRAW,
+        Exact::Win(n) if n % 2 == 1 && n <= MAX_PLIES => DECIDED + n as u8,
+        Exact::Loss(n) if n % 2 == 0 && n <= MAX_PLIES => DECIDED + n as u8,
+        Exact::Draw => DRAW,
         _ => OTHER_PARITY,
     }
 }
 
 /// The value of a byte other than [`OTHER_PARITY`].
-pub fn decode(code: u8) -> Outcome {
+pub fn decode(code: u8) -> Exact {
     debug_assert_ne!(code, OTHER_PARITY);
     if code < DECIDED {
-        Outcome::Draw
+        Exact::Draw
     } else {
         let n = u32::from(code - DECIDED);
-        if n % 2 == 1 { Outcome::Win { plies: Some(n) } } else { Outcome::Loss { plies: Some(n) } }
+        if n % 2 == 1 { Exact::Win(n) } else { Exact::Loss(n) }
     }
 }
 
@@ -62,19 +62,17 @@ mod tests {
     #[test]
     fn values_round_trip_or_go_to_the_side_table() {
         for n in 0..=MAX_PLIES {
-            for v in [Outcome::Win { plies: Some(n) }, Outcome::Loss { plies: Some(n) }] {
+            for v in [Exact::Win(n), Exact::Loss(n)] {
                 let c = encode(v);
                 if c == OTHER_PARITY {
-                    assert!(
-                        matches!(v, Outcome::Win { plies: Some(n) } | Outcome::Loss { plies: Some(n) } if (n % 2 == 0) == matches!(v, Outcome::Win { plies: Some(_) }))
-                    );
+                    assert_eq!(n % 2 == 0, matches!(v, Exact::Win(_)), "{v}: only the other parity is set aside");
                 } else {
                     assert_eq!(decode(c), v);
                     assert!(c >= DECIDED);
                 }
             }
         }
-        assert_eq!(encode(Outcome::Win { plies: Some(MAX_PLIES + 2) }), OTHER_PARITY);
-        assert_eq!(decode(DRAW), Outcome::Draw);
+        assert_eq!(encode(Exact::Win(MAX_PLIES + 2)), OTHER_PARITY);
+        assert_eq!(decode(DRAW), Exact::Draw);
     }
 }

@@ -5,6 +5,7 @@ use super::super::explicit::{State, value_text};
 use super::Solution;
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
+use crate::explicit::Exact;
 use crate::game::{Position, Side};
 use crate::games::ostle::Variant;
 use crate::vocabulary::Outcome;
@@ -36,8 +37,12 @@ impl Solution {
     pub fn compare_with_dfa(&self, dfa: &crate::solved::Solution, samples: u64, seed: u64) -> Result<Comparison> {
         let v = &self.variant;
         let text = |s: &State| v.state_text(s);
-        let differ = |s: &State, tables: Outcome, dfa: &str| {
-            Error::Verification(format!("{}: the tables say {}, the DFA solution {dfa}", text(s), value_text(tables)))
+        let differ = |s: &State, tables: Exact, dfa: &str| {
+            Error::Verification(format!(
+                "{}: the tables say {}, the DFA solution {dfa}",
+                text(s),
+                value_text(tables.into())
+            ))
         };
         let held = match dfa.params.fields::<Variant>("ostle")? {
             Some(d) => d.pieces,
@@ -52,7 +57,7 @@ impl Solution {
                 let value = self.value(&state).expect("a state of the tables");
                 match dfa.value(&Position { side: Side::First, board: v.encode(&state) }) {
                     None => Ok(1),
-                    Some(o) if o == value => Ok(0),
+                    Some(o) if o == Outcome::from(value) => Ok(0),
                     Some(o) => Err(differ(&state, value, &o.to_string())),
                 }
             })
@@ -75,13 +80,17 @@ impl Solution {
             members.par_iter().try_for_each(|board| {
                 let state = v.decode(board).ok_or_else(|| Error::Verification("a DFA member is no state".into()))?;
                 let value = match v.finished(&state.cells) {
-                    Some(true) => Outcome::Win { plies: Some(0) },
-                    Some(false) => Outcome::Loss { plies: Some(0) },
+                    Some(true) => Exact::Win(0),
+                    Some(false) => Exact::Loss(0),
                     None => self.value(&state).ok_or_else(|| {
                         Error::Verification(format!("{}: in the DFA solution, in no table", text(&state)))
                     })?,
                 };
-                if value == class.outcome { Ok(()) } else { Err(differ(&state, value, &class.outcome.to_string())) }
+                if Outcome::from(value) == class.outcome {
+                    Ok(())
+                } else {
+                    Err(differ(&state, value, &class.outcome.to_string()))
+                }
             })?;
         }
         Ok(Comparison { from_tables: picks.len() as u64, not_in_dfa: missing, from_dfa })

@@ -8,8 +8,8 @@ use super::lower::{Lower, LowerKey};
 use super::reading::Rules;
 use super::solve::{LEVEL_BITS, Solve, Task, WorkKind, for_each_board, no_memory};
 use crate::error::Result;
+use crate::explicit::Exact;
 use crate::storage::mapped::AtomicBytes;
-use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::atomic::Ordering::Relaxed;
@@ -117,8 +117,8 @@ impl<'a> Solve<'a> {
         let all: Vec<LowerKey> = keys.iter().flatten().copied().collect();
         let sorted = self.lower.in_table_order(&all);
         drop(all);
-        let found: Vec<(u32, Outcome)> = sorted.par_iter().map(|&(key, i)| (i, self.lower.value_of(key))).collect();
-        let mut values = vec![Outcome::Draw; found.len()];
+        let found: Vec<(u32, Exact)> = sorted.par_iter().map(|&(key, i)| (i, self.lower.value_of(key))).collect();
+        let mut values = vec![Exact::Draw; found.len()];
         for (i, v) in found {
             values[i as usize] = v;
         }
@@ -172,7 +172,7 @@ impl<'a> Solve<'a> {
     /// [`Solve::summary`] with the values of the moves out of the class from `exit` (called in
     /// the order of the moves, whatever the values it gives); with [`Stays::Skipped`] the moves
     /// that stay in the class are listed without asking whether they allow a winning capture.
-    fn summary_by(&self, q: &Board, stays: Stays, exit: &mut dyn FnMut(&Board) -> Result<Outcome>) -> Result<Summary> {
+    fn summary_by(&self, q: &Board, stays: Stays, exit: &mut dyn FnMut(&Board) -> Result<Exact>) -> Result<Summary> {
         let g = &self.rules.geometry;
         let mut s =
             Summary { stays: SmallVec::new(), checkmate: false, best_win: None, draw_exit: false, longest_loss: None };
@@ -190,18 +190,13 @@ impl<'a> Solve<'a> {
                     s.checkmate = true;
                     return Ok(s);
                 }
-                Effect::LosesOwn if mine == g.lose_at + 1 => Outcome::Win { plies: Some(0) },
+                Effect::LosesOwn if mine == g.lose_at + 1 => Exact::Win(0),
                 _ => exit(&r)?,
             };
             match through {
-                Outcome::Loss { plies: Some(n) } => s.best_win = Some(s.best_win.map_or(n + 1, |w| w.min(n + 1))),
-                Outcome::Win { plies: Some(n) } => {
-                    s.longest_loss = Some(s.longest_loss.map_or(n + 1, |l| l.max(n + 1)))
-                }
-                Outcome::Draw => s.draw_exit = true,
-                Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
-                    unreachable!("the explicit solvers know every distance")
-                }
+                Exact::Loss(n) => s.best_win = Some(s.best_win.map_or(n + 1, |w| w.min(n + 1))),
+                Exact::Win(n) => s.longest_loss = Some(s.longest_loss.map_or(n + 1, |l| l.max(n + 1))),
+                Exact::Draw => s.draw_exit = true,
             }
         }
         Ok(s)
@@ -209,13 +204,13 @@ impl<'a> Solve<'a> {
 
     /// The value of a state whose moves in the class all lose, the last one seen at
     /// `in_class` plies (0 if it has none), with forbidden move `forbidden`.
-    pub(super) fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Outcome {
+    pub(super) fn when_moves_run_out(s: &Summary, forbidden: Option<Mv>, in_class: u32) -> Exact {
         if s.draw_exit {
-            return Outcome::Draw;
+            return Exact::Draw;
         }
         let mate = s.stays.iter().any(|&(m, mate)| mate && Some(m) != forbidden);
         let n = in_class.max(if mate { 2 } else { 0 }).max(s.longest_loss.unwrap_or(0));
-        Outcome::Loss { plies: Some(n) }
+        Exact::Loss(n)
     }
 
     /// Where the moves out of the class of task `t`'s boards lead, in the order
@@ -228,7 +223,7 @@ impl<'a> Solve<'a> {
         for_each_board(&w.dir, first, end, |_, cursor| {
             let mut record = |r: &Board| {
                 keys.push(self.lower.locate(self.rules, r)?);
-                Ok(Outcome::Draw)
+                Ok(Exact::Draw)
             };
             if failure.is_none()
                 && let Err(e) = self.summary_by(&cursor.board(), Stays::Skipped, &mut record)
@@ -241,7 +236,7 @@ impl<'a> Solve<'a> {
 
     /// Give every state of task `t` its count or value; `exits` are the values of its boards'
     /// moves out of the class, in the order of [`Solve::exit_keys`].
-    fn count_task(&self, t: usize, exits: &[Outcome]) -> Result<()> {
+    fn count_task(&self, t: usize, exits: &[Exact]) -> Result<()> {
         let mut exits = exits.iter();
         let mut next_exit = |_: &Board| Ok(*exits.next().expect("a value per move out of the class"));
         let Task { kind: k, first, end } = self.tasks[t];
@@ -271,9 +266,9 @@ impl<'a> Solve<'a> {
             for slot in 0..n {
                 let forbidden = (slot > 0).then(|| slots[slot - 1]);
                 let value = if s.checkmate {
-                    Some(Outcome::Win { plies: Some(1) })
+                    Some(Exact::Win(1))
                 } else if let Some(w) = s.best_win {
-                    Some(Outcome::Win { plies: Some(w) })
+                    Some(Exact::Win(w))
                 } else {
                     let open = s.stays.iter().filter(|&&(m, mate)| !mate && Some(m) != forbidden).count();
                     if open == 0 {

@@ -8,7 +8,7 @@ use super::Solution;
 use super::tables::ClassTables;
 use crate::error::{Error, Result};
 use crate::solved::explore::{Look, LookMove, Solved, not_answerable, rank_moves};
-use crate::vocabulary::{Side, Status};
+use crate::vocabulary::{Outcome, Side, Status};
 use std::path::Path;
 
 /// Whether `path` is a directory holding class tables (`class-*.ranked`).
@@ -103,7 +103,7 @@ impl Solved for Solution {
                     None => moves.push(LookMove {
                         name: v.move_text(m),
                         position,
-                        value_for_opponent: value,
+                        value_for_opponent: value.map(Outcome::from),
                         score_for_opponent: None,
                     }),
                 }
@@ -114,7 +114,7 @@ impl Solved for Solution {
             position: v.position_text(&s, side),
             board: v.draw(&s, side),
             side_to_move: side,
-            value: over.outcome().or_else(|| self.value(&s)),
+            value: over.outcome().or_else(|| self.value(&s).map(Outcome::from)),
             over,
             score: None,
             moves,

@@ -6,7 +6,7 @@ use super::directory::Kind;
 use super::reading::Rules;
 use super::tables::ClassTables;
 use crate::error::{Error, Result};
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 
 /// A state without a forbidden move in the lower classes: class, kind and raw index of its
 /// canonical board (ordered as the tables lie in memory).
@@ -36,7 +36,7 @@ impl Lower {
     ///
     /// # Errors
     /// [`Error::BadParameters`] if no class given holds the board's kind.
-    pub fn value(&self, rules: &Rules, b: &Board) -> Result<Outcome> {
+    pub fn value(&self, rules: &Rules, b: &Board) -> Result<Exact> {
         let (mine, theirs) = b.counts();
         let kind = Kind { mover: mine as u8, opponent: theirs as u8 };
         let canonical = rules.sym.canonical(b).0;
@@ -65,7 +65,7 @@ impl Lower {
     }
 
     /// The value at a key from [`Lower::locate`].
-    pub fn value_of(&self, key: LowerKey) -> Outcome {
+    pub fn value_of(&self, key: LowerKey) -> Exact {
         let c = &self.classes[usize::from(key.class)];
         let r = c.kinds[usize::from(key.kind)].dir.rank_of_raw(key.raw);
         c.value_at(key.kind, r, 0)

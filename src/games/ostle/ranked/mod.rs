@@ -45,7 +45,7 @@ pub use format::TablesFormat;
 use super::explicit::State;
 use super::{Dir, Rule, Variant};
 use crate::error::{Error, Result};
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 use board::{Board, Geometry, Mv};
 use directory::Kind;
 use lower::Lower;
@@ -436,7 +436,7 @@ impl Solution {
 
     /// The value of a state; `None` if its class is not solved or it is not a state of the
     /// tables (its forbidden move is not one the board's states can have).
-    pub fn value(&self, s: &State) -> Option<Outcome> {
+    pub fn value(&self, s: &State) -> Option<Exact> {
         let (b, f) = self.rules.board_of(s);
         self.classes.iter().find_map(|c| c.value(&self.rules, &b, f))
     }

@@ -11,8 +11,8 @@ use super::census::{Census, counts_state};
 use super::{Solution, census, class_file, code, saved_census};
 use crate::dfa::SplitMix64;
 use crate::error::{Error, Result};
+use crate::explicit::Exact;
 use crate::solved::explore::positions::{Distance, Listing, Pick, Tally, ValueKind, resolve};
-use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
 /// States per piece of a scan (a piece's count is kept, so a rank is found in one piece).
@@ -66,12 +66,12 @@ impl Solution {
     pub fn positions(&self, kind: ValueKind, distance: Distance, pick: Pick) -> Result<Listing> {
         let tallies: Vec<Tally> = census_values(&self.census()?)
             .into_iter()
-            .filter(|&(v, n)| kind.holds(v) && n > 0)
+            .filter(|&(v, n)| kind.holds(v.into()) && n > 0)
             .map(|(v, n)| Tally { side: None, value: v.to_string(), plies: code::plies(v), count: n.into() })
             .collect();
         let plies = resolve(distance, &tallies);
         let matching: u128 = tallies.iter().filter(|t| plies.is_none() || t.plies == plies).map(|t| t.count).sum();
-        let wanted = |v: Outcome| kind.holds(v) && (plies.is_none() || code::plies(v) == plies);
+        let wanted = |v: Exact| kind.holds(v.into()) && (plies.is_none() || code::plies(v) == plies);
         let stored = self.stored(&wanted);
         let start = super::start_board(self.rules(), &self.variant);
         let counted = |&(c, k, i): &(usize, usize, u64)| {
@@ -103,7 +103,7 @@ impl Solution {
 
     /// The stored states whose value is `wanted`: pieces of the byte tables, then the side
     /// tables' states (empty on 5x5).
-    fn stored(&self, wanted: &(dyn Fn(Outcome) -> bool + Sync)) -> Stored<'_> {
+    fn stored(&self, wanted: &(dyn Fn(Exact) -> bool + Sync)) -> Stored<'_> {
         let byte_wanted: [bool; 256] =
             std::array::from_fn(|b| b != usize::from(code::OTHER_PARITY) && wanted(code::decode(b as u8)));
         let mut pieces = Vec::new();
@@ -205,16 +205,16 @@ impl Iterator for RandomOrder {
 
 /// The census's non-trivial states by value: `by_d[d]` holds the values of `d + 1` plies, the
 /// mover's wins for even `d`.
-fn census_values(census: &Census) -> Vec<(Outcome, u64)> {
-    let mut values: Vec<(Outcome, u64)> = census
+fn census_values(census: &Census) -> Vec<(Exact, u64)> {
+    let mut values: Vec<(Exact, u64)> = census
         .by_d
         .iter()
         .enumerate()
         .map(|(d, n)| {
-            let plies = Some(d as u32 + 1);
-            (if d % 2 == 0 { Outcome::Win { plies } } else { Outcome::Loss { plies } }, n.classes)
+            let plies = d as u32 + 1;
+            (if d % 2 == 0 { Exact::Win(plies) } else { Exact::Loss(plies) }, n.classes)
         })
         .collect();
-    values.push((Outcome::Draw, census.draws.classes));
+    values.push((Exact::Draw, census.draws.classes));
     values
 }

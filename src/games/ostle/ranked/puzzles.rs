@@ -6,8 +6,9 @@ use super::super::explicit::{Move, State};
 use super::Solution;
 use super::board::Moves;
 use super::tables::bit;
+use crate::error::Error;
+use crate::explicit::Exact;
 use crate::solved::explore::MOST_EXAMINED;
-use crate::vocabulary::Outcome;
 use rayon::prelude::*;
 
 pub use crate::solved::Filter;
@@ -52,7 +53,7 @@ pub struct SacrificesFound {
 
 impl Solution {
     /// The moves of `s` with the state each leads to and its value for the opponent.
-    pub(super) fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Outcome>)> {
+    pub(super) fn moves_of(&self, s: &State) -> Vec<(Move, State, Option<Exact>)> {
         let v = &self.variant;
         v.all_moves(&s.cells)
             .into_iter()
@@ -62,8 +63,8 @@ impl Solution {
                 // the tables answer any board of a class, its forbidden move carried along.
                 let next = v.after(&s.cells, m);
                 let value = match v.finished(&next.cells) {
-                    Some(true) => Some(Outcome::Win { plies: Some(0) }),
-                    Some(false) => Some(Outcome::Loss { plies: Some(0) }),
+                    Some(true) => Some(Exact::Win(0)),
+                    Some(false) => Some(Exact::Loss(0)),
                     None => self.value(&next),
                 };
                 (m, next, value)
@@ -78,7 +79,7 @@ impl Solution {
         let mut s = s.clone();
         while out.len() < most && v.finished(&s.cells).is_none() {
             let moves = self.moves_of(&s);
-            let best = moves.into_iter().min_by_key(|(_, _, x)| crate::vocabulary::move_rank(*x));
+            let best = moves.into_iter().min_by_key(|(_, _, x)| crate::vocabulary::move_rank(x.map(Into::into)));
             let Some((m, next, _)) = best else { break };
             out.push(v.move_text(m));
             s = next;
@@ -96,7 +97,7 @@ impl Solution {
         let winning: Vec<Move> = self
             .moves_of(s)
             .into_iter()
-            .filter(|(_, _, x)| matches!(x, Some(Outcome::Loss { plies: Some(_) })))
+            .filter(|(_, _, x)| matches!(x, Some(Exact::Loss(_))))
             .map(|(m, _, _)| m)
             .collect();
         if filter.unique && winning.len() != 1 {
@@ -129,7 +130,7 @@ impl Solution {
             (Some(n), _) => n,
             (None, _) => self.longest_win().unwrap_or(0),
         };
-        let code = super::code::encode(Outcome::Win { plies: Some(plies) });
+        let code = super::code::encode(Exact::Win(plies));
         let mut found = Vec::new();
         let (mut with_value, mut examined, mut passing) = (0u64, 0u64, 0u64);
         for (c, class) in self.classes().iter().enumerate() {
@@ -140,9 +141,7 @@ impl Solution {
                     class
                         .other_parity
                         .iter()
-                        .filter(|&(&(kind, _, _), &v)| {
-                            usize::from(kind) == k && v == Outcome::Win { plies: Some(plies) }
-                        })
+                        .filter(|&(&(kind, _, _), &v)| usize::from(kind) == k && v == Exact::Win(plies))
                         .map(|(&(_, r, slot), _)| t.first_state(r) + u64::from(slot))
                         .collect()
                 } else {
@@ -189,11 +188,14 @@ impl Solution {
                 }
                 let i = tables.kinds[usize::from(k)].first_state(r) + u64::from(slot);
                 let s = self.state_of(c, usize::from(k), i);
-                let Some(Outcome::Win { plies: Some(n) }) = self.value(&s) else {
-                    unreachable!("the scan keeps wins only")
+                // The scan's fast test, checked by the tables and the plain rules.
+                let disagree = |what: &str| {
+                    Error::Verification(format!("{}: the sacrifice scan found it, {what}", self.variant.state_text(&s)))
                 };
-                // The scan's fast test, checked by the plain rules.
-                let p = self.puzzle(&s, n, filter).expect("a state the scan finds passes the filter");
+                let Some(Exact::Win(n)) = self.value(&s) else {
+                    return Err(disagree("yet the tables do not make it a win"));
+                };
+                let p = self.puzzle(&s, n, filter).ok_or_else(|| disagree("yet it does not pass the filter"))?;
                 puzzles.push(p);
             }
         }
@@ -202,8 +204,8 @@ impl Solution {
 
     /// The longest win of the tables, in plies (the side table's values included).
     pub fn longest_win(&self) -> Option<u32> {
-        let win = |v: Outcome| match v {
-            Outcome::Win { plies: Some(n) } => Some(n),
+        let win = |v: Exact| match v {
+            Exact::Win(n) => Some(n),
             _ => None,
         };
         self.classes()

@@ -147,7 +147,7 @@ pub fn run(request: &Request<'_>) -> Result<Report> {
         tables: dir.to_path_buf(),
         classes,
         all_classes_solved: all.iter().all(|c| super::class_file(dir, c).exists()),
-        initial_value: solution.value(&v.initial_state()),
+        initial_value: solution.value(&v.initial_state()).map(Outcome::from),
         longest_win,
         census,
         checked_states,

@@ -9,7 +9,7 @@ use super::lower::Lower;
 use super::reading::Rules;
 use super::solve::{TASK, for_each_board};
 use super::tables::{ClassTables, bit};
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
@@ -63,9 +63,7 @@ pub fn sacrifices(
                         return;
                     }
                     g.moves(&q, &mut moves);
-                    let wins = |m: Mv| {
-                        matches!(value_through(rules, tables, lower, &q, m), Some(Outcome::Win { plies: Some(_) }))
-                    };
+                    let wins = |m: Mv| matches!(value_through(rules, tables, lower, &q, m), Some(Exact::Win(_)));
                     let sacrifice = |m: &&Mv| g.effect(&q, **m) == Effect::LosesOwn;
                     let winning: SmallVec<[Mv; 8]> =
                         moves.iter().filter(sacrifice).copied().filter(|&m| wins(m)).collect();
@@ -91,7 +89,7 @@ pub fn sacrifices(
                             continue;
                         }
                         let won = match tables.value_at(k as u8, rank, slot as u8) {
-                            Outcome::Win { plies: Some(n) } => scan.plies.is_none_or(|p| p == n),
+                            Exact::Win(n) => scan.plies.is_none_or(|p| p == n),
                             _ => false,
                         };
                         if !won || (slot == 0 && !has_plain_state(rules, &q, exc, start)) {

@@ -18,8 +18,8 @@ use super::lower::Lower;
 use super::reading::Rules;
 use super::tables::{BLOCK, ClassTables, KindTable, Progress, StateKey, bit, first_state};
 use crate::error::{Error, Result};
+use crate::explicit::Exact;
 use crate::storage::mapped::{AtomicBytes, Store, huge_copy};
-use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -91,7 +91,7 @@ pub struct Solve<'a> {
     pub(super) task_base: Vec<usize>,
     pub(super) present: Vec<[AtomicU64; 4]>,
     pub(super) latest: AtomicU32,
-    pub(super) other: Mutex<HashMap<StateKey, Outcome>>,
+    pub(super) other: Mutex<HashMap<StateKey, Exact>>,
     /// Tasks whose states have their counts (all of them once the count is done).
     pub counted: usize,
     /// The levels walked so far.
@@ -318,7 +318,7 @@ impl<'a> Solve<'a> {
     }
 
     /// Store a decided value (no other thread writes this state now) and mark its level.
-    pub(super) fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Outcome) {
+    pub(super) fn settle(&self, k: usize, r: u64, slot: u8, index: u64, v: Exact) {
         let c = code::encode(v);
         if c == OTHER_PARITY {
             self.other.lock().expect("no panic holds the lock").insert((k as u8, r, slot), v);
@@ -330,7 +330,7 @@ impl<'a> Solve<'a> {
     }
 
     /// The value of a state, for the walk back: `None` while undecided.
-    pub(super) fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Outcome> {
+    pub(super) fn current(&self, k: usize, r: u64, slot: u8, c: u8) -> Option<Exact> {
         match c {
             OTHER_PARITY => Some(self.other.lock().expect("no panic holds the lock")[&(k as u8, r, slot)]),
             c if code::undecided(c) => None,
@@ -376,7 +376,7 @@ impl<'a> Solve<'a> {
     }
 
     /// The side table so far.
-    pub fn other_parity(&self) -> HashMap<StateKey, Outcome> {
+    pub fn other_parity(&self) -> HashMap<StateKey, Exact> {
         self.other.lock().expect("no panic holds the lock").clone()
     }
 }

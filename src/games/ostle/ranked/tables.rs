@@ -18,9 +18,9 @@ use super::code;
 use super::directory::{Directory, Kind, Layout};
 use super::reading::Rules;
 use crate::error::{Error, Result};
+use crate::explicit::Exact;
 use crate::storage::container::{self, Format, Mapped};
 use crate::storage::mapped::Store;
-use crate::vocabulary::Outcome;
 use hashbrown::HashMap;
 use memmap2::Mmap;
 use std::io::Write;
@@ -90,22 +90,19 @@ struct Header {
     program: String,
 }
 
-fn value_to_i64(v: Outcome) -> i64 {
+fn value_to_i64(v: Exact) -> i64 {
     match v {
-        Outcome::Win { plies: Some(n) } => i64::from(n) + 1,
-        Outcome::Loss { plies: Some(n) } => -(i64::from(n) + 1),
-        Outcome::Draw => 0,
-        Outcome::Win { plies: None } | Outcome::Loss { plies: None } => {
-            unreachable!("the explicit solvers know every distance")
-        }
+        Exact::Win(n) => i64::from(n) + 1,
+        Exact::Loss(n) => -(i64::from(n) + 1),
+        Exact::Draw => 0,
     }
 }
 
-fn value_from_i64(x: i64) -> Outcome {
+fn value_from_i64(x: i64) -> Exact {
     match x {
-        0 => Outcome::Draw,
-        x if x > 0 => Outcome::Win { plies: Some((x - 1) as u32) },
-        x => Outcome::Loss { plies: Some((-x - 1) as u32) },
+        0 => Exact::Draw,
+        x if x > 0 => Exact::Win((x - 1) as u32),
+        x => Exact::Loss((-x - 1) as u32),
     }
 }
 
@@ -191,7 +188,7 @@ pub struct ClassTables {
     /// The kinds of the class.
     pub kinds: Vec<KindTable>,
     /// Values the byte code does not hold.
-    pub other_parity: HashMap<StateKey, Outcome>,
+    pub other_parity: HashMap<StateKey, Exact>,
     /// Set in a checkpoint.
     pub progress: Option<Progress>,
 }
@@ -203,7 +200,7 @@ impl ClassTables {
     }
 
     /// The value of state `(kind, r, slot)`.
-    pub fn value_at(&self, k: u8, r: u64, slot: u8) -> Outcome {
+    pub fn value_at(&self, k: u8, r: u64, slot: u8) -> Exact {
         let t = &self.kinds[usize::from(k)];
         let c = t.values[(t.first_state(r) + u64::from(slot)) as usize];
         if c == code::OTHER_PARITY { self.other_parity[&(k, r, slot)] } else { code::decode(c) }
@@ -212,7 +209,7 @@ impl ClassTables {
     /// The value of a state on any board of the class (`b` from the mover's view), with
     /// forbidden move `forbidden` on `b`; `None` if the board is not of the class or the move
     /// is not one its states can forbid.
-    pub fn value(&self, rules: &Rules, b: &Board, forbidden: Option<super::board::Mv>) -> Option<Outcome> {
+    pub fn value(&self, rules: &Rules, b: &Board, forbidden: Option<super::board::Mv>) -> Option<Exact> {
         let (mine, theirs) = b.counts();
         let (k, t) = self.kind(Kind { mover: mine as u8, opponent: theirs as u8 })?;
         let (canonical, which) = rules.sym.canonical(b);
@@ -231,7 +228,7 @@ impl ClassTables {
         canonical: &Board,
         which: u8,
         forbidden: Option<super::board::Mv>,
-    ) -> Option<Outcome> {
+    ) -> Option<Exact> {
         let exceptional = bit(&self.kinds[usize::from(k)].exceptional, r);
         let mut slots = Moves::new();
         rules.slots(canonical, exceptional, &mut slots);
@@ -255,7 +252,7 @@ impl ClassTables {
     }
 
     /// The value of the state without a forbidden move on canonical board `b` of kind `kind`.
-    pub fn plain_value(&self, rules: &Rules, kind: Kind, b: &Board) -> Option<Outcome> {
+    pub fn plain_value(&self, rules: &Rules, kind: Kind, b: &Board) -> Option<Exact> {
         let (k, t) = self.kind(kind)?;
         Some(self.value_at(k, t.dir.rank(&rules.sym, b), 0))
     }

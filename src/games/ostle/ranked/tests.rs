@@ -62,7 +62,13 @@ fn exact_reading_equals_the_raw_explicit_solver_on(variants: &[Variant]) {
             if v.finished(&state.cells).is_some() {
                 continue;
             }
-            assert_eq!(s.value(state), Some(*value), "{v:?}: {} {:?}", v.board_text(&state.cells), state.forbidden);
+            assert_eq!(
+                s.value(state).map(Outcome::from),
+                Some(*value),
+                "{v:?}: {} {:?}",
+                v.board_text(&state.cells),
+                state.forbidden
+            );
             checked += 1;
             if !can_capture_to_win(&v, &state.cells) {
                 nontrivial += 1;
@@ -103,7 +109,13 @@ fn class_reading_equals_the_oracle_on(variants: &[Variant]) {
         let (values, nontrivial) = class_oracle(&v);
         assert_eq!(census.nontrivial_states.classes, nontrivial as u64, "{v:?}");
         for (state, value) in &values {
-            assert_eq!(s.value(state), Some(*value), "{v:?}: {} {:?}", v.board_text(&state.cells), state.forbidden);
+            assert_eq!(
+                s.value(state).map(Outcome::from),
+                Some(*value),
+                "{v:?}: {} {:?}",
+                v.board_text(&state.cells),
+                state.forbidden
+            );
         }
     }
 }
@@ -344,7 +356,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
     // No small variant has a value of the other parity: make one, the longest win of all.
     let (_dir, mut s, _) = solve_all(&variant(3, 3, 3, 1, Rule::Class));
     let longest = s.longest_win().unwrap();
-    let want = code::encode(Outcome::Win { plies: Some(longest) });
+    let want = code::encode(Exact::Win(longest));
     let (c, k, i) = (0..s.classes.len())
         .flat_map(|c| (0..s.classes[c].kinds.len()).map(move |k| (c, k)))
         .find_map(|(c, k)| s.classes[c].kinds[k].values.iter().position(|&x| x == want).map(|i| (c, k, i)))
@@ -358,7 +370,7 @@ fn puzzles_find_every_state_of_the_value_asked_for() {
         .flat_map(|r| (0..=kt.markers[r as usize]).map(move |slot| (r, slot)))
         .find(|&(r, slot)| kt.first_state(r) + u64::from(slot) == i as u64)
         .unwrap();
-    t.other_parity.insert((k as u8, r, slot), Outcome::Win { plies: Some(longest + 1) });
+    t.other_parity.insert((k as u8, r, slot), Exact::Win(longest + 1));
     assert_eq!(s.longest_win(), Some(longest + 1));
     let filter = puzzles::Filter { plies: Some(longest + 1), ..Default::default() };
     assert_eq!(s.puzzles(&filter, 0).with_value, 1);
@@ -379,7 +391,7 @@ fn puzzles_find_every_state_on(variants: &[Variant]) {
             for (k, kt) in t.kinds.iter().enumerate() {
                 for r in 0..kt.dir.boards() {
                     for slot in 0..=kt.markers[r as usize] {
-                        if let Outcome::Win { plies: Some(n) } = t.value_at(k as u8, r, slot) {
+                        if let Exact::Win(n) = t.value_at(k as u8, r, slot) {
                             *wins.entry(n).or_default() += 1;
                         }
                     }
@@ -434,7 +446,7 @@ fn the_sacrifice_scan_agrees_with_the_census_and_the_plain_rules() {
                         let winning: Vec<Move> = s
                             .moves_of(&st)
                             .into_iter()
-                            .filter(|(_, _, x)| matches!(x, Some(Outcome::Loss { plies: Some(_) })))
+                            .filter(|(_, _, x)| matches!(x, Some(Exact::Loss(_))))
                             .map(|(m, _, _)| m)
                             .collect();
                         if !winning.is_empty()

@@ -7,7 +7,7 @@ use super::directory::{RawSeeker, Seeker};
 use super::solve::{Level, Solve, Task};
 use super::tables::{BLOCK, bit};
 use crate::error::Result;
-use crate::vocabulary::Outcome;
+use crate::explicit::Exact;
 use rayon::prelude::*;
 use smallvec::SmallVec;
 use std::sync::Mutex;
@@ -184,7 +184,7 @@ impl Solve<'_> {
                 continue;
             };
             frontier |= 1 << slot;
-            if matches!(v, Outcome::Win { plies: Some(_) }) {
+            if matches!(v, Exact::Win(_)) {
                 frontier_wins |= 1 << slot;
             }
         }
@@ -278,7 +278,7 @@ impl Solve<'_> {
     /// provisional win through a move out of the class is replaced by a shorter one).
     fn make_win(&self, k: usize, r: u64, slot: u8, index: u64, n: u32) {
         let cell = &self.kinds[k].values[index as usize];
-        let new = code::encode(Outcome::Win { plies: Some(n) });
+        let new = code::encode(Exact::Win(n));
         let replaceable = |c: u8| code::undecided(c) || Self::win_longer_than(c, n);
         if new != OTHER_PARITY {
             let done = cell.fetch_update(Relaxed, Relaxed, |c| replaceable(c).then_some(new));
@@ -296,7 +296,7 @@ impl Solve<'_> {
     /// table).
     fn win_longer_than(c: u8, n: u32) -> bool {
         // Draws and undecided counts decode as draws.
-        c != OTHER_PARITY && matches!(code::decode(c), Outcome::Win { plies: Some(w) } if w > n)
+        c != OTHER_PARITY && matches!(code::decode(c), Exact::Win(w) if w > n)
     }
 
     /// [`Solve::make_win`] where the side table is involved, under its lock.
@@ -305,21 +305,21 @@ impl Solve<'_> {
         let key = (k as u8, r, slot);
         let c = cell.load(Relaxed);
         let replace = match c {
-            OTHER_PARITY => matches!(other[&key], Outcome::Win { plies: Some(w) } if w > n),
+            OTHER_PARITY => matches!(other[&key], Exact::Win(w) if w > n),
             DRAW => false,
             c if code::undecided(c) => true,
-            c => matches!(code::decode(c), Outcome::Win { plies: Some(w) } if w > n),
+            c => matches!(code::decode(c), Exact::Win(w) if w > n),
         };
         if !replace {
             return;
         }
-        let new = code::encode(Outcome::Win { plies: Some(n) });
+        let new = code::encode(Exact::Win(n));
         if cell.compare_exchange(c, new, Relaxed, Relaxed).is_err() {
             drop(other);
             return self.make_win(k, r, slot, self.kinds[k].first_state(r) + u64::from(slot), n);
         }
         if new == OTHER_PARITY {
-            other.insert(key, Outcome::Win { plies: Some(n) });
+            other.insert(key, Exact::Win(n));
         } else {
             other.remove(&key);
         }
