@@ -52,6 +52,19 @@ pub fn serialize_all<S: Serializer>(ns: &[u128], s: S) -> Result<S::Ok, S::Error
     seq.end()
 }
 
+/// Serde `serialize_with` for a list of counts that may be unknown (`null` then).
+///
+/// # Errors
+/// The serializer's.
+pub fn serialize_all_opt<S: Serializer>(ns: &[Option<u128>], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(ns.len()))?;
+    for n in ns {
+        seq.serialize_element(&json_opt(*n))?;
+    }
+    seq.end()
+}
+
 /// `n` followed by the noun that fits it: `1 set`, `2 sets`, `0 plies` (`one` and `many` are
 /// the two forms).
 pub fn counted(n: impl Into<u128>, one: &str, many: &str) -> String {

@@ -114,6 +114,17 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// Serde `serialize_with` for a value written as its text (`"first"`).
+///
+/// # Errors
+/// The serializer's.
+pub fn serialize_display_always<T: fmt::Display, S: serde::Serializer>(
+    value: &T,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
 /// Serde `serialize_with` for an optional value written as its text (`"win in 7 plies"`), as
 /// reports show values.
 ///

@@ -66,6 +66,6 @@ impl super::SolveCommand for BreakthroughArgs {
         let options = SolveOptions { mirror: self.side_mirror, ..prepared.options() };
         let mut solver = Solver::with_options(&game, options);
         let report = solve::solve_with(&mut solver, &game, prepared, run, started)?;
-        report::finish(&report, run, &[], |_| {})
+        report::finish(&report, run, &report::NoExtra {}, |_| {})
     }
 }

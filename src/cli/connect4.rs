@@ -53,7 +53,7 @@ impl super::SolveCommand for Connect4Args {
         estimate(squares).refuse_unless(self.long, &crate::game::Rules::name(&game))?;
         drop(_showing);
         let report = solve::solve(&game, Mode::Strong, &self.run)?;
-        report::finish(&report, &self.run, &[], |_| {})
+        report::finish(&report, &self.run, &report::NoExtra {}, |_| {})
     }
 }
 

@@ -45,7 +45,10 @@ pub(super) fn query(path: &Path, position: Option<&str>, json: bool, limit: Opti
                 Err(e) => {
                     failed += 1;
                     if json {
-                        say!("{}", serde_json::json!({ "position": text, "error": e.to_string() }));
+                        say!(
+                            "{}",
+                            crate::solved::report::to_json(&PositionError { position: text, error: e.to_string() })
+                        );
                     } else {
                         eprintln!("{text}: {e}");
                     }
@@ -107,7 +110,7 @@ pub(super) fn export(args: &ExportArgs) -> Result<()> {
 /// `dfasolve import`: a DFA1 exchange file into a one-set dfasolve file.
 pub(super) fn import(dfa1: &Path, out: &Path) -> Result<()> {
     let dfa = Dfa::load_dfa1(dfa1).about_file("loading", dfa1)?;
-    let meta = serde_json::json!({ "kind": "dfa1-import", "source": dfa1 }).to_string();
+    let meta = serde_json::to_string(&ImportMeta { kind: "dfa1-import", source: dfa1 })?;
     say!(
         "read {} ({} states after minimisation, {} positions)",
         dfa1.display(),
@@ -115,4 +118,18 @@ pub(super) fn import(dfa1: &Path, out: &Path) -> Result<()> {
         human(dfa.checked_count())
     );
     Bundle { meta, entries: vec![("imported".into(), dfa)] }.save(out).about_file("writing", out)
+}
+
+/// A position `query` or the browser could not answer, as JSON.
+#[derive(serde::Serialize)]
+pub(super) struct PositionError<'a> {
+    pub(super) position: &'a str,
+    pub(super) error: String,
+}
+
+/// The metadata of a DFA imported from the dfa1 format.
+#[derive(serde::Serialize)]
+struct ImportMeta<'a> {
+    kind: &'static str,
+    source: &'a Path,
 }

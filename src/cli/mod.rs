@@ -411,9 +411,14 @@ pub fn run(cli: Cli) -> Result<()> {
             let charts = crate::plot::plot_record(&csv, &source)?;
             write_atomically(&out, charts.svg.as_bytes()).about_file("writing", &out)?;
             if json {
-                let mut report = serde_json::to_value(&charts)?;
-                report["svg_file"] = serde_json::json!(out);
-                say!("{report}");
+                /// `plot --json`: the charts' figures and the file written.
+                #[derive(serde::Serialize)]
+                struct PlotJson<'a, C: serde::Serialize> {
+                    #[serde(flatten)]
+                    charts: &'a C,
+                    svg_file: &'a std::path::Path,
+                }
+                say!("{}", crate::solved::report::to_json(&PlotJson { charts: &charts, svg_file: &out }));
             } else {
                 say!("wrote {} ({})", out.display(), charts.title);
                 match (&charts.fit, &charts.fit_not_drawn) {

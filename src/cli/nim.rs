@@ -121,13 +121,13 @@ fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> {
             plies.iter().map(Dfa::checked_count).collect()
         }
     };
-    let extra = [
-        ("xor_check", serde_json::json!(check.summary)),
-        ("losing_positions", crate::counts::json_opt(check.losing)),
-        ("losing_dfa_states", serde_json::json!(check.losing_states)),
-        ("positions", crate::counts::json_opt(check.positions)),
-        ("per_ply_reachable", forward.iter().map(|&n| crate::counts::json_opt(n)).collect()),
-    ];
+    let extra = NimJson {
+        xor_check: &check.summary,
+        losing_positions: check.losing,
+        losing_dfa_states: check.losing_states,
+        positions: check.positions,
+        per_ply_reachable: &forward,
+    };
     super::report::finish(&report, run, &extra, |out| {
         out.push_str(&format!(
             "XOR check: {} — losing set has {} positions of {} in {} DFA states\n",
@@ -158,4 +158,17 @@ mod tests {
         assert!(estimate(64, 255).0 > 1e7);
         assert!(estimate(4, 7).0 < 1.0);
     }
+}
+
+/// Nim's fields in the `--json` report: the check against Bouton's rule and the plies.
+#[derive(serde::Serialize)]
+struct NimJson<'a, S: serde::Serialize> {
+    xor_check: &'a S,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    losing_positions: Option<u128>,
+    losing_dfa_states: usize,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    positions: Option<u128>,
+    #[serde(serialize_with = "crate::counts::serialize_all_opt")]
+    per_ply_reachable: &'a [Option<u128>],
 }

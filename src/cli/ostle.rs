@@ -138,7 +138,7 @@ pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Resul
     let mut solver = Solver::with_options(&game, prepared.options());
     let report: SolveReport = solve_with(&mut solver, &game, prepared, run, started)?;
     let AfterSolve::Census(limit) = after else {
-        return finish(&report, run, &[], |_| {});
+        return finish(&report, run, &super::report::NoExtra {}, |_| {});
     };
     let t = Instant::now();
     let sets = SolvedSets {
@@ -148,7 +148,7 @@ pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Resul
     };
     let census = census(&game, &report.solution, &sets, limit)?;
     let census_s = t.elapsed().as_secs_f64();
-    let extra = [("census", serde_json::to_value(&census)?), ("census_s", serde_json::json!(census_s))];
+    let extra = CensusJson { census: &census, census_s };
     finish(&report, run, &extra, |out| {
         table(out, "values of all states (plies to the end; published d = plies - 1):", &refs(&census.values));
         table(
@@ -432,4 +432,11 @@ struct VerifyReport<'a> {
     entries_checked: u64,
     explicit_values: &'a std::collections::BTreeMap<&'static str, u64>,
     tables_file: Option<&'a Path>,
+}
+
+/// The census in `ostle --census --json`, beside the solve's figures.
+#[derive(serde::Serialize)]
+struct CensusJson<'a, C: serde::Serialize> {
+    census: &'a C,
+    census_s: f64,
 }

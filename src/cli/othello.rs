@@ -405,7 +405,7 @@ impl super::SolveCommand for OthelloArgs {
             return self.run_differences(dir);
         }
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
-        report::finish(&report, &self.run, &[], |_| {})
+        report::finish(&report, &self.run, &report::NoExtra {}, |_| {})
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::output::{AboutFile, say};
 use crate::atomic::write_atomically;
-use crate::solved::explore::{self, Look, Solved, score_words, value_json, value_words};
+use crate::solved::explore::{self, Look, Solved, score_words, value_words};
 use crate::vocabulary::{Side, Status};
 use anyhow::{Result, anyhow, bail};
 use std::io::BufRead;
@@ -31,19 +31,28 @@ impl Game<'_> {
     /// The record of the game as JSON: the start, every move with the value before it, and
     /// how it ended (`winner` `null` while it goes on).
     fn record(&self) -> serde_json::Value {
-        let moves: Vec<serde_json::Value> = self
+        let moves = self
             .plies
             .iter()
-            .map(|p| {
-                serde_json::json!({ "side": p.side.to_string(), "move": p.name, "position_before": p.before.position,
-                    "value_before": value_json(p.before.value) })
+            .map(|p| PlyJson {
+                side: p.side,
+                name: &p.name,
+                position_before: &p.before.position,
+                value_before: p.before.value,
             })
             .collect();
-        let winner = self.winner().map(|w| w.to_string());
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.solved.game(), "start": self.start,
-            "you": self.human.to_string(), "moves": moves, "final_position": self.now.position,
-            "finished": self.now.over != Status::Ongoing, "winner": winner,
-            "you_won": self.winner().map(|w| w == self.human) })
+        let game = self.solved.game();
+        crate::solved::report::to_json(&RecordJson {
+            program: crate::PROGRAM_VERSION,
+            game: &game,
+            start: &self.start,
+            you: self.human,
+            moves,
+            final_position: &self.now.position,
+            finished: self.now.over != Status::Ongoing,
+            winner: self.winner(),
+            you_won: self.winner().map(|w| w == self.human),
+        })
     }
 
     fn winner(&self) -> Option<Side> {
@@ -225,4 +234,32 @@ fn save(game: &Game, file: &Path) -> Result<()> {
     let mut text = serde_json::to_string_pretty(&game.record())?;
     text.push('\n');
     write_atomically(file, text.as_bytes()).about_file("writing", file)
+}
+
+/// `play --json`: the game as played.
+#[derive(serde::Serialize)]
+struct RecordJson<'a> {
+    program: &'static str,
+    game: &'a str,
+    start: &'a str,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    you: Side,
+    moves: Vec<PlyJson<'a>>,
+    final_position: &'a str,
+    finished: bool,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display")]
+    winner: Option<Side>,
+    you_won: Option<bool>,
+}
+
+/// One move of [`RecordJson`], with the value of the position before it.
+#[derive(serde::Serialize)]
+struct PlyJson<'a> {
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    side: Side,
+    #[serde(rename = "move")]
+    name: &'a str,
+    position_before: &'a str,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display")]
+    value_before: Option<crate::vocabulary::Outcome>,
 }

@@ -4,8 +4,8 @@
 use super::output::{AboutFile, say};
 use crate::counts::human;
 use crate::games::GAMES;
+use crate::solved::explore;
 use crate::solved::explore::positions::{Distance, Pick, ValueKind};
-use crate::solved::explore::{self, value_json};
 use crate::solved::{Listed, PositionsAsk};
 use anyhow::{Result, bail};
 use std::path::Path;
@@ -32,20 +32,29 @@ pub(super) fn positions(path: &Path, ask: &Ask) -> Result<()> {
         listed.push((look, line));
     }
     if ask.json {
-        let listed: Vec<serde_json::Value> = listed
+        let positions = listed
             .iter()
-            .map(|(look, line)| {
-                serde_json::json!({ "position": look.position, "value": value_json(look.value),
-                    "best_line": line.moves, "best_line_end": line.end, "best_line_is_best_play": line.best_play })
+            .map(|(look, line)| ListedJson {
+                position: &look.position,
+                value: look.value,
+                best_line: &line.moves,
+                best_line_end: &line.end,
+                best_line_is_best_play: line.best_play,
             })
             .collect();
-        say!(
-            "{}",
-            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": solved.game(), "kind": ask_kind,
-                "counted": counted.unwrap_or("positions"),
-                "counts": listing.tallies, "plies": listing.plies, "matching": crate::counts::json(listing.matching),
-                "sampled": matches!(ask.positions.pick, Pick::Sample { .. }), "positions": listed })
-        );
+        let game = solved.game();
+        let report = PositionsJson {
+            program: crate::PROGRAM_VERSION,
+            game: &game,
+            kind: ask_kind,
+            counted: counted.unwrap_or("positions"),
+            counts: &listing.tallies,
+            plies: listing.plies,
+            matching: listing.matching,
+            sampled: matches!(ask.positions.pick, Pick::Sample { .. }),
+            positions,
+        };
+        say!("{}", crate::solved::report::to_json(&report));
         return Ok(());
     }
     say!("{}: {} for the player to move, {unit} by plies to the end:", solved.game(), word(ask_kind));
@@ -84,4 +93,30 @@ fn word(kind: ValueKind) -> &'static str {
         ValueKind::Loss => "losses",
         ValueKind::Draw => "draws",
     }
+}
+
+/// `positions --json`: the counts of the value asked for by distance, and the positions listed.
+#[derive(serde::Serialize)]
+struct PositionsJson<'a, K: serde::Serialize> {
+    program: &'static str,
+    game: &'a str,
+    kind: K,
+    counted: &'a str,
+    counts: &'a [crate::solved::explore::positions::Tally],
+    plies: Option<u32>,
+    #[serde(serialize_with = "crate::counts::serialize")]
+    matching: u128,
+    sampled: bool,
+    positions: Vec<ListedJson<'a>>,
+}
+
+/// One position of [`PositionsJson`], with its best line.
+#[derive(serde::Serialize)]
+struct ListedJson<'a> {
+    position: &'a str,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display")]
+    value: Option<crate::vocabulary::Outcome>,
+    best_line: &'a [String],
+    best_line_end: &'a str,
+    best_line_is_best_play: bool,
 }

@@ -94,46 +94,94 @@ fn totals(report: &SolveReport) -> Totals {
     t
 }
 
-/// Print `report`: one JSON object with `extra` fields, or the headline, the game's `details`
-/// and the tables.
+/// `--json` of a solve: what every game reports, then the game's own fields (`extra`).
+#[derive(serde::Serialize)]
+struct SolveJson<'a, E: serde::Serialize> {
+    program: &'static str,
+    game: &'a str,
+    winner: &'static str,
+    params: &'a crate::game::GameParams,
+    mode: &'a crate::solved::Mode,
+    initial_value: String,
+    longest_win: Option<u32>,
+    wall_s: f64,
+    peak_rss_bytes: Option<u64>,
+    largest_dfa: LargestDfa,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    positions_solved: Option<u128>,
+    positions_solved_are: &'static str,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    positions_in_sets: Option<u128>,
+    solution_bytes: usize,
+    positions_per_byte: Option<f64>,
+    solution_file: Option<&'a std::path::Path>,
+    checkpoints: Option<CheckpointsJson<'a>>,
+    steps: &'a [crate::record::StepRecord],
+    #[serde(flatten)]
+    extra: &'a E,
+}
+
+/// The largest set of a solve.
+#[derive(serde::Serialize)]
+struct LargestDfa {
+    states: usize,
+    bytes: usize,
+}
+
+/// A solve's checkpoints: where, how many steps were read back, and that they are kept.
+#[derive(serde::Serialize)]
+struct CheckpointsJson<'a> {
+    dir: &'a std::path::Path,
+    steps_reused: usize,
+    kept: bool,
+}
+
+/// No fields of a game's own.
+#[derive(serde::Serialize)]
+pub(super) struct NoExtra {}
+
+/// Print `report`: one JSON object with the game's `extra` fields, or the headline, the
+/// game's `details` and the tables.
 pub(super) fn finish(
     report: &SolveReport,
     run: &RunOptions,
-    extra: &[(&str, serde_json::Value)],
+    extra: &impl serde::Serialize,
     details: impl FnOnce(&mut String),
 ) -> Result<()> {
     let t = totals(report);
     let peak = peak_rss_bytes();
     let ppb = t.positions.map(|p| p as f64 / t.bytes.max(1) as f64);
     if run.json {
-        let mut obj = serde_json::json!({
-            "program": crate::PROGRAM_VERSION,
-            "game": report.name,
-            "winner": winner(report.solution.initial_value),
-            "params": report.solution.params,
-            "mode": report.solution.mode,
-            "initial_value": report.solution.initial_value.to_string(),
-            "longest_win": report.solution.longest_win(),
-            "wall_s": report.wall_s,
-            "peak_rss_bytes": peak,
-            "largest_dfa": { "states": t.largest_states, "bytes": t.largest_bytes },
-            "positions_solved": crate::counts::json_opt(t.positions),
-            "positions_solved_are": if report.solution.reachable_valued.is_some() {
+        let json = SolveJson {
+            program: crate::PROGRAM_VERSION,
+            game: &report.name,
+            winner: winner(report.solution.initial_value),
+            params: &report.solution.params,
+            mode: &report.solution.mode,
+            initial_value: report.solution.initial_value.to_string(),
+            longest_win: report.solution.longest_win(),
+            wall_s: report.wall_s,
+            peak_rss_bytes: peak,
+            largest_dfa: LargestDfa { states: t.largest_states, bytes: t.largest_bytes },
+            positions_solved: t.positions,
+            positions_solved_are: if report.solution.reachable_valued.is_some() {
                 "the positions the start reaches without passing a position the backward plies decided (the forward plies), all valued"
             } else {
                 "every position of the value classes"
             },
-            "positions_in_sets": crate::counts::json_opt(t.in_sets),
-            "solution_bytes": t.bytes,
-            "positions_per_byte": ppb,
-            "solution_file": report.saved,
-            "checkpoints": report.checkpoints.as_ref().map(|(dir, reused)| serde_json::json!({ "dir": dir, "steps_reused": reused, "kept": true })),
-            "steps": report.solution.records,
-        });
-        for (k, v) in extra {
-            obj[*k] = v.clone();
-        }
-        say!("{obj}");
+            positions_in_sets: t.in_sets,
+            solution_bytes: t.bytes,
+            positions_per_byte: ppb,
+            solution_file: report.saved.as_deref(),
+            checkpoints: report.checkpoints.as_ref().map(|(dir, reused)| CheckpointsJson {
+                dir,
+                steps_reused: *reused,
+                kept: true,
+            }),
+            steps: &report.solution.records,
+            extra,
+        };
+        say!("{}", serde_json::to_value(&json)?);
         return Ok(());
     }
     let mut out = headline(&report.name, report.solution.initial_value);

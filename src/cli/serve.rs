@@ -40,19 +40,22 @@ fn route(solved: &dyn Solved, url: &str) -> (u16, String, &'static str) {
     match path {
         "/" | "/index.html" => (200, first_paint(solved), "text/html; charset=utf-8"),
         "/api/start" => {
-            let start = serde_json::json!({ "game": solved.game(), "position": solved.start() });
-            (200, start.to_string(), JSON)
+            let start = StartJson { game: solved.game(), position: solved.start() };
+            (200, crate::solved::report::to_json(&start).to_string(), JSON)
         }
         "/api/query" => {
             let Some(position) = parameter(query, "position") else {
-                return (400, serde_json::json!({ "error": "no position= parameter" }).to_string(), JSON);
+                return (400, error_json("no position= parameter".into()), JSON);
             };
             match answer(solved, &position, None) {
                 Ok((object, _)) => (200, object.to_string(), JSON),
-                Err(e) => (400, serde_json::json!({ "position": position, "error": e.to_string() }).to_string(), JSON),
+                Err(e) => {
+                    let error = super::files::PositionError { position: &position, error: e.to_string() };
+                    (400, crate::solved::report::to_json(&error).to_string(), JSON)
+                }
             }
         }
-        _ => (404, serde_json::json!({ "error": format!("no page {path}") }).to_string(), JSON),
+        _ => (404, error_json(format!("no page {path}")), JSON),
     }
 }
 
@@ -119,4 +122,20 @@ mod tests {
         assert_eq!(parameter("other=1", "position"), None);
         assert_eq!(parameter("position=%ff", "position"), None, "not UTF-8");
     }
+}
+
+/// `/api/start`: the game and its start.
+#[derive(serde::Serialize)]
+struct StartJson {
+    game: String,
+    position: String,
+}
+
+/// A request the server cannot answer, as JSON.
+fn error_json(error: String) -> String {
+    #[derive(serde::Serialize)]
+    struct ErrorJson {
+        error: String,
+    }
+    crate::solved::report::to_json(&ErrorJson { error }).to_string()
 }

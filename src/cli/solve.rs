@@ -56,22 +56,32 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     let class = class?;
     let wall_s = started.elapsed().as_secs_f64();
     finish_csv(game, run, solver.records())?;
-    let rows: Vec<serde_json::Value> = class
-        .values
-        .iter()
-        .map(|v| {
-            let s = v.set.stats();
-            serde_json::json!({ "side": v.side.to_string(), "value": v.outcome.to_string(), "positions": crate::counts::json_opt(s.positions),
-                "states": s.states, "bytes": s.disk_bytes })
-        })
-        .collect();
     let peak = crate::record::peak_rss_bytes();
     if run.json {
-        say!(
-            "{}",
-            serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": game.name(), "class": name, "values": rows, "wall_s": wall_s,
-                "peak_rss_bytes": peak, "file": crate::solved::solution::ClassValues::path(dir, name) })
-        );
+        let values = class
+            .values
+            .iter()
+            .map(|v| {
+                let s = v.set.stats();
+                ClassValueJson {
+                    side: v.side,
+                    value: v.outcome,
+                    positions: s.positions,
+                    states: s.states,
+                    bytes: s.disk_bytes,
+                }
+            })
+            .collect();
+        let report = ClassJson {
+            program: crate::PROGRAM_VERSION,
+            game: game.name(),
+            class: name,
+            values,
+            wall_s,
+            peak_rss_bytes: peak,
+            file: crate::solved::solution::ClassValues::path(dir, name),
+        };
+        say!("{}", crate::solved::report::to_json(&report));
         return Ok(());
     }
     say!("{}: class {name} solved in {wall_s:.2} s, peak memory {} MiB", game.name(), peak.unwrap_or(0) >> 20);
@@ -332,4 +342,29 @@ pub(super) fn check_outputs<'p>(
         check_directory(d).about_file("cannot write in", d)?;
     }
     Ok(())
+}
+
+/// `--class NAME --json`: one class job's value classes.
+#[derive(serde::Serialize)]
+struct ClassJson<'a> {
+    program: &'static str,
+    game: String,
+    class: &'a str,
+    values: Vec<ClassValueJson>,
+    wall_s: f64,
+    peak_rss_bytes: Option<u64>,
+    file: std::path::PathBuf,
+}
+
+/// One value class of [`ClassJson`].
+#[derive(serde::Serialize)]
+struct ClassValueJson {
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    side: crate::vocabulary::Side,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    value: crate::vocabulary::Outcome,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    positions: Option<u128>,
+    states: usize,
+    bytes: usize,
 }

@@ -43,6 +43,6 @@ impl super::SolveCommand for SpreadArgs {
     /// A refused size, the solver's and the outputs' errors.
     fn run(&self) -> Result<()> {
         let report = solve::solve(&self.game()?, Mode::Strong, &self.run)?;
-        report::finish(&report, &self.run, &[], |_| {})
+        report::finish(&report, &self.run, &report::NoExtra {}, |_| {})
     }
 }

@@ -60,16 +60,15 @@ impl SolutionChecked {
 
 impl Report for SolutionChecked {
     fn json(&self) -> serde_json::Value {
-        let classes: Vec<serde_json::Value> = self
+        let classes = self
             .classes
             .iter()
-            .map(|c| {
-                serde_json::json!({ "side": c.side.to_string(), "value": c.outcome.to_string(),
-                    "checked": crate::counts::json(c.checked), "all": c.all })
-            })
+            .map(|c| ClassCheckedJson { side: c.side, value: c.outcome, checked: c.checked, all: c.all })
             .collect();
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.game, "passed": true,
-            "checked": crate::counts::json(self.checked()), "sample": self.sample, "seed": self.seed, "classes": classes })
+        super::report::to_json(&SolutionCheckedJson {
+            passed: super::report::CheckPassed::new(&self.game, self.checked(), self.sample, self.seed),
+            classes,
+        })
     }
 
     fn text(&self) -> String {
@@ -209,4 +208,24 @@ pub fn check_position(game: &dyn Game, solution: &Solution, pos: &Position, clai
         }
     }
     Ok(())
+}
+
+/// `check --json` of a DFA solution.
+#[derive(serde::Serialize)]
+struct SolutionCheckedJson<'a> {
+    #[serde(flatten)]
+    passed: super::report::CheckPassed<'a>,
+    classes: Vec<ClassCheckedJson>,
+}
+
+/// One value class of [`SolutionCheckedJson`].
+#[derive(serde::Serialize)]
+struct ClassCheckedJson {
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    side: Side,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    value: Outcome,
+    #[serde(serialize_with = "crate::counts::serialize")]
+    checked: u128,
+    all: bool,
 }

@@ -130,9 +130,15 @@ struct SolutionPuzzles {
 
 impl Report for SolutionPuzzles {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.game, "states_with_the_value": self.with_value,
-            "examined": self.examined, "complete": self.examined as u128 == self.with_value, "passing": self.passing,
-            "puzzles": self.found })
+        super::report::to_json(&PuzzlesJson {
+            program: crate::PROGRAM_VERSION,
+            game: &self.game,
+            states_with_the_value: self.with_value,
+            examined: self.examined,
+            complete: self.examined as u128 == self.with_value,
+            passing: self.passing,
+            puzzles: &self.found,
+        })
     }
 
     fn text(&self) -> String {
@@ -167,4 +173,16 @@ pub fn puzzle_text(position: &str, plies: Option<u32>, winning: &[String], line:
     line!(out, "  winning moves: {}", winning.join(", "));
     line!(out, "  line: {}", line.join(", "));
     out
+}
+
+/// `puzzles --json` of a DFA solution.
+#[derive(serde::Serialize)]
+struct PuzzlesJson<'a> {
+    program: &'static str,
+    game: &'a str,
+    states_with_the_value: u128,
+    examined: u64,
+    complete: bool,
+    passing: u64,
+    puzzles: &'a [Found],
 }

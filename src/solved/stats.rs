@@ -115,20 +115,29 @@ impl FiguresReport {
 impl Report for FiguresReport {
     fn json(&self) -> serde_json::Value {
         let Figures { sets, meta, bytes, .. } = &self.figures;
-        let rows: Vec<serde_json::Value> = sets
+        let sets = sets
             .iter()
-            .map(|(name, s)| {
-                serde_json::json!({
-                    "name": name, "layers": s.states_per_layer.len(), "states": s.states, "memory_bytes": s.memory_bytes,
-                    "disk_bytes": s.disk_bytes, "positions": crate::counts::json_opt(s.positions), "positions_per_byte": s.positions_per_byte,
-                })
+            .map(|(name, s)| SetJson {
+                name,
+                layers: s.states_per_layer.len(),
+                states: s.states,
+                memory_bytes: s.memory_bytes,
+                disk_bytes: s.disk_bytes,
+                positions: s.positions,
+                positions_per_byte: s.positions_per_byte,
             })
             .collect();
-        let total_pos = self.total_positions();
-        serde_json::json!({ "file": self.path, "file_bytes": bytes, "program": crate::PROGRAM_VERSION,
-            "meta": solution::metadata_for_reports(meta), "sets": rows,
-            "total_positions": crate::counts::json_opt(total_pos), "total_states": self.total_states(),
-            "positions_per_byte": total_pos.map(|p| p as f64 / (*bytes).max(1) as f64) })
+        let total_positions = self.total_positions();
+        super::report::to_json(&FiguresJson {
+            file: &self.path,
+            file_bytes: *bytes,
+            program: crate::PROGRAM_VERSION,
+            meta: solution::metadata_for_reports(meta),
+            sets,
+            total_positions,
+            total_states: self.total_states(),
+            positions_per_byte: total_positions.map(|p| p as f64 / (*bytes).max(1) as f64),
+        })
     }
 
     fn text(&self) -> String {
@@ -175,4 +184,31 @@ pub fn stats(path: &Path, games: &'static Games) -> Result<Box<dyn Report>> {
     }
     let figures = if path.is_dir() { Figures::of_class_files(path)? } else { Figures::of_file(path)? };
     Ok(figures.report(path))
+}
+
+/// `stats --json`: the file, its metadata, and each set's figures.
+#[derive(serde::Serialize)]
+struct FiguresJson<'a> {
+    file: &'a std::path::Path,
+    file_bytes: u64,
+    program: &'static str,
+    meta: serde_json::Value,
+    sets: Vec<SetJson<'a>>,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    total_positions: Option<u128>,
+    total_states: usize,
+    positions_per_byte: Option<f64>,
+}
+
+/// One set of [`FiguresJson`].
+#[derive(serde::Serialize)]
+struct SetJson<'a> {
+    name: &'a str,
+    layers: usize,
+    states: usize,
+    memory_bytes: usize,
+    disk_bytes: usize,
+    #[serde(serialize_with = "crate::counts::serialize_opt")]
+    positions: Option<u128>,
+    positions_per_byte: Option<f64>,
 }

@@ -11,6 +11,7 @@ use crate::counts::human;
 use crate::error::{Error, Result};
 use crate::game::Rules;
 use crate::solved::check::check_solution;
+use crate::solved::report::CheckPassed;
 use crate::solved::report::{Report, line};
 use crate::solved::{CheckAsk, Figures, Format, Games, Solution, Solved};
 use std::path::Path;
@@ -167,14 +168,14 @@ struct MarginsChecked {
 impl Report for MarginsChecked {
     fn json(&self) -> serde_json::Value {
         let checked: u128 = self.rows.iter().map(|r| r.1).sum();
-        let thresholds: Vec<serde_json::Value> = self
-            .rows
-            .iter()
-            .map(|&(t, n, all)| serde_json::json!({ "threshold": t, "checked": crate::counts::json(n), "all": all }))
-            .collect();
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.game, "passed": true,
-            "checked": crate::counts::json(checked), "sample": self.sample, "seed": self.seed, "thresholds": thresholds,
-            "start_difference": self.start_difference, "wall_s": self.wall_s })
+        let thresholds =
+            self.rows.iter().map(|&(threshold, checked, all)| ThresholdChecked { threshold, checked, all }).collect();
+        crate::solved::report::to_json(&MarginsCheckedJson {
+            passed: CheckPassed::new(&self.game, checked, self.sample, self.seed),
+            thresholds,
+            start_difference: self.start_difference,
+            wall_s: self.wall_s,
+        })
     }
 
     fn text(&self) -> String {
@@ -211,8 +212,13 @@ struct DifferencesChecked {
 impl Report for DifferencesChecked {
     fn json(&self) -> serde_json::Value {
         let checked: u64 = self.classes.iter().map(|c| c.checked).sum();
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "game": self.game.name(), "passed": true, "checked": checked,
-            "sample": self.sample, "seed": self.seed, "per": "class of discs", "classes": self.classes, "wall_s": self.wall_s })
+        let game = self.game.name();
+        crate::solved::report::to_json(&DifferencesCheckedJson {
+            passed: CheckPassed::new(&game, checked.into(), self.sample, self.seed),
+            per: "class of discs",
+            classes: &self.classes,
+            wall_s: self.wall_s,
+        })
     }
 
     fn text(&self) -> String {
@@ -236,4 +242,33 @@ impl Report for DifferencesChecked {
         );
         out
     }
+}
+
+/// `check --json` of margins.
+#[derive(serde::Serialize)]
+struct MarginsCheckedJson<'a> {
+    #[serde(flatten)]
+    passed: CheckPassed<'a>,
+    thresholds: Vec<ThresholdChecked>,
+    start_difference: i32,
+    wall_s: f64,
+}
+
+/// One threshold of [`MarginsCheckedJson`].
+#[derive(serde::Serialize)]
+struct ThresholdChecked {
+    threshold: i32,
+    #[serde(serialize_with = "crate::counts::serialize")]
+    checked: u128,
+    all: bool,
+}
+
+/// `check --json` of difference tables.
+#[derive(serde::Serialize)]
+struct DifferencesCheckedJson<'a> {
+    #[serde(flatten)]
+    passed: CheckPassed<'a>,
+    per: &'static str,
+    classes: &'a [differences::ClassChecked],
+    wall_s: f64,
 }

@@ -156,34 +156,70 @@ pub fn best_line(solved: &dyn Solved, look: &Look) -> Result<Line> {
     }
 }
 
-/// A value as every JSON report writes it: [`Outcome`]'s text (`win in 17 plies`, `draw`).
-pub fn value_json(value: Option<Outcome>) -> serde_json::Value {
-    value.map_or(serde_json::Value::Null, |v| serde_json::Value::String(v.to_string()))
+/// `query --json`: a position, its value, its moves and its best line.
+#[derive(serde::Serialize)]
+pub struct LookJson<'a> {
+    game: &'a str,
+    position: &'a str,
+    board: &'a str,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display_always")]
+    side_to_move: Side,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display")]
+    value: Option<Outcome>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i32>,
+    moves: Vec<LookMoveJson<'a>>,
+    moves_total: usize,
+    best_line: &'a [String],
+    best_line_end: &'a str,
+    best_line_is_best_play: bool,
+}
+
+/// One move of [`LookJson`].
+#[derive(serde::Serialize)]
+struct LookMoveJson<'a> {
+    #[serde(rename = "move")]
+    name: &'a str,
+    position: &'a str,
+    #[serde(serialize_with = "crate::vocabulary::serialize_display")]
+    value_for_opponent: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score_for_opponent: Option<i32>,
 }
 
 impl Look {
     /// The answer as `query --json` writes it: at most `limit` moves listed, with the best line.
     pub fn to_json(&self, game: &str, limit: Option<usize>, line: &Line) -> serde_json::Value {
+        crate::solved::report::to_json(&self.json_view(game, limit, line))
+    }
+
+    /// [`Look::to_json`] as a type.
+    pub fn json_view<'a>(&'a self, game: &'a str, limit: Option<usize>, line: &'a Line) -> LookJson<'a> {
         let shown = limit.unwrap_or(usize::MAX).min(self.moves.len());
-        let moves: Vec<serde_json::Value> = self.moves[..shown]
+        let moves = self.moves[..shown]
             .iter()
-            .map(|m| {
-                let mut o = serde_json::json!({ "move": m.name, "position": m.position,
-                    "value_for_opponent": value_json(m.value_for_opponent) });
-                if let Some(s) = m.score_for_opponent {
-                    o["score_for_opponent"] = s.into();
-                }
-                o
+            .map(|m| LookMoveJson {
+                name: &m.name,
+                position: &m.position,
+                value_for_opponent: m.value_for_opponent,
+                score_for_opponent: m.score_for_opponent,
             })
             .collect();
-        let mut o = serde_json::json!({ "game": game, "position": self.position, "board": self.board,
-            "side_to_move": self.side_to_move.to_string(), "value": value_json(self.value),
-            "status": self.over.word(), "moves": moves, "moves_total": self.moves.len(),
-            "best_line": line.moves, "best_line_end": line.end, "best_line_is_best_play": line.best_play });
-        if let Some(s) = self.score {
-            o["score"] = s.into();
+        LookJson {
+            game,
+            position: &self.position,
+            board: &self.board,
+            side_to_move: self.side_to_move,
+            value: self.value,
+            status: self.over.word(),
+            score: self.score,
+            moves,
+            moves_total: self.moves.len(),
+            best_line: &line.moves,
+            best_line_end: &line.end,
+            best_line_is_best_play: line.best_play,
         }
-        o
     }
 
     /// The answer as `query` prints it: the board, the value, the moves (at most `limit`) and

@@ -51,8 +51,13 @@ impl Format for TablesFormat {
             let bytes = std::fs::metadata(&file).map_err(|error| Error::Io { path: file.clone(), error })?.len();
             let tables = ClassTables::open(&file, Some(&v))?;
             for k in &tables.kinds {
-                rows.push(serde_json::json!({ "class": c.name, "kind": k.kind.to_string(), "boards": k.dir.boards(),
-                    "states": k.states(), "class_file_bytes": bytes }));
+                rows.push(KindRow {
+                    class: c.name.clone(),
+                    kind: k.kind.to_string(),
+                    boards: k.dir.boards(),
+                    states: k.states(),
+                    class_file_bytes: bytes,
+                });
             }
         }
         Ok(Box::new(TablesStats { variant: v, rows }))
@@ -127,12 +132,63 @@ fn compare(
 
 struct TablesStats {
     variant: Variant,
-    rows: Vec<serde_json::Value>,
+    rows: Vec<KindRow>,
+}
+
+/// One kind of state of one class file, in `stats`.
+#[derive(serde::Serialize)]
+struct KindRow {
+    class: String,
+    kind: String,
+    boards: u64,
+    states: u64,
+    class_file_bytes: u64,
+}
+
+/// `stats --json` of class tables.
+#[derive(serde::Serialize)]
+struct TablesStatsJson<'a> {
+    program: &'static str,
+    rule: &'a str,
+    kinds: &'a [KindRow],
+}
+
+/// `check --json` of class tables.
+#[derive(serde::Serialize)]
+struct TablesCheckedJson<'a> {
+    program: &'static str,
+    checked_states: u64,
+    seed: u64,
+    passed: bool,
+    compared_with_dfa: &'a Option<super::compare::Comparison>,
+}
+
+/// `puzzles --json` of class tables: the wins of one length.
+#[derive(serde::Serialize)]
+struct TablesPuzzlesJson<'a, P: serde::Serialize, C: serde::Serialize> {
+    program: &'static str,
+    states_with_the_value: u64,
+    examined: u64,
+    complete: bool,
+    passing: &'a C,
+    puzzles: &'a [P],
+}
+
+/// `puzzles --sacrifice --json` of class tables.
+#[derive(serde::Serialize)]
+struct SacrificePuzzlesJson<'a, P: serde::Serialize, C: serde::Serialize> {
+    program: &'static str,
+    passing: &'a C,
+    puzzles: &'a [P],
 }
 
 impl Report for TablesStats {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "rule": self.variant.rule.name(), "kinds": self.rows })
+        crate::solved::report::to_json(&TablesStatsJson {
+            program: crate::PROGRAM_VERSION,
+            rule: &self.variant.rule.name(),
+            kinds: &self.rows,
+        })
     }
 
     fn text(&self) -> String {
@@ -149,16 +205,7 @@ impl Report for TablesStats {
         );
         line!(out, "{:>6} {:>6} {:>14} {:>16} {:>16}", "class", "kind", "boards", "states", "file bytes");
         for r in &self.rows {
-            line!(
-                out,
-                "{:>6} {:>6} {:>14} {:>16} {:>16}",
-                r["class"].as_str().unwrap_or(""),
-                r["kind"].as_str().unwrap_or(""),
-                // A JSON value ignores a width: its text takes it.
-                r["boards"].to_string(),
-                r["states"].to_string(),
-                r["class_file_bytes"].to_string()
-            );
+            line!(out, "{:>6} {:>6} {:>14} {:>16} {:>16}", r.class, r.kind, r.boards, r.states, r.class_file_bytes);
         }
         out
     }
@@ -172,8 +219,13 @@ struct TablesChecked {
 
 impl Report for TablesChecked {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "checked_states": self.checked, "seed": self.seed,
-            "passed": true, "compared_with_dfa": self.compared })
+        crate::solved::report::to_json(&TablesCheckedJson {
+            program: crate::PROGRAM_VERSION,
+            checked_states: self.checked,
+            seed: self.seed,
+            passed: true,
+            compared_with_dfa: &self.compared,
+        })
     }
 
     fn text(&self) -> String {
@@ -202,9 +254,14 @@ struct TablesPuzzles(super::puzzles::Found);
 impl Report for TablesPuzzles {
     fn json(&self) -> serde_json::Value {
         let found = &self.0;
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "states_with_the_value": found.with_value,
-            "examined": found.examined, "complete": found.examined == found.with_value, "passing": found.passing,
-            "puzzles": found.puzzles })
+        crate::solved::report::to_json(&TablesPuzzlesJson {
+            program: crate::PROGRAM_VERSION,
+            states_with_the_value: found.with_value,
+            examined: found.examined,
+            complete: found.examined == found.with_value,
+            passing: &found.passing,
+            puzzles: &found.puzzles,
+        })
     }
 
     fn text(&self) -> String {
@@ -236,7 +293,11 @@ struct SacrificePuzzles {
 
 impl Report for SacrificePuzzles {
     fn json(&self) -> serde_json::Value {
-        serde_json::json!({ "program": crate::PROGRAM_VERSION, "passing": self.found.passing, "puzzles": self.found.puzzles })
+        crate::solved::report::to_json(&SacrificePuzzlesJson {
+            program: crate::PROGRAM_VERSION,
+            passing: &self.found.passing,
+            puzzles: &self.found.puzzles,
+        })
     }
 
     fn text(&self) -> String {
