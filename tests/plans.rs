@@ -239,3 +239,27 @@ fn the_explicit_ostle_tables_planned_are_those_of_the_one_process_solve() {
     let refused = dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--job", "class-3v3"]);
     assert!(!refused.status.success() && said(&refused).contains("refuses to start"), "{}", said(&refused));
 }
+
+/// Othello's exact differences planned class by class, from the full board down: the
+/// universes and tables of the one-process solve, byte for byte; a class whose class above
+/// is not made is refused in one line, and the report afterwards reads every table.
+#[test]
+fn the_othello_differences_planned_are_those_of_the_one_process_solve() {
+    let tmp = crate::scratch::tempdir();
+    let board = ["othello", "--width", "4", "--height", "3"];
+    ok(dfasolve_in(tmp.path(), &[&board[..], &["--differences", "one", "--quiet"]].concat()));
+    let early = dfasolve_in(tmp.path(), &[&board[..], &["--differences", "early", "--discs", "8"]].concat());
+    assert!(!early.status.success() && said(&early).contains("reads the class above it"), "{}", said(&early));
+    ok(dfasolve_in(tmp.path(), &[&["plan"][..], &board, &["--differences", "planned"]].concat()));
+    ok(dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--jobs", "2"]));
+    for extension in ["table", "dfas"] {
+        let (planned, one) =
+            (files_ending(&tmp.path().join("planned"), extension), files_ending(&tmp.path().join("one"), extension));
+        assert_eq!(planned.len(), 9, "{extension}: a file per class of 4 to 12 discs");
+        assert!(planned == one, "the planned .{extension} files differ from the one-process solve's");
+    }
+    let report = ok(dfasolve_in(tmp.path(), &[&board[..], &["--differences", "planned", "--json"]].concat()));
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["start_difference"], 12, "the published 4x3 win by 12");
+    assert!(report["classes"].as_array().unwrap().iter().all(|c| c["already_solved"] == true));
+}

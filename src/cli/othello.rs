@@ -52,6 +52,11 @@ pub struct OthelloArgs {
     /// a stopped run resumes at its class). Prints Black's difference from the start.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["threshold", "margin", "plies", "margins", "out", "checkpoint", "by_classes"])]
     pub differences: Option<PathBuf>,
+    /// With `--differences`: make only the table of this many discs, one job of a plan (the
+    /// full board's class also makes the universes; a lower class reads the class above
+    /// from the directory). Prints the class's line.
+    #[arg(long, value_name = "D", requires = "differences")]
+    pub discs: Option<usize>,
     /// Start a job estimated to take more than half an hour (refused otherwise, with its
     /// estimate of time, memory and disk).
     #[arg(long)]
@@ -70,7 +75,7 @@ impl OthelloArgs {
         Ok(self.game.game()?)
     }
 
-    fn game_at(&self, threshold: i32) -> Result<Othello> {
+    pub(crate) fn game_at(&self, threshold: i32) -> Result<Othello> {
         Ok(OthelloParams { threshold, ..self.game }.game()?)
     }
 
@@ -284,6 +289,16 @@ impl OthelloArgs {
                 "seconds",
                 "signs"
             );
+        }
+        if let Some(d) = self.discs {
+            let run = crate::dfa::limits::catch_engine_stop(|| differences::solve_one(&game, dir, d))
+                .map_err(anyhow::Error::from)??;
+            if self.run.json {
+                say!("{}", crate::solved::report::to_json(&run));
+            } else {
+                print_class(&run)?;
+            }
+            return Ok(());
         }
         let (mut classes, mut unwritten): (Vec<ClassRun>, Option<anyhow::Error>) = (Vec::new(), None);
         let solved = crate::dfa::limits::catch_engine_stop(|| {

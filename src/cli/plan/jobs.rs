@@ -2,7 +2,7 @@
 //! meet in the middle's steps; their estimates, and how their files are checked.
 
 use super::PlanArgs;
-use crate::game::{Game, PositionClass};
+use crate::game::{Game, PositionClass, Rules};
 use crate::plan::{Estimate, Job, Plan};
 use crate::solved::solution::{ClassUniverse, ClassValues};
 use anyhow::{Context, Result, bail};
@@ -218,11 +218,73 @@ pub(super) fn tables_plan(explicit: &crate::cli::ExplicitOstleArgs, args: &PlanA
     Ok((Plan::new(title, workdir, dir.clone(), jobs)?, dir))
 }
 
-/// A job's file checked by its format's checksum: the explicit Ostle tables (`.ranked`) or a
-/// dfasolve bundle (everything else a plan names).
+/// `dfasolve plan othello … --differences DIR`: one job per class of discs, from the full
+/// board down (`--discs D`), a chain: each reads its own universe and the class above's
+/// table. The first job also sweeps every class's universe from the start, so every job
+/// depends on it. The start's difference and the report are then one run of the same
+/// command, which reads every table.
+pub(super) fn differences_plan(othello: &crate::cli::OthelloArgs, dir: &Path, args: &PlanArgs) -> Result<Plan> {
+    use crate::games::othello::difference_table::DifferenceTable;
+    if othello.discs.is_some() || args.parts.is_some() {
+        bail!("the solve to plan is the whole --differences solve: without --discs or --parts");
+    }
+    if !othello.game.reachable {
+        bail!("--differences values the positions reachable from the start; leave out --strong");
+    }
+    let game = othello.game_at(0)?;
+    let squares = game.shape().len();
+    // Per class, a share of the whole solve's law: the largest class of 4x6, 6x4 and 5x5 took
+    // 22-25% of the time and held 23% of the positions (`results/othello/*-differences/`).
+    // Memory is bounded by the whole's peak.
+    const LARGEST_SHARE: f64 = 0.3;
+    let whole = crate::cli::othello_cost::estimate(crate::cli::othello_cost::Job::Differences, squares);
+    let cores = rayon::current_num_threads().max(1) as f64;
+    let estimate = Estimate {
+        memory_bytes: Some(args.job_memory.map_or(whole.peak_bytes.max(256.0 * 1048576.0), |g| g * 1073741824.0) as u64),
+        seconds: args.job_time.map_or((whole.seconds * cores * LARGEST_SHARE).max(10.0), |m| m * 60.0).ceil() as u64,
+        disk_bytes: (whole.disk_bytes.unwrap_or(0.0) * LARGEST_SHARE) as u64,
+        basis: "the whole solve's cost law (Othello 4x5 to 5x5), a job at most 30% of it (the largest class measured)"
+            .into(),
+    };
+    let universe = |d: usize| ClassUniverse::path(dir, &d.to_string());
+    let name = |d: usize| format!("discs-{d}");
+    let jobs = (4..=squares)
+        .rev()
+        .map(|d| {
+            let (inputs, outputs, depends_on) = if d == squares {
+                let outputs = (4..=squares).map(universe).chain([DifferenceTable::path(dir, d)]).collect();
+                (Vec::new(), outputs, Vec::new())
+            } else {
+                let mut depends_on = vec![name(squares)];
+                if d + 1 < squares {
+                    depends_on.push(name(d + 1));
+                }
+                let inputs = vec![universe(d), universe(d + 1), DifferenceTable::path(dir, d + 1)];
+                (inputs, vec![DifferenceTable::path(dir, d)], depends_on)
+            };
+            Job {
+                name: name(d),
+                level: 0,
+                args: [args.solve.clone(), vec!["--discs".into(), d.to_string()]].concat(),
+                inputs,
+                outputs,
+                depends_on,
+                superseded_by: Vec::new(),
+                estimate: estimate.clone(),
+            }
+        })
+        .collect();
+    let workdir = std::env::current_dir().context("the working directory")?;
+    Ok(Plan::new(format!("{} exact differences by class of discs", game.name()), workdir, dir.to_path_buf(), jobs)?)
+}
+
+/// A job's file checked by its format's checksum: the explicit Ostle tables (`.ranked`), the
+/// Othello difference tables (`.table`) or a dfasolve bundle (everything else a plan names).
 pub(super) fn check_file(path: &Path) -> crate::error::Result<()> {
     if path.extension().is_some_and(|e| e == "ranked") {
         crate::games::ostle::ranked::tables::ClassTables::verify_checksum(path)
+    } else if path.extension().is_some_and(|e| e == "table") {
+        crate::storage::container::verify_checksum(path)
     } else {
         crate::dfa::file::check_file(path).map(|_| ())
     }

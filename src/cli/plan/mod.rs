@@ -100,6 +100,12 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
         let (plan, dir) = jobs::tables_plan(explicit, args)?;
         return write_plan(&plan, &dir, args);
     }
+    if let super::Command::Othello(othello) = &cli.command
+        && let Some(dir) = &othello.differences
+    {
+        let plan = jobs::differences_plan(othello, dir, args)?;
+        return write_plan(&plan, dir, args);
+    }
     let Some(solve) = cli.command.solve_command() else {
         bail!(
             "plan takes a solve command (e.g. breakthrough --width 4 --height 5 --by-classes DIR), not {:?}",

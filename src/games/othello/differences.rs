@@ -245,6 +245,41 @@ pub fn solve(game: &Othello, dir: &Path, mut each: impl FnMut(&ClassRun)) -> Res
     Ok(class.values[0][rank as usize])
 }
 
+/// Class `d` of `game` alone, into `dir`: one job of a plan (`docs/cluster.md`). The full
+/// board's class, the first job, sweeps the universes first; a lower class reads its own
+/// universe and the class above from their files, which must be there. A class whose table
+/// is there already is read, not solved again.
+///
+/// # Errors
+/// [`Error::BadParameters`] for a class outside 4 to the squares or whose inputs are missing;
+/// as [`solve`] otherwise.
+pub fn solve_one(game: &Othello, dir: &Path, d: usize) -> Result<ClassRun> {
+    let squares = game.shape().len();
+    if !(4..=squares).contains(&d) {
+        return Err(Error::BadParameters(format!("{} has classes of 4 to {squares} discs, not {d}", game.name())));
+    }
+    let upper = if d == squares {
+        ensure_universes(game, dir)?;
+        None
+    } else {
+        let needed = [
+            ClassUniverse::path(dir, &d.to_string()),
+            ClassUniverse::path(dir, &(d + 1).to_string()),
+            DifferenceTable::path(dir, d + 1),
+        ];
+        if let Some(missing) = needed.iter().find(|p| !p.exists()) {
+            return Err(Error::BadParameters(format!(
+                "the class of {d} discs reads the class above it: {} is not there (solve the classes from the full board down)",
+                missing.display()
+            )));
+        }
+        Some(Class::load(game, dir, d + 1)?)
+    };
+    let mut step = Step { game, dir, upper };
+    let mut runs = solve_classes(&mut step, [d], |_| Ok(()))?;
+    Ok(runs.remove(0))
+}
+
 /// The values of one class: first every position whose mover has a move (from the class
 /// above), then the passes and the ends.
 fn solve_class(geometry: Geometry, universes: &[RankedSet; 2], upper: Option<&Class>) -> Result<[Vec<i8>; 2]> {
