@@ -5,7 +5,7 @@
 use serde::Serializer;
 
 /// The JSON form of a count: a number up to `u64::MAX`, an exact decimal string above.
-pub fn json(n: u128) -> serde_json::Value {
+fn json(n: u128) -> serde_json::Value {
     match u64::try_from(n) {
         Ok(small) => serde_json::Value::from(small),
         Err(_) => serde_json::Value::String(n.to_string()),
@@ -13,11 +13,12 @@ pub fn json(n: u128) -> serde_json::Value {
 }
 
 /// [`json`] of a count that may be unknown (above `u128::MAX`): `null` then.
-pub fn json_opt(n: Option<u128>) -> serde_json::Value {
+fn json_opt(n: Option<u128>) -> serde_json::Value {
     n.map_or(serde_json::Value::Null, json)
 }
 
-/// Serde `serialize_with` for a `u128` count: [`json`]'s shape in every format.
+/// Serde `serialize_with` for a `u128` count: a number up to `u64::MAX`, an exact decimal
+/// string above.
 ///
 /// # Errors
 /// The serializer's.
@@ -37,19 +38,6 @@ pub fn serialize_opt<S: Serializer>(n: &Option<u128>, s: S) -> Result<S::Ok, S::
         Some(n) => serialize(n, s),
         None => s.serialize_none(),
     }
-}
-
-/// Serde `serialize_with` for a list of counts.
-///
-/// # Errors
-/// The serializer's.
-pub fn serialize_all<S: Serializer>(ns: &[u128], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(ns.len()))?;
-    for n in ns {
-        seq.serialize_element(&json(*n))?;
-    }
-    seq.end()
 }
 
 /// Serde `serialize_with` for a list of counts that may be unknown (`null` then).
@@ -110,18 +98,18 @@ mod tests {
         n: u128,
         #[serde(serialize_with = "serialize_opt")]
         m: Option<u128>,
-        #[serde(serialize_with = "serialize_all")]
-        all: Vec<u128>,
+        #[serde(serialize_with = "serialize_all_opt")]
+        all: Vec<Option<u128>>,
     }
 
     #[test]
     fn counts_beyond_u64_are_exact_strings_and_unknown_counts_null() {
         let big = u128::from(u64::MAX) + 1;
-        let row = Row { n: big, m: None, all: vec![7, u128::MAX] };
+        let row = Row { n: big, m: None, all: vec![Some(7), Some(u128::MAX), None] };
         let v = serde_json::to_value(&row).unwrap();
         assert_eq!(v["n"], serde_json::json!("18446744073709551616"));
         assert_eq!(v["m"], serde_json::Value::Null);
-        assert_eq!(v["all"], serde_json::json!([7, u128::MAX.to_string()]));
+        assert_eq!(v["all"], serde_json::json!([7, u128::MAX.to_string(), null]));
         assert_eq!(json(u128::from(u64::MAX)), serde_json::json!(u64::MAX));
         assert_eq!(json_opt(Some(3)), serde_json::json!(3));
     }

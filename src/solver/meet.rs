@@ -80,8 +80,8 @@ impl Solver<'_> {
         // The reachable positions the retrograde pass decided, for the count of reachable
         // positions valued (the backup values the others).
         let mut reached_decided = running();
-        // Ply k's positions that the later plies have not valued. Each ply's set is taken
-        // out of `plies` for this, its only use, and dropped after it.
+        // Ply k's positions that the later plies have not valued, and those the retrograde
+        // pass decided. Each ply's set is taken out of `plies` for this, then kept in `later`.
         // A position of ply k that a later ply j of the same side holds is one of j's
         // positions to value (the two plies' `fresh` sets agree on it), so it was valued
         // there: the positions the later plies valued are `fresh` ∩ `later`, the union of
@@ -96,7 +96,7 @@ impl Solver<'_> {
         };
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
-        // ply's positions from the values known so far. What is recorded per ply is
+        // ply's positions from the forward sets of the plies after it. What is recorded per ply is
         // the positions it valued first: the whole ply's values (`plies[k] ∩ win_all`)
         // are large DFAs whose intersections took a core and most of the peak memory for a
         // record only.
@@ -168,7 +168,7 @@ impl Solver<'_> {
         for k in (0..undone).rev() {
             let side = Side::after(initial.side, Ply(k as u32));
             let o = side.other();
-            let (prepared_k, reached) = prepared.take().expect("prepared during the previous ply");
+            let (new, reached) = prepared.take().expect("prepared during the previous ply");
             reached_decided[side].add(&reached)?;
             drop(reached);
             let moves = backup_moves[side].as_ref().unwrap_or(&self.moves[side]);
@@ -186,7 +186,6 @@ impl Solver<'_> {
                 _ => None,
             };
             let chain = || -> Result<(Dfa, Dfa, PartsSeen)> {
-                let new = prepared_k;
                 let losses: Vec<&Dfa> = loss_ref[o].parts().chain(std::iter::once(decided_loss)).collect();
                 let started = std::time::Instant::now();
                 let (win_new, seen) = match fixed {

@@ -10,8 +10,8 @@
 //! A merge builds a set as large as both operands, and on the largest boards that set no
 //! longer fits the memory budget beside the ply's work. So the settled part is a list of
 //! runs: a merge whose result would pass `run_cap` states starts a new run instead, and every
-//! run stays a size one union can build. Readers take the parts one after the other (an image of
-//! each): the set is their union.
+//! run stays a size one union can build. Readers take the parts one after the other (an
+//! image of each): the set is their union.
 
 use super::spill::Spill;
 use crate::dfa::Dfa;

@@ -158,7 +158,7 @@ pub fn best_line(solved: &dyn Solved, look: &Look) -> Result<Line> {
 
 /// `query --json`: a position, its value, its moves and its best line.
 #[derive(serde::Serialize)]
-pub struct LookJson<'a> {
+struct LookJson<'a> {
     game: &'a str,
     position: &'a str,
     board: &'a str,
@@ -191,11 +191,6 @@ struct LookMoveJson<'a> {
 impl Look {
     /// The answer as `query --json` writes it: at most `limit` moves listed, with the best line.
     pub fn to_json(&self, game: &str, limit: Option<usize>, line: &Line) -> serde_json::Value {
-        crate::solved::report::to_json(&self.json_view(game, limit, line))
-    }
-
-    /// [`Look::to_json`] as a type.
-    pub fn json_view<'a>(&'a self, game: &'a str, limit: Option<usize>, line: &'a Line) -> LookJson<'a> {
         let shown = limit.unwrap_or(usize::MAX).min(self.moves.len());
         let moves = self.moves[..shown]
             .iter()
@@ -206,7 +201,7 @@ impl Look {
                 score_for_opponent: m.score_for_opponent,
             })
             .collect();
-        LookJson {
+        crate::solved::report::to_json(&LookJson {
             game,
             position: &self.position,
             board: &self.board,
@@ -219,7 +214,7 @@ impl Look {
             best_line: &line.moves,
             best_line_end: &line.end,
             best_line_is_best_play: line.best_play,
-        }
+        })
     }
 
     /// The answer as `query` prints it: the board, the value, the moves (at most `limit`) and

@@ -63,8 +63,8 @@ fn exact_reading_equals_the_raw_explicit_solver_on(variants: &[Variant]) {
                 continue;
             }
             assert_eq!(
-                s.value(state).map(Outcome::from),
-                Some(*value),
+                s.value(state),
+                Exact::of(*value),
                 "{v:?}: {} {:?}",
                 v.board_text(&state.cells),
                 state.forbidden
@@ -110,8 +110,8 @@ fn class_reading_equals_the_oracle_on(variants: &[Variant]) {
         assert_eq!(census.nontrivial_states.classes, nontrivial as u64, "{v:?}");
         for (state, value) in &values {
             assert_eq!(
-                s.value(state).map(Outcome::from),
-                Some(*value),
+                s.value(state),
+                Exact::of(*value),
                 "{v:?}: {} {:?}",
                 v.board_text(&state.cells),
                 state.forbidden
