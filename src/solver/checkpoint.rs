@@ -178,6 +178,19 @@ impl Checkpoints {
     /// # Errors
     /// As [`Checkpoints::load`].
     pub(super) fn load_with(&self, name: &StepKey) -> Result<Option<(serde_json::Value, Bundle)>> {
+        let loaded = self.load_own_with(name)?;
+        if loaded.is_some() {
+            self.count_reused(name);
+        }
+        Ok(loaded)
+    }
+
+    /// [`Checkpoints::load_with`] of a step this run saved itself, or has already counted as
+    /// read back.
+    ///
+    /// # Errors
+    /// As [`Checkpoints::load`].
+    pub(super) fn load_own_with(&self, name: &StepKey) -> Result<Option<(serde_json::Value, Bundle)>> {
         let Some(path) = self.path(name) else {
             return Ok(None);
         };
@@ -196,7 +209,6 @@ impl Checkpoints {
                 self.key(name)
             )));
         }
-        self.count_reused(name);
         Ok(Some((extra, b)))
     }
 

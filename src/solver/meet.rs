@@ -76,7 +76,11 @@ impl Solver<'_> {
         let empty = Dfa::reject_all(self.game.shape());
         let run_cap = self.run_cap;
         let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone(), self.spill.clone(), run_cap));
-        let (mut win_all, mut loss_all) = (running(), running());
+        // The backup reads only the opponent's losses. With checkpoints the new wins wait in
+        // their plies' files until the classes are made, instead of in a running set as large
+        // as the losses' (spilled, it doubled the run's disk: `docs/measurements.md`).
+        let mut win_all = (!self.checkpoints.enabled()).then(running);
+        let mut loss_all = running();
         // The reachable positions the retrograde pass decided, for the count of reachable
         // positions valued (the backup values the others).
         let mut reached_decided = running();
@@ -137,7 +141,10 @@ impl Solver<'_> {
             self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-            win_all[side].add(&win_new)?;
+            if let Some(win_all) = &mut win_all {
+                win_all[side].add(&win_new)?;
+            }
+            drop(win_new);
             loss_all[side].add(&lose_new)?;
             let ply = take_ply(k);
             reached_decided[side].add(&ply.intersection(&decided[side]))?;
@@ -252,7 +259,10 @@ impl Solver<'_> {
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
-            win_all[side].add(&win_new)?;
+            if let Some(win_all) = &mut win_all {
+                win_all[side].add(&win_new)?;
+            }
+            drop(win_new);
             loss_all[side].add(&lose_new)?;
             prepared = next;
         }
@@ -268,6 +278,10 @@ impl Solver<'_> {
             reachable_valued = reachable_valued.saturating_add(reached.checked_count().unwrap_or(u128::MAX));
         }
         let mut classes = pass::exact_classes(r.new_win, r.new_loss);
+        let win_all = match win_all {
+            Some(win_all) => win_all,
+            None => self.wins_from_checkpoints(initial.side, last, &running)?,
+        };
         for ((s, win), (_, loss)) in win_all.into_iter_sides().zip(loss_all.into_iter_sides()) {
             for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
                 let set = self.spill.keep(set.into_dfa())?;
@@ -276,6 +290,31 @@ impl Solver<'_> {
             }
         }
         Ok((classes, reachable_valued))
+    }
+
+    /// Every backup ply's new wins, by side to move, read back from the plies' checkpoints
+    /// (plies `0..=last`), where the backup left them.
+    ///
+    /// # Errors
+    /// A ply's checkpoint is missing, foreign or unreadable.
+    fn wins_from_checkpoints(
+        &self,
+        first_to_move: Side,
+        last: Option<usize>,
+        running: &dyn Fn() -> PerSide<RunningSet>,
+    ) -> Result<PerSide<RunningSet>> {
+        let mut wins = running();
+        for k in (0..last.map_or(0, |l| l + 1)).rev() {
+            let step = backup_step(k);
+            let (_, mut saved) = self
+                .checkpoints
+                .load_own_with(&step)?
+                .ok_or_else(|| Error::Mismatch(format!("checkpoint {step} disappeared during the run")))?;
+            let win_new = saved.take(SetName::NewWin.as_str(), &step.to_string())?;
+            drop(saved);
+            wins[Side::after(first_to_move, Ply(k as u32))].add(&win_new)?;
+        }
+        Ok(wins)
     }
 
     /// `side`'s moves without the groups that no position outside `decided` has a move of
