@@ -182,7 +182,13 @@ impl<'a> Recorder<'a> {
 
     /// Record `set`, computed at `step` of `phase` with `side` to move, under the name `name`.
     pub fn record(&mut self, phase: Phase, step: u32, side: Side, name: SetName, set: &Dfa) {
-        let DfaStats { states, disk_bytes, positions, positions_per_byte, .. } = set.stats();
+        self.record_stats(phase, step, side, name, &set.stats());
+    }
+
+    /// [`Recorder::record`] of a set measured earlier, by its figures (a set read back from a
+    /// checkpoint that keeps only them).
+    pub fn record_stats(&mut self, phase: Phase, step: u32, side: Side, name: SetName, stats: &DfaStats) {
+        let DfaStats { states, disk_bytes, positions, positions_per_byte, .. } = *stats;
         let r = StepRecord {
             phase,
             step,

@@ -317,37 +317,58 @@ fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
     }
 }
 
-/// Backup checkpoints as older builds wrote them (the positions valued, then their wins and
-/// losses; no record of the ply's parts) still resume to the same solution.
+/// Backup checkpoints as older builds wrote them still resume to the same solution: each
+/// ply's new wins and losses (`tests/data/backup-by-ply-4x4`), and before that the positions
+/// valued, then their wins and losses, with no record of the ply's parts. The lower half of
+/// the plies is left out, so the run reads the old files back and then writes its own.
 #[test]
-fn backup_checkpoints_of_three_sets_still_resume() {
+fn backup_checkpoints_of_older_builds_still_resume() {
     use dfasolve::dfa::file::{Bundle, save_entries};
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/backup-by-ply-4x4");
     let dir = crate::scratch::tempdir();
-    let ck = dir.path().join("ck");
-    let (first, again) = (dir.path().join("first.dfas"), dir.path().join("again.dfas"));
-    let run = |out: &Path| {
-        let args = ["breakthrough", "--width", "4", "--height", "5", "--quiet", "--checkpoint"];
-        dfasolve(&[&args[..], &[ck.to_str().unwrap(), "--out", out.to_str().unwrap()]].concat())
-    };
-    assert!(run(&first).status.success());
-    let mut rewritten = 0;
-    for entry in std::fs::read_dir(&ck).unwrap() {
-        let path = entry.unwrap().path();
-        if !path.file_name().unwrap().to_string_lossy().starts_with("backup-") {
-            continue;
+    let run = |out: &Path, ck: Option<&Path>| {
+        let mut args = vec!["breakthrough", "--width", "4", "--height", "4", "--quiet", "--out", out.to_str().unwrap()];
+        if let Some(ck) = ck {
+            args.extend(["--checkpoint", ck.to_str().unwrap()]);
         }
-        let old = Bundle::load(&path).unwrap();
-        let mut meta: serde_json::Value = serde_json::from_str(&old.meta).unwrap();
-        meta.as_object_mut().unwrap().remove("record");
-        let [(_, win), (_, loss)] = <[(String, dfasolve::dfa::Dfa); 2]>::try_from(old.entries).unwrap();
-        let new = win.union(&loss);
-        save_entries(&path, &meta.to_string(), &[("new", &new), ("new_win", &win), ("new_loss", &loss)]).unwrap();
-        rewritten += 1;
+        let out = dfasolve(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    let plain = dir.path().join("plain.dfas");
+    run(&plain, None);
+    for three_sets in [false, true] {
+        let ck = dir.path().join(format!("ck-{three_sets}"));
+        std::fs::create_dir(&ck).unwrap();
+        let mut copied = 0;
+        for entry in std::fs::read_dir(&data).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let ply: u32 = name.trim_start_matches("backup-").trim_end_matches(".dfas").parse().unwrap();
+            if ply < 8 {
+                continue;
+            }
+            let old = Bundle::load(&path).unwrap();
+            assert_eq!(old.entries.len(), 2, "{name}: new wins and new losses");
+            if three_sets {
+                let mut meta: serde_json::Value = serde_json::from_str(&old.meta).unwrap();
+                meta.as_object_mut().unwrap().remove("record");
+                let [(_, win), (_, loss)] = <[(String, dfasolve::dfa::Dfa); 2]>::try_from(old.entries).unwrap();
+                let new = win.union(&loss);
+                let entries = [("new", &new), ("new_win", &win), ("new_loss", &loss)];
+                save_entries(&ck.join(&name), &meta.to_string(), &entries).unwrap();
+            } else {
+                std::fs::copy(&path, ck.join(&name)).unwrap();
+            }
+            copied += 1;
+        }
+        assert_eq!(copied, 9, "plies 8-16");
+        let resumed = dir.path().join(format!("resumed-{three_sets}.dfas"));
+        run(&resumed, Some(&ck));
+        assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
+        let old_kept = Bundle::load(&ck.join("backup-0008.dfas")).unwrap().entries.len();
+        let new_written = Bundle::load(&ck.join("backup-0007.dfas")).unwrap().entries.len();
+        assert_eq!((old_kept, new_written), (if three_sets { 3 } else { 2 }, 1));
     }
-    assert!(rewritten > 10, "{rewritten} backup checkpoints");
-    let out = run(&again);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&again).unwrap(), "resumed solution differs");
 }
 
 #[test]
@@ -657,43 +678,15 @@ fn ostle_census_levels_stop_at_their_time_limit() {
     }
 }
 
-/// A meet in the middle checkpoints every backup ply: a run that lost the lower plies' files
-/// (as a run killed there would not have written them) reads the saved ones back and gives
-/// the same solution, byte for byte. Nim's strings are mover-relative, so its plies share
-/// their sets between the sides.
+/// A meet in the middle checkpoints every backup ply, and its running losses in files the
+/// newest ply's checkpoint lists: a run stopped after a backup ply (as a kill there would
+/// stop it) reads the saved plies back and gives the same solution, byte for byte. Nim's
+/// strings are mover-relative, so its plies share their sets between the sides.
 #[test]
 fn a_meet_in_the_middle_resumes_its_backup_from_the_saved_plies() {
     for game in [&["breakthrough", "--width", "4", "--height", "4"][..], &["nim", "--heaps", "3", "--tokens", "5"]] {
-        let dir = crate::scratch::tempdir();
-        let ck = dir.path().join("ck");
-        let run = |out: &str, checkpoint: bool| {
-            let mut args: Vec<String> = game.iter().map(|s| s.to_string()).collect();
-            args.extend(["--quiet".into(), "--out".into(), dir.path().join(out).to_str().unwrap().into()]);
-            if checkpoint {
-                args.extend(["--checkpoint".into(), ck.to_str().unwrap().into()]);
-            }
-            let out = Command::new(env!("CARGO_BIN_EXE_dfasolve")).args(&args).output().unwrap();
-            assert!(out.status.success(), "{game:?}: {}", String::from_utf8_lossy(&out.stderr));
-        };
-        run("full.dfas", false);
-        run("first.dfas", true);
-        let mut backup: Vec<std::path::PathBuf> = std::fs::read_dir(&ck)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("backup-"))
-            .collect();
-        backup.sort();
-        assert!(backup.len() >= 4, "{game:?}: {} backup plies saved", backup.len());
-        for lower in &backup[..backup.len() / 2] {
-            std::fs::remove_file(lower).unwrap();
-        }
-        run("resumed.dfas", true);
-        let full = std::fs::read(dir.path().join("full.dfas")).unwrap();
-        assert_eq!(
-            full,
-            std::fs::read(dir.path().join("first.dfas")).unwrap(),
-            "{game:?}: checkpointing changed the result"
-        );
-        assert_eq!(full, std::fs::read(dir.path().join("resumed.dfas")).unwrap(), "{game:?}: resumed solution differs");
+        let (left, _) = stopped_run_resumes(game, "backup-0008");
+        assert!(left.iter().any(|n| n == "backup-0009.dfas"), "{game:?}: {left:?}");
+        assert!(!left.iter().any(|n| n == "backup-0007.dfas"), "{game:?}: {left:?}");
     }
 }

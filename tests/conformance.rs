@@ -371,7 +371,9 @@ fn leftover_journals(checkpoints: &std::path::Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(checkpoints) else { return Vec::new() };
     entries
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.contains("parked") || n.ends_with("-wins.dfas") || n.contains("-losses"))
+        .filter(|n| {
+            n.contains("parked") || n.ends_with("-wins.dfas") || (n.contains("-losses") && n.ends_with(".dfas"))
+        })
         .collect()
 }
 

@@ -51,6 +51,7 @@ mod reached;
 mod region;
 mod relation;
 mod reverse;
+mod saved_mapped;
 mod spill;
 mod unique;
 mod validate;
@@ -423,7 +424,7 @@ impl fmt::Debug for Dfa {
 }
 
 /// Size and compression figures of one DFA.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DfaStats {
     /// States per layer, reserved states included.
     pub states_per_layer: Vec<usize>,

@@ -127,6 +127,11 @@ impl Checkpoints {
         }
     }
 
+    /// The directory steps are saved in, if any.
+    pub(super) fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
     /// Whether steps are saved.
     pub(super) fn enabled(&self) -> bool {
         self.dir.is_some()

@@ -4,7 +4,7 @@
 
 use super::meet_job::MeetJob;
 use super::regions::{self, FixedParts, PartsSeen};
-use super::running::RunningSet;
+use super::running::{RunHome, RunManifest, RunningSet};
 use super::step_key::JournalPart;
 use super::{PerSide, Solver, StepKey, pass};
 use crate::dfa::Dfa;
@@ -80,7 +80,16 @@ impl Solver<'_> {
         // their plies' files until the classes are made, instead of in a running set as large
         // as the losses' (spilled, it doubled the run's disk: `docs/measurements.md`).
         let mut win_all = (!self.checkpoints.enabled()).then(running);
-        let mut loss_all = running();
+        // With checkpoints the running losses' parts are saved among them and read from
+        // there: one copy on disk, which is both the spill and the checkpoint.
+        let loss_home =
+            |s: Side| self.checkpoints.dir().map(|dir| RunHome::new(dir.to_path_buf(), format!("running-losses-{s}")));
+        let mut loss_all = running().into_map(|s, set| match loss_home(s) {
+            Some(home) => set.at_home(home),
+            None => set,
+        });
+        // The files that held the running losses after the newest ply read back.
+        let mut saved_losses: Option<PerSide<RunManifest>> = None;
         // The reachable positions the retrograde pass decided, for the count of reachable
         // positions valued (the backup values the others).
         let mut reached_decided = running();
@@ -134,22 +143,49 @@ impl Solver<'_> {
             if entries.len() == 3 && entries[0].0 == "new" {
                 entries.remove(0);
             }
-            let [(_, win_new), (_, lose_new)]: [(String, Dfa); 2] = entries
-                .try_into()
-                .map_err(|_| Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k))))?;
+            let not_backup = || Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k)));
             // A stop between the ply's checkpoint and the removal of its journal left it.
             self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
-            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
-            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-            if let Some(win_all) = &mut win_all {
-                win_all[side].add(&win_new)?;
+            match <[(String, Dfa); 2]>::try_from(entries) {
+                // Older checkpoints hold the ply's new losses too.
+                Ok([(_, win_new), (_, lose_new)]) => {
+                    if saved_losses.is_some() {
+                        return Err(Error::Mismatch(format!(
+                            "{}: a checkpoint of an older build below one of a newer: use another checkpoint directory",
+                            backup_step(k)
+                        )));
+                    }
+                    self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
+                    self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
+                    if let Some(win_all) = &mut win_all {
+                        win_all[side].add(&win_new)?;
+                    }
+                    drop(win_new);
+                    loss_all[side].add(&lose_new)?;
+                }
+                Err(entries) => {
+                    let [(_, win_new)]: [(String, Dfa); 1] = entries.try_into().map_err(|_| not_backup())?;
+                    let saved: SavedPly = serde_json::from_value(record.clone()).map_err(|_| not_backup())?;
+                    self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
+                    self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &saved.new_loss);
+                    if let Some(win_all) = &mut win_all {
+                        win_all[side].add(&win_new)?;
+                    }
+                    saved_losses = Some(PerSide::try_new(sides, |s| {
+                        saved.losses.get(&s.to_string()).cloned().ok_or_else(not_backup)
+                    })?);
+                }
             }
-            drop(win_new);
-            loss_all[side].add(&lose_new)?;
             let ply = take_ply(k);
             reached_decided[side].add(&ply.intersection(&decided[side]))?;
             add_later(&mut later, side, ply)?;
             undone = k;
+        }
+        if let Some(saved) = &saved_losses {
+            loss_all = PerSide::try_new(sides, |s| {
+                let home = loss_home(s).expect("read from checkpoints");
+                RunningSet::restore(&saved[s], home, self.spill.clone(), run_cap, &empty)
+            })?;
         }
         if let Some(k) = job.and_then(MeetJob::ply).map(|k| k as usize) {
             if undone <= k {
@@ -246,24 +282,36 @@ impl Solver<'_> {
             }
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
             self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-            self.checkpoints.save_with(
-                &backup_step(k),
-                &parts_seen.to_record(),
-                &[(SetName::NewWin.as_str(), &win_new), (SetName::NewLoss.as_str(), &lose_new)],
-            )?;
-            self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
-            if let Some(FixedParts { of, only: None }) = fixed {
-                regions::remove_parts(&self.checkpoints, k as u32, side, of);
-                return Err(Error::StoppedAsAsked(format!("backup ply {k} is done")));
-            }
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
             if let Some(win_all) = &mut win_all {
                 win_all[side].add(&win_new)?;
             }
-            drop(win_new);
+            let new_loss = lose_new.stats();
             loss_all[side].add(&lose_new)?;
+            drop(lose_new);
+            if self.checkpoints.enabled() {
+                // The ply's checkpoint lists the files of the running losses as they now are:
+                // the files it no longer lists are removed once it is saved.
+                let losses = PerSide::try_new(sides, |s| loss_all[s].persist())?;
+                let saved =
+                    SavedPly { new_loss, losses: losses.iter().map(|(s, m)| (s.to_string(), m.clone())).collect() };
+                self.checkpoints.save_with(
+                    &backup_step(k),
+                    &saved.to_record(parts_seen),
+                    &[(SetName::NewWin.as_str(), &win_new)],
+                )?;
+                for (s, manifest) in losses.iter() {
+                    loss_home(s).expect("checkpoints have a directory").remove_all_but(manifest);
+                }
+            }
+            drop(win_new);
+            self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
+            if let Some(FixedParts { of, only: None }) = fixed {
+                regions::remove_parts(&self.checkpoints, k as u32, side, of);
+                return Err(Error::StoppedAsAsked(format!("backup ply {k} is done")));
+            }
             prepared = next;
         }
         // Positions decided by the retrograde pass keep their exact distance; the
@@ -344,4 +392,26 @@ impl Solver<'_> {
 /// The checkpoint of backup ply `k`: the positions it valued first and their values.
 fn backup_step(k: usize) -> StepKey {
     StepKey::Backup(k as u32)
+}
+
+/// The record of a backup ply's checkpoint, beside its new wins: how its parts went, its
+/// new losses' figures (the set itself is in the running losses' files) and the files that
+/// hold the running losses of each side once it is done.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedPly {
+    new_loss: crate::dfa::DfaStats,
+    losses: std::collections::BTreeMap<String, RunManifest>,
+}
+
+impl SavedPly {
+    /// The record: the parts' figures ([`PartsSeen::to_record`]) and this.
+    fn to_record(&self, parts: PartsSeen) -> serde_json::Value {
+        let mut record = parts.to_record();
+        if let (Some(record), serde_json::Value::Object(more)) =
+            (record.as_object_mut(), serde_json::to_value(self).expect("plain JSON"))
+        {
+            record.extend(more);
+        }
+        record
+    }
 }

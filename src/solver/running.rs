@@ -12,10 +12,15 @@
 //! runs: a merge whose result would pass `run_cap` states starts a new run instead, and every
 //! run stays a size one union can build. Readers take the parts one after the other (an
 //! image of each): the set is their union.
+//!
+//! With a [`RunHome`] the parts are saved there by name and read in place
+//! ([`Dfa::saved_mapped`]): the files are both the set's spill and its checkpoint, listed by a
+//! [`RunManifest`], and a run that resumes maps them again ([`RunningSet::restore`]).
 
 use super::spill::Spill;
 use crate::dfa::Dfa;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use std::path::PathBuf;
 
 /// `recent` is merged once it has more than the newest run's states divided by this.
 const MERGE_FRACTION: usize = 4;
@@ -24,18 +29,125 @@ const MERGE_FRACTION: usize = 4;
 #[derive(Clone, Debug)]
 pub(super) struct RunningSet {
     /// Oldest first; never empty (the first run may be the empty set).
-    settled: Vec<Dfa>,
-    recent: Dfa,
+    settled: Vec<Part>,
+    recent: Part,
     spill: Spill,
     /// The most states a merge may build into one run.
     run_cap: usize,
+    home: Option<RunHome>,
+}
+
+/// One part of a running set, with the name of its file in the set's home once saved there.
+#[derive(Clone, Debug)]
+struct Part {
+    set: Dfa,
+    file: Option<String>,
+}
+
+impl Part {
+    fn unsaved(set: Dfa) -> Part {
+        Part { set, file: None }
+    }
+}
+
+/// A directory where a running set saves its parts as files named `PREFIX-FINGERPRINT.set`.
+#[derive(Clone, Debug)]
+pub(super) struct RunHome {
+    dir: PathBuf,
+    prefix: String,
+}
+
+/// The files that hold a running set, in its home: the settled runs, oldest first, then
+/// `recent` (none when it is empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(super) struct RunManifest {
+    pub(super) runs: Vec<String>,
+    pub(super) recent: Option<String>,
+}
+
+impl RunHome {
+    /// Parts saved in `dir`, under names that start with `prefix` (which no other set's
+    /// prefix there may start with).
+    pub(super) fn new(dir: PathBuf, prefix: String) -> RunHome {
+        RunHome { dir, prefix }
+    }
+
+    /// `set` saved here and read in place; a non-empty set only (the empty set needs no file).
+    fn keep(&self, set: &Dfa) -> Result<Part> {
+        let name = format!("{}-{}.set", self.prefix, &set.fingerprint()[..16]);
+        std::fs::create_dir_all(&self.dir).map_err(|error| Error::Io { path: self.dir.clone(), error })?;
+        let set = set.saved_mapped(&self.dir.join(&name))?;
+        Ok(Part { set, file: Some(name) })
+    }
+
+    /// The set saved as `name`, read in place and checked.
+    fn open(&self, name: &str) -> Result<Part> {
+        if !name.starts_with(&self.prefix) || name.contains(['/', '\\']) {
+            return Err(Error::Mismatch(format!("{name} is not one of the files of {}", self.prefix)));
+        }
+        Ok(Part { set: Dfa::open_mapped(&self.dir.join(name))?, file: Some(name.to_string()) })
+    }
+
+    /// Remove the files of this home that `keep` does not list (parts merged or replaced
+    /// since), and the temporary files of writes a stop cut short.
+    pub(super) fn remove_all_but(&self, keep: &RunManifest) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let temporary = format!(".{}-", self.prefix);
+        let ours = format!("{}-", self.prefix);
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let stale = (name.starts_with(&temporary) && name.contains(".set.tmp"))
+                || (name.starts_with(&ours)
+                    && name.ends_with(".set")
+                    && !keep.runs.iter().chain(&keep.recent).any(|k| *k == name));
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 impl RunningSet {
     /// The set `start`, all settled, whose runs are merged up to `run_cap` states.
     pub(super) fn new(start: Dfa, spill: Spill, run_cap: usize) -> RunningSet {
-        let recent = Dfa::reject_all(start.shape());
-        RunningSet { settled: vec![start], recent, spill, run_cap: run_cap.max(1) }
+        let recent = Part::unsaved(Dfa::reject_all(start.shape()));
+        RunningSet { settled: vec![Part::unsaved(start)], recent, spill, run_cap: run_cap.max(1), home: None }
+    }
+
+    /// This set, its parts saved in `home` from now on instead of spilled.
+    pub(super) fn at_home(self, home: RunHome) -> RunningSet {
+        RunningSet { home: Some(home), ..self }
+    }
+
+    /// The set that `manifest` lists in `home`, as [`RunningSet::persist`] left it.
+    ///
+    /// # Errors
+    /// A listed file is missing, foreign or damaged.
+    pub(super) fn restore(
+        manifest: &RunManifest,
+        home: RunHome,
+        spill: Spill,
+        run_cap: usize,
+        empty: &Dfa,
+    ) -> Result<RunningSet> {
+        let mut settled = manifest.runs.iter().map(|name| home.open(name)).collect::<Result<Vec<_>>>()?;
+        if settled.is_empty() {
+            settled.push(Part::unsaved(empty.clone()));
+        }
+        let recent = match &manifest.recent {
+            Some(name) => home.open(name)?,
+            None => Part::unsaved(empty.clone()),
+        };
+        Ok(RunningSet { settled, recent, spill, run_cap: run_cap.max(1), home: Some(home) })
+    }
+
+    /// `set` kept out of memory: saved in the home, or spilled.
+    fn keep(&self, set: Dfa) -> Result<Part> {
+        match &self.home {
+            Some(home) if !set.is_empty() => home.keep(&set),
+            _ => Ok(Part::unsaved(self.spill.keep(set)?)),
+        }
     }
 
     /// Add `more`; merge `recent` into the newest run if it has outgrown its share, or start
@@ -47,25 +159,46 @@ impl RunningSet {
         if more.is_empty() {
             return Ok(());
         }
-        self.recent = self.recent.union(more);
-        let newest = self.settled.last().expect("never empty");
-        let (recent_states, newest_states) = (self.recent.nontrivial_state_count(), newest.nontrivial_state_count());
+        self.recent = Part::unsaved(self.recent.set.union(more));
+        let newest = &self.settled.last().expect("never empty").set;
+        let (recent_states, newest_states) =
+            (self.recent.set.nontrivial_state_count(), newest.nontrivial_state_count());
         if recent_states * MERGE_FRACTION > newest_states {
-            let recent = std::mem::replace(&mut self.recent, Dfa::reject_all(more.shape()));
+            let recent = std::mem::replace(&mut self.recent, Part::unsaved(Dfa::reject_all(more.shape()))).set;
             if newest_states + recent_states > self.run_cap && !newest.is_empty() {
-                self.settled.push(self.spill.keep(recent)?);
+                let run = self.keep(recent)?;
+                self.settled.push(run);
             } else {
                 let merged = newest.union(&recent);
                 drop(recent);
-                *self.settled.last_mut().expect("never empty") = self.spill.keep(merged)?;
+                let merged = self.keep(merged)?;
+                *self.settled.last_mut().expect("never empty") = merged;
             }
         }
         Ok(())
     }
 
+    /// Save every part not yet saved in the home, and list the files that now hold the set.
+    ///
+    /// # Errors
+    /// [`Error::Mismatch`] for a set without a home; a part cannot be saved.
+    pub(super) fn persist(&mut self) -> Result<RunManifest> {
+        let home = self.home.clone().ok_or_else(|| Error::Mismatch("a running set without a home to save".into()))?;
+        let mut runs = Vec::new();
+        for part in self.settled.iter_mut().chain(std::iter::once(&mut self.recent)) {
+            if part.file.is_none() && !part.set.is_empty() {
+                *part = home.keep(&part.set)?;
+            }
+        }
+        for part in &self.settled {
+            runs.extend(part.file.clone());
+        }
+        Ok(RunManifest { runs, recent: self.recent.file.clone() })
+    }
+
     /// The parts, whose union is the set: the runs, then `recent`.
     pub(super) fn parts(&self) -> impl Iterator<Item = &Dfa> {
-        self.settled.iter().chain(std::iter::once(&self.recent))
+        self.settled.iter().chain(std::iter::once(&self.recent)).map(|p| &p.set)
     }
 
     /// How many settled runs there are.
@@ -75,8 +208,8 @@ impl RunningSet {
 
     /// The whole set as one DFA.
     pub(super) fn into_dfa(self) -> Dfa {
-        let mut parts = self.settled;
-        parts.push(self.recent);
+        let mut parts: Vec<Dfa> = self.settled.into_iter().map(|p| p.set).collect();
+        parts.push(self.recent.set);
         parts.sort_by_key(Dfa::state_count);
         let mut parts = parts.into_iter();
         let first = parts.next().expect("never empty");
@@ -86,7 +219,7 @@ impl RunningSet {
 
 #[cfg(test)]
 mod tests {
-    use super::{RunningSet, Spill};
+    use super::{RunHome, RunningSet, Spill};
     use crate::dfa::{Dfa, Shape};
 
     /// Whatever the order and sizes of the additions and the cap on a run, the parts hold
@@ -114,5 +247,39 @@ mod tests {
                 assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
             }
         }
+    }
+
+    /// A set at home, persisted after any addition and restored from its manifest, is the
+    /// same set with the same parts; the home keeps only the files the newest manifest lists.
+    #[test]
+    fn a_set_at_home_restores_from_its_manifest_to_the_same_parts() {
+        let shape = Shape::uniform(6, 3);
+        let word = |seed: u64| -> Vec<u8> { (0..6).map(|i| ((seed >> (2 * i)) % 3) as u8).collect() };
+        let dir = crate::scratch::tempdir();
+        let home = || RunHome::new(dir.path().to_path_buf(), "losses-first".into());
+        let empty = Dfa::reject_all(&shape);
+        let mut running = RunningSet::new(empty.clone(), Spill::new(None), 12).at_home(home());
+        let mut expected = Vec::new();
+        for batch in 0..30u64 {
+            let words: Vec<Vec<u8>> = (0..(batch % 4)).map(|j| word(batch * 131 + j * 17 + 3)).collect();
+            running.add(&Dfa::from_strings(&shape, &words)).unwrap();
+            expected.extend(words);
+            let manifest = running.persist().unwrap();
+            home().remove_all_but(&manifest);
+            let listed: Vec<String> = manifest.runs.iter().chain(&manifest.recent).cloned().collect();
+            let mut on_disk: Vec<String> =
+                std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+            on_disk.sort();
+            let mut wanted = listed.clone();
+            wanted.sort();
+            wanted.dedup();
+            assert_eq!(on_disk, wanted);
+            let restored = RunningSet::restore(&manifest, home(), Spill::new(None), 12, &empty).unwrap();
+            let parts = |r: &RunningSet| r.parts().cloned().collect::<Vec<_>>();
+            assert_eq!(parts(&restored), parts(&running));
+            running = restored;
+        }
+        assert!(running.runs() > 1);
+        assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
     }
 }
