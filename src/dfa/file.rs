@@ -14,8 +14,11 @@
 //! Payload: `u32` length + UTF-8 metadata (JSON written by the caller, e.g. the game and its
 //! parameters), `u32` entry count, then per entry: `u16` length + UTF-8 name, `u32` layers,
 //! one `u16` alphabet size per layer, `u32` initial state, and per layer `u32` state count,
-//! `u8` entry width `w` (1, 2 or 4: the smallest that holds the next layer's ids) and
-//! `states × alphabet × w` bytes of rows, reserved rows included.
+//! `u8` entry width `w` (1, 2, 3 or 4: the smallest that holds the next layer's ids) and
+//! `states × alphabet × w` bytes of rows, reserved rows included. Version 1 had no 3-byte
+//! entries (a layer whose next layer has more than 2^16 states took 4 bytes an entry); this
+//! build reads both versions and writes version 2, whose 3-byte entries make the largest
+//! sets a quarter smaller (`docs/measurements.md`).
 //!
 //! Loading checks the magic, version, length and checksum, decodes with bounds checks, and
 //! runs [`Dfa::validate`] on every DFA: a truncated, corrupt or foreign file is an
@@ -32,8 +35,10 @@ use std::path::Path;
 
 /// Magic bytes at the start of every bundle.
 pub const MAGIC: &[u8; 8] = b"DFASOLVE";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes.
+pub const FORMAT_VERSION: u32 = 2;
+/// The first format version this build still reads.
+const OLDEST_VERSION: u32 = 1;
 pub(super) const HEADER_LEN: usize = 8 + 4 + 4 + 8 + 32;
 
 /// Bytes per transition entry when the next layer has `next_len` states.
@@ -42,9 +47,16 @@ pub fn entry_width(next_len: usize) -> usize {
         1
     } else if next_len <= 1 << 16 {
         2
+    } else if next_len <= 1 << 24 {
+        3
     } else {
         4
     }
+}
+
+/// Whether a file of format `version` may hold entries `width` bytes wide.
+pub(super) fn is_entry_width(width: usize, version: u32) -> bool {
+    matches!(width, 1 | 2 | 4) || (width == 3 && version >= 2)
 }
 
 /// Named DFAs plus free-form metadata, saved and loaded as one file.
@@ -74,8 +86,8 @@ impl Bundle {
     /// Encode to bytes (header + payload).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut p = Vec::new();
-        write_payload(&mut p, &self.meta, &self.entry_refs()).expect("writing to memory cannot fail");
-        let mut out = header(p.len() as u64, Sha256::digest(&p).into()).to_vec();
+        write_payload(&mut p, &self.meta, &self.entry_refs(), FORMAT_VERSION).expect("writing to memory cannot fail");
+        let mut out = header(p.len() as u64, Sha256::digest(&p).into(), FORMAT_VERSION).to_vec();
         out.extend_from_slice(&p);
         out
     }
@@ -86,13 +98,13 @@ impl Bundle {
     /// [`Error::ForeignFile`], [`Error::UnsupportedVersion`] or [`Error::Corrupt`].
     pub fn from_bytes(bytes: &[u8], path: &Path) -> Result<Bundle> {
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let digest = check_header(&bytes[..bytes.len().min(HEADER_LEN)], bytes.len() as u64, path)?;
+        let (digest, version) = check_header(&bytes[..bytes.len().min(HEADER_LEN)], bytes.len() as u64, path)?;
         let payload = &bytes[HEADER_LEN..];
         if Sha256::digest(payload).as_slice() != digest {
             return Err(corrupt(CHECKSUM_MISMATCH.into()));
         }
         let mut r = Reader { inner: payload, remaining: payload.len() as u64, pos: 0, hasher: None };
-        decode_payload(&mut r).map_err(|e| match e {
+        decode_payload(&mut r, version).map_err(|e| match e {
             ReadError::Format(what) => corrupt(what),
             ReadError::Io(source) => Error::Io { path: path.to_path_buf(), error: source },
         })
@@ -128,10 +140,10 @@ impl Bundle {
         let mut input = std::io::BufReader::with_capacity(1 << 20, file);
         let mut head = Vec::with_capacity(HEADER_LEN);
         (&mut input).take(HEADER_LEN as u64).read_to_end(&mut head).map_err(io)?;
-        let digest = check_header(&head, file_len, path)?;
+        let (digest, version) = check_header(&head, file_len, path)?;
         let mut r =
             Reader { inner: input, remaining: file_len - HEADER_LEN as u64, pos: 0, hasher: Some(Sha256::new()) };
-        let decoded = decode_payload(&mut r);
+        let decoded = decode_payload(&mut r, version);
         if let Err(ReadError::Io(source)) = decoded {
             return Err(io(source));
         }
@@ -155,17 +167,17 @@ impl Bundle {
 /// [`Error::Io`], or the header and checksum errors of [`Bundle::load`].
 pub fn check_file(path: &Path) -> Result<u64> {
     let file = std::fs::File::open(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?;
-    verify(&file, path)
+    verify(&file, path).map(|(len, _)| len)
 }
 
 /// Check the open bundle file `file` (read from `path`) without decoding it: its header, and
 /// its payload against the checksum, read through a buffer (nothing of it stays in memory).
 /// Returns the file's length; [`super::mapped::OnDiskBundle`] then reads the checked bytes in
-/// place, from the same open file.
+/// place, from the same open file, and the file's format version.
 ///
 /// # Errors
 /// [`Error::Io`], or the header and checksum errors of [`Bundle::load`].
-pub(super) fn verify(file: &std::fs::File, path: &Path) -> Result<u64> {
+pub(super) fn verify(file: &std::fs::File, path: &Path) -> Result<(u64, u32)> {
     use std::io::{Read, Seek};
     let io = |source| Error::Io { path: path.to_path_buf(), error: source };
     let mut file = file;
@@ -174,20 +186,21 @@ pub(super) fn verify(file: &std::fs::File, path: &Path) -> Result<u64> {
     let mut input = std::io::BufReader::with_capacity(1 << 20, file);
     let mut head = Vec::with_capacity(HEADER_LEN);
     (&mut input).take(HEADER_LEN as u64).read_to_end(&mut head).map_err(io)?;
-    let digest = check_header(&head, file_len, path)?;
+    let (digest, version) = check_header(&head, file_len, path)?;
     let mut hashing = Hashing::new(std::io::sink());
     std::io::copy(&mut input, &mut hashing).map_err(io)?;
     if hashing.hasher.finalize().as_slice() != digest {
         return Err(Error::Corrupt { path: path.to_path_buf(), what: CHECKSUM_MISMATCH.into() });
     }
-    Ok(file_len)
+    Ok((file_len, version))
 }
 
 const CHECKSUM_MISMATCH: &str = "checksum mismatch (the file was modified or damaged)";
 
 /// Checks the header (the first bytes of a file of `file_len` bytes, up to [`HEADER_LEN`]):
-/// magic, version, reserved bytes and payload length. Returns the payload's SHA-256.
-fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<[u8; 32]> {
+/// magic, version, reserved bytes and payload length. Returns the payload's SHA-256 and the
+/// format version.
+fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<([u8; 32], u32)> {
     let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
     if head.len() < 8 || &head[..8] != MAGIC {
         return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });
@@ -202,7 +215,7 @@ fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<[u8; 32]> {
         return Err(corrupt(format!("truncated header ({} of {HEADER_LEN} bytes)", head.len())));
     }
     let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
+    if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(Error::UnsupportedVersion { path: path.to_path_buf(), found: version, supported: FORMAT_VERSION });
     }
     if head[12..16] != [0; 4] {
@@ -213,11 +226,11 @@ fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<[u8; 32]> {
     if payload_len != len {
         return Err(corrupt(format!("payload is {payload_len} bytes, header says {len} (truncated or extended)")));
     }
-    Ok(head[24..56].try_into().expect("32 bytes"))
+    Ok((head[24..56].try_into().expect("32 bytes"), version))
 }
 
 /// Decodes a payload: metadata, entries, and nothing after them.
-fn decode_payload<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Bundle, ReadError> {
+fn decode_payload<R: std::io::Read>(r: &mut Reader<R>, version: u32) -> std::result::Result<Bundle, ReadError> {
     let meta_len = r.u32()? as usize;
     let meta = String::from_utf8(r.take(meta_len)?).map_err(|_| format_error("metadata is not UTF-8"))?;
     let count = r.u32()? as usize;
@@ -225,7 +238,7 @@ fn decode_payload<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Bu
     for _ in 0..count {
         let name_len = r.u16()? as usize;
         let name = String::from_utf8(r.take(name_len)?).map_err(|_| format_error("entry name is not UTF-8"))?;
-        let dfa = decode_dfa(r).map_err(|e| match e {
+        let dfa = decode_dfa(r, version).map_err(|e| match e {
             ReadError::Format(what) => ReadError::Format(format!("entry {name:?}: {what}")),
             io => io,
         })?;
@@ -244,30 +257,35 @@ fn decode_payload<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Bu
 /// # Errors
 /// [`Error::Io`] if writing fails; the target is then untouched.
 pub fn save_entries(path: &Path, meta: &str, entries: &[(&str, &Dfa)]) -> Result<()> {
+    save_entries_as(path, meta, entries, FORMAT_VERSION)
+}
+
+/// [`save_entries`] in format `version` (an older one, for the tests that it still reads).
+fn save_entries_as(path: &Path, meta: &str, entries: &[(&str, &Dfa)], version: u32) -> Result<()> {
     use std::io::{Seek, SeekFrom};
     write_atomically_with(path, |file| {
         file.write_all(&[0; HEADER_LEN])?;
         let mut sink = std::io::BufWriter::with_capacity(1 << 20, Hashing::new(&mut *file));
-        write_payload(&mut sink, meta, entries)?;
+        write_payload(&mut sink, meta, entries, version)?;
         let hashing = sink.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         let (len, digest) = (hashing.len, hashing.hasher.finalize().into());
         file.seek(SeekFrom::Start(0))?;
-        file.write_all(&header(len, digest))
+        file.write_all(&header(len, digest, version))
     })
 }
 
 /// The file header for a payload of `len` bytes with SHA-256 `digest`.
-fn header(len: u64, digest: [u8; 32]) -> [u8; HEADER_LEN] {
+fn header(len: u64, digest: [u8; 32], version: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[8..12].copy_from_slice(&version.to_le_bytes());
     h[16..24].copy_from_slice(&len.to_le_bytes());
     h[24..56].copy_from_slice(&digest);
     h
 }
 
 /// The payload: metadata, entry count, then each named DFA.
-fn write_payload(w: &mut impl Write, meta: &str, entries: &[(&str, &Dfa)]) -> std::io::Result<()> {
+fn write_payload(w: &mut impl Write, meta: &str, entries: &[(&str, &Dfa)], version: u32) -> std::io::Result<()> {
     w.write_all(&(meta.len() as u32).to_le_bytes())?;
     w.write_all(meta.as_bytes())?;
     w.write_all(&(entries.len() as u32).to_le_bytes())?;
@@ -275,12 +293,12 @@ fn write_payload(w: &mut impl Write, meta: &str, entries: &[(&str, &Dfa)]) -> st
         assert!(name.len() <= u16::MAX as usize, "entry name too long");
         w.write_all(&(name.len() as u16).to_le_bytes())?;
         w.write_all(name.as_bytes())?;
-        encode_dfa(w, dfa)?;
+        encode_dfa(w, dfa, version)?;
     }
     Ok(())
 }
 
-fn encode_dfa(w: &mut impl Write, dfa: &Dfa) -> std::io::Result<()> {
+fn encode_dfa(w: &mut impl Write, dfa: &Dfa, version: u32) -> std::io::Result<()> {
     let n = dfa.shape().len();
     w.write_all(&(n as u32).to_le_bytes())?;
     for &a in dfa.shape().sizes() {
@@ -291,7 +309,10 @@ fn encode_dfa(w: &mut impl Write, dfa: &Dfa) -> std::io::Result<()> {
     let mut buf = Vec::with_capacity(1 << 16);
     for (l, layer) in dfa.layers().iter().enumerate() {
         let next_len = if l + 1 < n { dfa.layers()[l + 1].len() } else { 2 };
-        let width = entry_width(next_len);
+        let width = match entry_width(next_len) {
+            3 if version < 2 => 4,
+            width => width,
+        };
         w.write_all(&(layer.len() as u32).to_le_bytes())?;
         w.write_all(&[width as u8])?;
         for chunk in layer.raw().chunks(1 << 14) {
@@ -305,7 +326,7 @@ fn encode_dfa(w: &mut impl Write, dfa: &Dfa) -> std::io::Result<()> {
     Ok(())
 }
 
-fn decode_dfa<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Dfa, ReadError> {
+fn decode_dfa<R: std::io::Read>(r: &mut Reader<R>, version: u32) -> std::result::Result<Dfa, ReadError> {
     let n = r.u32()? as usize;
     if n as u64 > r.remaining {
         return Err(format_error(&format!("{n} layers cannot fit in the file")));
@@ -324,8 +345,8 @@ fn decode_dfa<R: std::io::Read>(r: &mut Reader<R>) -> std::result::Result<Dfa, R
     for l in 0..n {
         let states = r.u32()? as usize;
         let w = r.u8()? as usize;
-        if ![1, 2, 4].contains(&w) {
-            return Err(format_error(&format!("layer {l}: entry width {w} is not 1, 2 or 4")));
+        if !is_entry_width(w, version) {
+            return Err(format_error(&format!("layer {l}: entry width {w} is not one of version {version}'s")));
         }
         let a = shape.alphabet(l);
         let entries = states.checked_mul(a).ok_or_else(|| format_error("layer too large"))?;
@@ -395,5 +416,45 @@ impl<R: std::io::Read> Reader<R> {
 
     fn u32(&mut self) -> std::result::Result<u32, ReadError> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bundle, save_entries, save_entries_as};
+    use crate::dfa::on_disk::OnDiskBundle;
+    use crate::dfa::{Dfa, Shape, SplitMix64};
+
+    /// A set with a layer of more than 2^16 states, so that the layer before it takes 3-byte
+    /// entries in version 2 and 4-byte ones in version 1.
+    fn wide_set() -> (Dfa, Vec<Vec<u8>>) {
+        let shape = Shape::uniform(20, 4);
+        let mut rng = SplitMix64::new(7);
+        let words: Vec<Vec<u8>> = (0..90_000).map(|_| (0..20).map(|_| (rng.next_u64() % 4) as u8).collect()).collect();
+        let set = Dfa::from_strings(&shape, &words);
+        assert!(set.layers().iter().any(|l| l.len() > 1 << 16), "a layer past 2^16 states");
+        (set, words)
+    }
+
+    /// Both versions read back as the same set, in memory and in place, and the version 2
+    /// file is the smaller by the 3-byte entries.
+    #[test]
+    fn three_byte_entries_read_back_and_version_1_files_still_load() {
+        let (set, words) = wide_set();
+        let dir = crate::scratch::tempdir();
+        let (v1, v2) = (dir.path().join("v1.dfas"), dir.path().join("v2.dfas"));
+        save_entries_as(&v1, "{}", &[("s", &set)], 1).unwrap();
+        save_entries(&v2, "{}", &[("s", &set)]).unwrap();
+        let (len1, len2) = (std::fs::metadata(&v1).unwrap().len(), std::fs::metadata(&v2).unwrap().len());
+        assert!(len2 < len1, "version 2 takes {len2} bytes, version 1 {len1}");
+        let mut rng = SplitMix64::new(11);
+        let others: Vec<Vec<u8>> = (0..200).map(|_| (0..20).map(|_| (rng.next_u64() % 4) as u8).collect()).collect();
+        for path in [&v1, &v2] {
+            assert_eq!(Bundle::load(path).unwrap().get("s"), Some(&set));
+            let on_disk = OnDiskBundle::open(path).unwrap();
+            for word in words.iter().take(200).chain(&others) {
+                assert_eq!(on_disk.contains(0, word).unwrap(), set.contains(word), "{word:?}");
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@
 //! at a reserved id, as [`super::Dfa::contains`] does).
 
 use super::Symbol;
-use super::file::{HEADER_LEN, entry_width, verify};
+use super::file::{HEADER_LEN, entry_width, is_entry_width, verify};
 use crate::error::{Error, Result};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -54,11 +54,12 @@ impl OnDiskBundle {
     pub fn open(path: &Path) -> Result<OnDiskBundle> {
         let io = |source| Error::Io { path: path.to_path_buf(), error: source };
         let file = File::open(path).map_err(io)?;
-        let len = verify(&file, path)?;
-        let (meta, entries) = Directory { file: &file, len, at: HEADER_LEN as u64 }.read().map_err(|e| match e {
-            ReadError::Format(what) => Error::Corrupt { path: path.to_path_buf(), what },
-            ReadError::Io(error) => io(error),
-        })?;
+        let (len, version) = verify(&file, path)?;
+        let (meta, entries) =
+            Directory { file: &file, len, at: HEADER_LEN as u64, version }.read().map_err(|e| match e {
+                ReadError::Format(what) => Error::Corrupt { path: path.to_path_buf(), what },
+                ReadError::Io(error) => io(error),
+            })?;
         Ok(OnDiskBundle { path: path.to_path_buf(), file, meta, entries })
     }
 
@@ -137,6 +138,7 @@ struct Directory<'a> {
     file: &'a File,
     len: u64,
     at: u64,
+    version: u32,
 }
 
 impl Directory<'_> {
@@ -178,8 +180,8 @@ impl Directory<'_> {
         for (l, &a) in sizes.iter().enumerate() {
             let states = self.u32()?;
             let width = self.take(1)?[0];
-            if ![1, 2, 4].contains(&width) {
-                return Err(format!("layer {l}: entry width {width} is not 1, 2 or 4").into());
+            if !is_entry_width(usize::from(width), self.version) {
+                return Err(format!("layer {l}: entry width {width} is not one of version {}'s", self.version).into());
             }
             if states < 2 {
                 return Err(format!("layer {l}: {states} states (the two reserved states are required)").into());
