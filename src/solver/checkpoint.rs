@@ -203,18 +203,39 @@ impl Checkpoints {
             return Ok(None);
         }
         let b = Bundle::load(&path)?;
-        let mut meta: serde_json::Value = serde_json::from_str(&b.meta).unwrap_or_default();
-        let extra = meta.as_object_mut().and_then(|m| m.remove("record")).unwrap_or_default();
+        let extra = self.record_of(name, &path, &b.meta)?;
+        Ok(Some((extra, b)))
+    }
+
+    /// The record and the entries' names of checkpoint `name`, if it exists and belongs to
+    /// this solve, its checksum checked but its sets left in the file (counted as read back).
+    ///
+    /// # Errors
+    /// As [`Checkpoints::load`].
+    pub(super) fn load_record(&self, name: &StepKey) -> Result<Option<(serde_json::Value, Vec<String>)>> {
+        let Some(path) = self.path(name).filter(|p| p.exists()) else {
+            return Ok(None);
+        };
+        let b = crate::dfa::on_disk::OnDiskBundle::open(&path)?;
+        let extra = self.record_of(name, &path, b.meta())?;
+        self.count_reused(name);
+        Ok(Some((extra, b.names().map(str::to_string).collect())))
+    }
+
+    /// The record in `meta`, the metadata of step `name`'s file at `path`, once the rest of it
+    /// is found to be this solve's key.
+    fn record_of(&self, name: &StepKey, path: &Path, meta: &str) -> Result<serde_json::Value> {
+        let mut parsed: serde_json::Value = serde_json::from_str(meta).unwrap_or_default();
+        let extra = parsed.as_object_mut().and_then(|m| m.remove("record")).unwrap_or_default();
         let expected: serde_json::Value = serde_json::from_str(&self.key(name)).unwrap_or_default();
-        if meta != expected {
+        if parsed != expected {
             return Err(Error::Mismatch(format!(
-                "{} was written for {}, not for this solve ({}): use another checkpoint directory or remove it",
+                "{} was written for {meta}, not for this solve ({}): use another checkpoint directory or remove it",
                 path.display(),
-                b.meta,
                 self.key(name)
             )));
         }
-        Ok(Some((extra, b)))
+        Ok(extra)
     }
 
     /// [`Checkpoints::save`] with a record of the step's own (what it was made from, what is

@@ -132,49 +132,59 @@ impl Solver<'_> {
         let mut seen_by_side: [Option<PartsSeen>; 2] = [None, None];
         let mut undone = last.map_or(0, |l| l + 1);
         while let Some(k) = undone.checked_sub(1) {
-            let Some((record, saved)) = self.checkpoints.load_with(&backup_step(k))? else { break };
+            let step = backup_step(k);
+            // The record first: the sets of a newer checkpoint stay in their file unless the
+            // wins are wanted now.
+            let Some((record, names)) = self.checkpoints.load_record(&step)? else { break };
             // Read from the last ply down: the newest read is the newest ply's.
             parts_seen = PartsSeen::from_record(&record);
             let side = Side::after(initial.side, Ply(k as u32));
             seen_by_side[side.index()] = Some(parts_seen);
-            // Newer checkpoints hold the new wins and losses alone (`new` is their union);
-            // older ones hold `new` first.
-            let mut entries = saved.entries;
-            if entries.len() == 3 && entries[0].0 == "new" {
-                entries.remove(0);
-            }
-            let not_backup = || Error::Mismatch(format!("{}: not a backup checkpoint", backup_step(k)));
+            let not_backup = || Error::Mismatch(format!("{step}: not a backup checkpoint"));
+            let load = || -> Result<Vec<(String, Dfa)>> {
+                let (_, saved) = self.checkpoints.load_own_with(&step)?.ok_or_else(not_backup)?;
+                Ok(saved.entries)
+            };
             // A stop between the ply's checkpoint and the removal of its journal left it.
-            self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
-            match <[(String, Dfa); 2]>::try_from(entries) {
-                // Older checkpoints hold the ply's new losses too.
-                Ok([(_, win_new), (_, lose_new)]) => {
-                    if saved_losses.is_some() {
-                        return Err(Error::Mismatch(format!(
-                            "{}: a checkpoint of an older build below one of a newer: use another checkpoint directory",
-                            backup_step(k)
-                        )));
+            self.checkpoints.remove(&step.journal(side, JournalPart::Wins));
+            if names == [SetName::NewWin.as_str()] {
+                let saved: SavedPly = serde_json::from_value(record).map_err(|_| not_backup())?;
+                match (&saved.new_win, &mut win_all) {
+                    (Some(stats), None) => {
+                        self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, stats);
                     }
-                    self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
-                    self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-                    if let Some(win_all) = &mut win_all {
-                        win_all[side].add(&win_new)?;
+                    (_, win_all) => {
+                        let [(_, win_new)]: [(String, Dfa); 1] = load()?.try_into().map_err(|_| not_backup())?;
+                        self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
+                        if let Some(win_all) = win_all {
+                            win_all[side].add(&win_new)?;
+                        }
                     }
-                    drop(win_new);
-                    loss_all[side].add(&lose_new)?;
                 }
-                Err(entries) => {
-                    let [(_, win_new)]: [(String, Dfa); 1] = entries.try_into().map_err(|_| not_backup())?;
-                    let saved: SavedPly = serde_json::from_value(record.clone()).map_err(|_| not_backup())?;
-                    self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
-                    self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &saved.new_loss);
-                    if let Some(win_all) = &mut win_all {
-                        win_all[side].add(&win_new)?;
-                    }
-                    saved_losses = Some(PerSide::try_new(sides, |s| {
-                        saved.losses.get(&s.to_string()).cloned().ok_or_else(not_backup)
-                    })?);
+                self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &saved.new_loss);
+                saved_losses = Some(PerSide::try_new(sides, |s| {
+                    saved.losses.get(&s.to_string()).cloned().ok_or_else(not_backup)
+                })?);
+            } else {
+                // Older checkpoints hold the ply's new wins and losses, the oldest the
+                // positions valued (`new`) before them.
+                if saved_losses.is_some() {
+                    return Err(Error::Mismatch(format!(
+                        "{step}: a checkpoint of an older build below one of a newer: use another checkpoint directory"
+                    )));
                 }
+                let mut entries = load()?;
+                if entries.len() == 3 && entries[0].0 == "new" {
+                    entries.remove(0);
+                }
+                let [(_, win_new), (_, lose_new)]: [(String, Dfa); 2] = entries.try_into().map_err(|_| not_backup())?;
+                self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
+                self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
+                if let Some(win_all) = &mut win_all {
+                    win_all[side].add(&win_new)?;
+                }
+                drop(win_new);
+                loss_all[side].add(&lose_new)?;
             }
             let ply = take_ply(k);
             reached_decided[side].add(&ply.intersection(&decided[side]))?;
@@ -295,8 +305,11 @@ impl Solver<'_> {
                 // The ply's checkpoint lists the files of the running losses as they now are:
                 // the files it no longer lists are removed once it is saved.
                 let losses = PerSide::try_new(sides, |s| loss_all[s].persist())?;
-                let saved =
-                    SavedPly { new_loss, losses: losses.iter().map(|(s, m)| (s.to_string(), m.clone())).collect() };
+                let saved = SavedPly {
+                    new_win: Some(win_new.stats()),
+                    new_loss,
+                    losses: losses.iter().map(|(s, m)| (s.to_string(), m.clone())).collect(),
+                };
                 self.checkpoints.save_with(
                     &backup_step(k),
                     &saved.to_record(parts_seen),
@@ -399,6 +412,9 @@ fn backup_step(k: usize) -> StepKey {
 /// hold the running losses of each side once it is done.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct SavedPly {
+    /// Not in the checkpoints of the first build that kept the losses apart.
+    #[serde(default)]
+    new_win: Option<crate::dfa::DfaStats>,
     new_loss: crate::dfa::DfaStats,
     losses: std::collections::BTreeMap<String, RunManifest>,
 }
