@@ -46,8 +46,9 @@ fn solutions_round_trip_and_forged_numbers_are_refused() {
     assert!(matches!(Solution::load(&path, &GAMES), Err(Error::Corrupt { .. })));
 }
 
-/// The invariants between sets: duplicate labels and a wrong stored start value are
-/// refused on load, and an answer read from two overlapping classes is an error.
+/// The invariants between sets: a wrong stored start value is refused on load, a class
+/// stored in disjoint parts answers as the whole, and an answer read from two overlapping
+/// classes (a class stored twice, or two values claiming a position) is an error.
 #[test]
 fn forged_class_sets_are_refused() {
     let game = Nim::new(2, 3).expect("a small Nim");
@@ -61,10 +62,25 @@ fn forged_class_sets_are_refused() {
             other => panic!("expected a corrupt file, got {:?}", other.map(|(_, s)| s.initial_value)),
         }
     };
+    let positions: Vec<Position> =
+        solution.classes.iter().flat_map(|c| c.set.iter().map(move |board| Position { side: c.side, board })).collect();
+    let mut parted = solution.clone();
+    let whole = parted.classes[1].clone();
+    let member = whole.set.iter().next().expect("a member");
+    let one = Dfa::from_strings(whole.set.shape(), std::slice::from_ref(&member));
+    parted.classes[1].set = whole.set.difference(&one);
+    parted.classes.push(dfasolve::solved::ValueClass { set: one, ..whole.clone() });
+    parted.save(&path).expect("saved");
+    let (_, loaded) = Solution::load(&path, &GAMES).expect("a class in parts loads");
+    for p in &positions {
+        assert_eq!(loaded.checked_value(p).expect("one class"), solution.value(p), "{p:?}");
+    }
     let mut duplicate = solution.clone();
-    let twin = duplicate.classes[1].clone();
-    duplicate.classes.push(twin);
-    assert!(load_error(&duplicate).contains("both"));
+    duplicate.classes.push(whole.clone());
+    duplicate.save(&path).expect("saved");
+    let (_, loaded) = Solution::load(&path, &GAMES).expect("loaded");
+    let twice = Position { side: whole.side, board: member };
+    assert!(matches!(loaded.checked_value(&twice), Err(Error::Mismatch(_))));
     let mut wrong_start = solution.clone();
     wrong_start.initial_value = Outcome::Win { plies: Some(99) };
     assert!(load_error(&wrong_start).contains("stored value of the start"));

@@ -343,11 +343,15 @@ impl Solver<'_> {
             Some(win_all) => win_all,
             None => self.wins_from_checkpoints(initial.side, last, &running)?,
         };
+        // A value class larger than one union can build within the budget is kept in
+        // disjoint parts, each a class of the same side and value.
         for ((s, win), (_, loss)) in win_all.into_iter_sides().zip(loss_all.into_iter_sides()) {
             for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
-                let set = self.spill.keep(set.into_dfa())?;
-                reachable_valued = reachable_valued.saturating_add(set.checked_count().unwrap_or(u128::MAX));
-                classes.push(ValueClass { side: s, outcome, set });
+                for part in set.into_parts() {
+                    let set = self.spill.keep(part)?;
+                    reachable_valued = reachable_valued.saturating_add(set.checked_count().unwrap_or(u128::MAX));
+                    classes.push(ValueClass { side: s, outcome, set });
+                }
             }
         }
         Ok((classes, reachable_valued))

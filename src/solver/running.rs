@@ -206,6 +206,29 @@ impl RunningSet {
         self.settled.len()
     }
 
+    /// The whole set as disjoint DFAs, the parts merged smallest first for as long as a
+    /// merge stays within the run cap: one DFA unless the set is larger than one union can
+    /// build. Never empty.
+    pub(super) fn into_parts(self) -> Vec<Dfa> {
+        let mut parts: Vec<Dfa> = self.settled.into_iter().map(|p| p.set).collect();
+        parts.push(self.recent.set);
+        parts.sort_by_key(Dfa::state_count);
+        let mut merged: Vec<Dfa> = Vec::new();
+        for part in parts {
+            match merged.last_mut() {
+                Some(last)
+                    if last.is_empty()
+                        || part.is_empty()
+                        || last.nontrivial_state_count() + part.nontrivial_state_count() <= self.run_cap =>
+                {
+                    *last = last.union(&part);
+                }
+                _ => merged.push(part),
+            }
+        }
+        merged
+    }
+
     /// The whole set as one DFA.
     pub(super) fn into_dfa(self) -> Dfa {
         let mut parts: Vec<Dfa> = self.settled.into_iter().map(|p| p.set).collect();
@@ -280,6 +303,17 @@ mod tests {
             running = restored;
         }
         assert!(running.runs() > 1);
+        let parts = running.clone().into_parts();
+        assert!(parts.len() > 1, "a set past the cap stays in parts");
+        for (i, a) in parts.iter().enumerate() {
+            for b in &parts[..i] {
+                assert!(a.intersection(b).is_empty(), "parts are disjoint");
+            }
+        }
+        let union = parts.iter().fold(Dfa::reject_all(&shape), |u, p| u.union(p));
+        assert_eq!(union, Dfa::from_strings(&shape, &expected));
+        let whole = RunningSet { run_cap: usize::MAX, ..running.clone() }.into_parts();
+        assert_eq!(whole, vec![Dfa::from_strings(&shape, &expected)]);
         assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
     }
 }

@@ -57,7 +57,8 @@ pub struct Solution {
     pub initial: Position,
     /// Value of the start for the first player to move.
     pub initial_value: Outcome,
-    /// Disjoint value classes.
+    /// Disjoint value classes; a class too large for one set is several, of the same side
+    /// and value.
     pub classes: Vec<ValueClass>,
     /// What each step computed.
     pub records: Vec<StepRecord>,
