@@ -84,10 +84,9 @@ impl Solver<'_> {
         // there: one copy on disk, which is both the spill and the checkpoint.
         let loss_home =
             |s: Side| self.checkpoints.dir().map(|dir| RunHome::new(dir.to_path_buf(), format!("running-losses-{s}")));
-        let mut loss_all = running().into_map(|s, set| match loss_home(s) {
-            Some(home) => set.at_home(home),
-            None => set,
-        });
+        // Given its home after the read-back: older checkpoints' losses are added there, and
+        // their merges belong in spill files until the next ply lists what it keeps.
+        let mut loss_all = running();
         // The files that held the running losses after the newest ply read back.
         let mut saved_losses: Option<PerSide<RunManifest>> = None;
         // The reachable positions the retrograde pass decided, for the count of reachable
@@ -191,12 +190,16 @@ impl Solver<'_> {
             add_later(&mut later, side, ply)?;
             undone = k;
         }
-        if let Some(saved) = &saved_losses {
-            loss_all = PerSide::try_new(sides, |s| {
+        loss_all = match &saved_losses {
+            Some(saved) => PerSide::try_new(sides, |s| {
                 let home = loss_home(s).expect("read from checkpoints");
                 RunningSet::restore(&saved[s], home, self.spill.clone(), run_cap, &empty)
-            })?;
-        }
+            })?,
+            None => loss_all.into_map(|s, set| match loss_home(s) {
+                Some(home) => set.at_home(home),
+                None => set,
+            }),
+        };
         if let Some(k) = job.and_then(MeetJob::ply).map(|k| k as usize) {
             if undone <= k {
                 return Err(Error::StoppedAsAsked(format!("backup ply {k} is already done")));
