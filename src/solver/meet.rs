@@ -293,15 +293,16 @@ impl Solver<'_> {
             if let Some((j, ply)) = before {
                 add_later(&mut later, Side::after(initial.side, Ply(j as u32)), ply)?;
             }
-            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
-            self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
+            // Each measured once: a count over the ply's largest sets.
+            let (new_win, new_loss) = (win_new.stats(), lose_new.stats());
+            self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
+            self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &new_loss);
             // One union at a time: each builds a set as large as the solve's largest beside
             // its operand, and two at once were the backup's peak memory. Each product is
             // parallel on its own.
             if let Some(win_all) = &mut win_all {
                 win_all[side].add(&win_new)?;
             }
-            let new_loss = lose_new.stats();
             loss_all[side].add(&lose_new)?;
             drop(lose_new);
             if self.checkpoints.enabled() {
@@ -309,7 +310,7 @@ impl Solver<'_> {
                 // the files it no longer lists are removed once it is saved.
                 let losses = PerSide::try_new(sides, |s| loss_all[s].persist())?;
                 let saved = SavedPly {
-                    new_win: Some(win_new.stats()),
+                    new_win: Some(new_win),
                     new_loss,
                     losses: losses.iter().map(|(s, m)| (s.to_string(), m.clone())).collect(),
                 };

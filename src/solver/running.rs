@@ -231,12 +231,8 @@ impl RunningSet {
 
     /// The whole set as one DFA.
     pub(super) fn into_dfa(self) -> Dfa {
-        let mut parts: Vec<Dfa> = self.settled.into_iter().map(|p| p.set).collect();
-        parts.push(self.recent.set);
-        parts.sort_by_key(Dfa::state_count);
-        let mut parts = parts.into_iter();
-        let first = parts.next().expect("never empty");
-        parts.fold(first, |all, part| all.union(&part))
+        let mut whole = RunningSet { run_cap: usize::MAX, ..self }.into_parts();
+        whole.pop().expect("one part without a cap")
     }
 }
 
