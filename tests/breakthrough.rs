@@ -200,6 +200,7 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
         // Positions won and lost (any distance) by side to move.
         let by_kind = |s: &dfasolve::solved::Solution| {
             Side::BOTH.map(|side| {
+                let s = s.with_rest_as_sets();
                 let of = |win: bool| {
                     let sets: Vec<&Dfa> = s
                         .classes
@@ -266,7 +267,7 @@ fn meet_in_the_middle_counts_the_reachable_positions_it_values() {
                 }
             }
         }
-        let in_sets: u128 = solution.classes.iter().map(|c| c.set.count()).sum();
+        let in_sets: u128 = solution.with_rest_as_sets().classes.iter().map(|c| c.set.count()).sum();
         assert_eq!(solution.reachable_valued, Some(seen.len() as u128), "{width}x{height}");
         assert!(in_sets > seen.len() as u128, "{width}x{height}: the backward sets hold unreachable positions too");
     }
@@ -287,7 +288,8 @@ fn meet_in_the_middle_spilled_to_disk_finds_the_same_solution() {
         assert_eq!(spilled.initial_value, in_memory.initial_value);
         assert_eq!(spilled.reachable_valued, in_memory.reachable_valued);
         let sets = |s: &dfasolve::solved::Solution| -> Vec<_> {
-            s.classes.iter().map(|c| (c.side, c.outcome, c.set.clone())).collect()
+            let classes = s.classes.iter().map(|c| (c.side, c.outcome, c.set.clone(), None));
+            classes.chain(s.rest.iter().map(|r| (r.side, r.outcome, r.domain.clone(), r.positions))).collect()
         };
         assert_eq!(sets(&spilled), sets(&in_memory), "{width}x{height}");
         drop(spilled);

@@ -319,7 +319,8 @@ fn backup_by_regions_gives_the_same_solution_and_resumes_inside_a_ply() {
 
 /// Backup checkpoints as older builds wrote them still resume to the same solution: each
 /// ply's new wins and losses (`tests/data/backup-by-ply-4x4`), and before that the positions
-/// valued, then their wins and losses, with no record of the ply's parts. The lower half of
+/// valued, then their wins and losses, with no record of the ply's parts; and each ply's new
+/// wins beside the running losses' files (`tests/data/backup-wins-and-loss-files-4x4`). The lower half of
 /// the plies is left out, so the run reads the old files back and then writes its own.
 #[test]
 fn backup_checkpoints_of_older_builds_still_resume() {
@@ -367,8 +368,26 @@ fn backup_checkpoints_of_older_builds_still_resume() {
         assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
         let old_kept = Bundle::load(&ck.join("backup-0008.dfas")).unwrap().entries.len();
         let new_written = Bundle::load(&ck.join("backup-0007.dfas")).unwrap().entries.len();
-        assert_eq!((old_kept, new_written), (if three_sets { 3 } else { 2 }, 1));
+        assert_eq!((old_kept, new_written), (if three_sets { 3 } else { 2 }, 0), "a ply's checkpoint keeps no set");
     }
+    // Then the builds that kept the running losses in files: each ply's new wins, and the
+    // loss files the newest ply lists.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/backup-wins-and-loss-files-4x4");
+    let ck = dir.path().join("ck-loss-files");
+    std::fs::create_dir(&ck).unwrap();
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, ck.join(path.file_name().unwrap())).unwrap();
+    }
+    let resumed = dir.path().join("resumed-loss-files.dfas");
+    run(&resumed, Some(&ck));
+    assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
+    // Resumed again over the checkpoints it rewrote.
+    run(&resumed, Some(&ck));
+    assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
+    let old_kept = Bundle::load(&ck.join("backup-0008.dfas")).unwrap().entries.len();
+    let new_written = Bundle::load(&ck.join("backup-0007.dfas")).unwrap().entries.len();
+    assert_eq!((old_kept, new_written), (0, 0), "the older ply's wins are dropped once read, the new one has none");
 }
 
 #[test]

@@ -114,7 +114,7 @@ fn matches(value: Outcome, expected: &str) -> bool {
 /// The positions of each (side, value), united over the entries of a solution.
 pub fn by_value(solution: &Solution) -> BTreeMap<(Side, String), Dfa> {
     let mut out: BTreeMap<(Side, String), Dfa> = BTreeMap::new();
-    for c in &solution.classes {
+    for c in &solution.with_rest_as_sets().classes {
         let key = (c.side, c.outcome.to_string());
         let set = out.remove(&key).map_or_else(|| c.set.clone(), |d| d.union(&c.set));
         out.insert(key, set);
@@ -384,7 +384,7 @@ fn meet_agrees(game: &dyn Game, meet: &Solution, strong: &Solution) -> Result<()
     if meet.initial_value.kind() != strong.initial_value.kind() {
         return Err(format!("the start is {}, strong says {}", meet.initial_value, strong.initial_value));
     }
-    for class in &meet.classes {
+    for class in &meet.with_rest_as_sets().classes {
         let same = strong.classes.iter().filter(|c| {
             c.side == class.side
                 && match class.outcome {

@@ -3,7 +3,7 @@
 use dfasolve::dfa::Dfa;
 use dfasolve::dfa::file::{Bundle, save_entries};
 use dfasolve::error::Error;
-use dfasolve::game::{Outcome, Position};
+use dfasolve::game::{Outcome, Position, Rules};
 use dfasolve::games::GAMES;
 use dfasolve::games::nim::Nim;
 use dfasolve::solved::solution::metadata_for_reports;
@@ -22,9 +22,11 @@ fn solutions_round_trip_and_forged_numbers_are_refused() {
     let meta = Bundle::load(&path).expect("a bundle").meta;
     assert!(meta.starts_with(r#"{"classes":[{"outcome":{"#), "{meta}");
     assert!(meta.contains(r#""kind":"dfasolve-solution","mode":{"meet_in_the_middle":{"depth":1}}"#), "{meta}");
+    // The meet's wins are the rest of its positions: their count after the start's value.
     let program = format!(
-        r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}","reachable_valued":"15"}}"#,
-        dfasolve::PROGRAM_VERSION
+        r#""params":{{"game":"nim","heaps":2,"tokens":3}},"program":"{}","reachable_valued":"15","rest":[{{"outcome":{{"win":null}},"positions":"{}","side":"first"}}]}}"#,
+        dfasolve::PROGRAM_VERSION,
+        solution.rest[0].positions.unwrap()
     );
     assert!(meta.ends_with(&program), "{meta}");
     let shown = metadata_for_reports(&meta);
@@ -37,6 +39,16 @@ fn solutions_round_trip_and_forged_numbers_are_refused() {
     assert_eq!(loaded.classes.len(), solution.classes.len());
     for (a, b) in loaded.classes.iter().zip(&solution.classes) {
         assert_eq!((a.side, a.outcome, &a.set), (b.side, b.outcome, &b.set));
+    }
+    assert_eq!(loaded.rest.len(), 1);
+    for (a, b) in loaded.rest.iter().zip(&solution.rest) {
+        assert_eq!((a.side, a.outcome, &a.domain, a.positions), (b.side, b.outcome, &b.domain, b.positions));
+    }
+    // Every position answers as before the round trip, through the rest class too.
+    let all = Dfa::accept_all(game.shape());
+    for board in all.iter() {
+        let pos = Position { side: dfasolve::game::Side::First, board };
+        assert_eq!(loaded.value(&pos), solution.value(&pos));
     }
     let bundle = Bundle::load(&path).expect("a bundle");
     let forged = bundle.meta.replacen(r#"{"loss":0}"#, r#"{"loss":4294967296}"#, 1);
@@ -92,4 +104,47 @@ fn forged_class_sets_are_refused() {
     overlap.classes[shared].set = overlap.classes[shared].set.union(&a);
     let member = Position { side: overlap.classes[0].side, board: a.iter().next().expect("a member") };
     assert!(matches!(overlap.checked_value(&member), Err(Error::Mismatch(_))));
+}
+
+/// A meet in the middle stores its wins as the rest of the positions it valued: the rest
+/// class holds exactly what the domain holds besides the other classes, as many as it says,
+/// its samples are its members, and a listing of wins draws from it.
+#[test]
+fn a_class_stored_as_the_rest_of_a_domain_answers_as_a_set_of_its_own() {
+    use dfasolve::dfa::SplitMix64;
+    use dfasolve::games::breakthrough::Breakthrough;
+    use dfasolve::solved::explore::positions::{Distance, Pick, ValueKind};
+    use dfasolve::solved::{DfaSolved, RestClass};
+    let game = Breakthrough::new(3, 5).expect("a small board");
+    let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).expect("solved");
+    assert_eq!(solution.rest.len(), 2, "the wins of each side to move");
+    let whole = solution.with_rest_as_sets();
+    let mut rng = SplitMix64::new(7);
+    for rest in &solution.rest {
+        let RestClass { side, outcome, positions, .. } = rest;
+        let made = solution.rest_positions(rest);
+        assert_eq!(Some(made.count()), *positions, "{side}: the count it stores");
+        for board in made.iter() {
+            let pos = Position { side: *side, board };
+            assert_eq!(solution.checked_value(&pos).unwrap(), Some(*outcome));
+            let in_classes = solution.classes.iter().filter(|c| c.side == *side && c.set.contains(&pos.board));
+            assert_eq!(in_classes.count(), 0, "in no other class");
+        }
+        assert_eq!(solution.rest_members(rest).count() as u128, made.count(), "its members in order");
+        for board in solution.sample_rest(rest, 200, &mut rng).expect("a sample") {
+            assert!(made.contains(&board), "a sample is a member");
+        }
+        assert!(whole.classes.iter().any(|c| c.side == *side && c.outcome == *outcome && c.set == made));
+    }
+    let listed = DfaSolved { game: Box::new(game), solution: solution.clone() };
+    for pick in [Pick::First(5), Pick::Sample { count: 5, seed: 3 }] {
+        let listing = listed.positions(ValueKind::Win, Distance::Any, None, pick).expect("listed");
+        let wins: u128 = whole.classes.iter().filter(|c| c.outcome.kind() == "win").map(|c| c.set.count()).sum();
+        assert_eq!(listing.matching, wins, "{pick:?}");
+        assert_eq!(listing.positions.len(), 5, "{pick:?}");
+        for text in &listing.positions {
+            let pos = listed.game.parse(text).expect("a position");
+            assert_eq!(solution.value(&pos).map(|v| v.kind()), Some("win"), "{pick:?}: {text}");
+        }
+    }
 }

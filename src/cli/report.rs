@@ -81,6 +81,15 @@ fn totals(report: &SolveReport) -> Totals {
             t.largest_bytes = c.set.disk_bytes();
         }
     }
+    // A class stored as the rest of a domain: its positions are counted, its domain stored.
+    for r in &report.solution.rest {
+        t.in_sets = t.in_sets.zip(r.positions).and_then(|(p, n)| p.checked_add(n));
+        t.bytes += r.domain.disk_bytes();
+        if r.domain.nontrivial_state_count() > t.largest_states {
+            t.largest_states = r.domain.nontrivial_state_count();
+            t.largest_bytes = r.domain.disk_bytes();
+        }
+    }
     for r in &report.solution.records {
         if r.states > t.largest_states {
             t.largest_states = r.states;

@@ -271,6 +271,8 @@ impl Nim {
     pub fn check_xor(&self, solution: &Solution) -> Result<XorCheck> {
         let xor0 = self.xor_zero();
         let all = Dfa::accept_all(self.shape());
+        // Nim's sets are small: a class stored as a rest is made a set here.
+        let solution = &solution.with_rest_as_sets();
         let mut covered_any = Dfa::reject_all(self.shape());
         for side in Side::BOTH {
             let union_of = |pred: &dyn Fn(Outcome) -> bool| {

@@ -133,6 +133,31 @@ pub fn check_solution(game: &dyn Game, solution: &Solution, sample: usize, seed:
         let checked = count.map_or(sample as u128, |n| n.min(sample as u128));
         report.push(ClassChecked { side: class.side, outcome: class.outcome, checked, all });
     }
+    // A class stored as the rest of a domain: its positions are the domain's that no other
+    // class holds, listed whole when few, otherwise drawn from the domain until that many.
+    for rest in &solution.rest {
+        let all = rest.positions.is_some_and(|n| n <= sample as u128);
+        let members = if all {
+            solution.rest_positions(rest).to_strings()
+        } else {
+            solution.sample_rest(rest, sample, &mut rng)?
+        };
+        if all && Some(members.len() as u128) != rest.positions {
+            return Err(Error::Verification(format!(
+                "the {} {} to move number {}, where the solution says {}",
+                rest.outcome,
+                rest.side,
+                members.len(),
+                human(rest.positions)
+            )));
+        }
+        for board in members {
+            let pos = Position { side: rest.side, board };
+            check_position(game, solution, &pos, rest.outcome)?;
+        }
+        let checked = rest.positions.map_or(sample as u128, |n| n.min(sample as u128));
+        report.push(ClassChecked { side: rest.side, outcome: rest.outcome, checked, all });
+    }
     Ok(report)
 }
 

@@ -20,7 +20,7 @@ pub use explore::positions::{Listed, PositionsAsk, positions};
 pub use explore::{ClassDirSolved, DfaSolved, Look, LookMove, Solved};
 pub use puzzles::{Filter, puzzles};
 pub use report::Report;
-pub use solution::{ClassesOnDisk, Mode, Solution, ValueClass};
+pub use solution::{ClassesOnDisk, Mode, RestClass, Solution, ValueClass};
 pub use stats::{Figures, stats};
 
 use crate::error::{Error, Result};

@@ -78,14 +78,20 @@ pub fn puzzles(path: &Path, filter: &Filter, limit: usize, games: &'static Games
     };
     let (mut with_value, mut examined, mut passing) = (0u128, 0u64, 0u64);
     let mut found: Vec<Found> = Vec::new();
-    for class in solution.classes.iter().filter(|c| wanted(c.outcome)) {
-        with_value += class.set.count();
-        for board in class.set.iter() {
+    // Each wanted class with its count and its members in order.
+    type Members<'a> = Box<dyn Iterator<Item = Vec<crate::dfa::Symbol>> + 'a>;
+    let sets = (solution.classes.iter().filter(|c| wanted(c.outcome)))
+        .map(|c| (c.side, c.outcome, c.set.count(), Box::new(c.set.iter()) as Members));
+    let rests = (solution.rest.iter().filter(|r| wanted(r.outcome)))
+        .map(|r| (r.side, r.outcome, r.positions.unwrap_or(u128::MAX), Box::new(solution.rest_members(r)) as Members));
+    for (side, outcome, count, members) in sets.chain(rests) {
+        with_value = with_value.saturating_add(count);
+        for board in members {
             if examined == MOST_EXAMINED {
                 break;
             }
             examined += 1;
-            let pos = Position { side: class.side, board };
+            let pos = Position { side, board };
             if game.explicit_status(&pos) != Status::Ongoing {
                 continue;
             }
@@ -105,7 +111,7 @@ pub fn puzzles(path: &Path, filter: &Filter, limit: usize, games: &'static Games
             }
             passing += 1;
             if found.len() < limit {
-                let Outcome::Win { plies } = class.outcome else { unreachable!("win classes only") };
+                let Outcome::Win { plies } = outcome else { unreachable!("win classes only") };
                 found.push(Found {
                     position: game.render(&pos),
                     plies,

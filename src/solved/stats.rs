@@ -34,9 +34,14 @@ impl Figures {
     /// The file cannot be read, or is not a DFA file.
     pub fn of_file(path: &Path) -> Result<Figures> {
         let bundle = Bundle::load(path)?;
-        let sets = bundle.entries.iter().map(|(name, d)| (name.clone(), d.stats())).collect();
+        let sets: Vec<(String, DfaStats)> = bundle.entries.iter().map(|(name, d)| (name.clone(), d.stats())).collect();
         let bytes = std::fs::metadata(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?.len();
-        Ok(Figures { sets, meta: bundle.meta, bytes, positions: None })
+        let positions = solution::positions_of_rest(&bundle.meta).map(|rest| {
+            // The domains of classes stored as a rest hold other classes' positions too.
+            let sets = sets.iter().filter(|(name, _)| !solution::is_domain_name(name));
+            sets.map(|(_, s)| s.positions).fold(rest, |acc, n| acc.zip(n).and_then(|(a, b)| a.checked_add(b)))
+        });
+        Ok(Figures { sets, meta: bundle.meta, bytes, positions })
     }
 
     /// The figures of every set of the class files in `dir` (each set named `CLASS: set`), the

@@ -78,7 +78,7 @@ impl Solver<'_> {
         }
         done.extend(values.into_iter().flatten().flatten());
         let initial = self.game.initial();
-        self.finish(Mode::Strong, initial, unite_by_value(done))
+        self.finish(Mode::Strong, initial, unite_by_value(done), Vec::new())
     }
 
     /// Solve the one class named `name`, reading the values of the lower classes it needs

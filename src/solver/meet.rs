@@ -12,19 +12,31 @@ use crate::dfa::limits::{self, catch_engine_stop};
 use crate::error::{Error, Result};
 use crate::move_graph::Moves;
 use crate::record::{Phase, SetName};
-use crate::solved::ValueClass;
+use crate::solved::{RestClass, ValueClass};
 use crate::vocabulary::{Outcome, Ply, Position, Side};
+
+/// What a meet in the middle values: the retrograde pass's classes with their distances and
+/// the backup's losses ([`Met::classes`]), its wins as the rest of the positions valued
+/// ([`Met::rest`]), and how many positions reachable from the start these value.
+pub(super) struct Met {
+    /// The retrograde pass's classes, then the backup's losses by side (in parts).
+    pub classes: Vec<ValueClass>,
+    /// The backup's wins by side: the forward plies' positions that no class holds.
+    pub rest: Vec<RestClass>,
+    /// The positions of the forward plies: the classes also hold the retrograde pass's
+    /// positions that the start does not reach.
+    pub reachable_valued: u128,
+}
 
 impl Solver<'_> {
     /// Value every position reachable from `initial`: retrograde `depth` plies, then forward
     /// plies pruned by it, then backup. Positions the retrograde pass decided keep their exact
-    /// distance; the rest are known as win or loss. Also returns how many positions reachable
-    /// from `initial` the classes value: the classes also hold the retrograde pass's positions
-    /// that the start does not reach.
+    /// distance; the rest are known as win or loss.
     ///
     /// # Errors
-    /// [`Error::BadParameters`] for a game with draws; checkpoint I/O.
-    pub(super) fn meet_in_the_middle(&mut self, initial: &Position, depth: u32) -> Result<(Vec<ValueClass>, u128)> {
+    /// [`Error::BadParameters`] for a game with draws; checkpoint I/O; [`Error::Mismatch`] if
+    /// the wins counted ply by ply are not the positions valued less the others.
+    pub(super) fn meet_in_the_middle(&mut self, initial: &Position, depth: u32) -> Result<Met> {
         if self.game.has_draws() {
             return Err(Error::BadParameters(format!("{} can be drawn: use the strong mode", self.game.name())));
         }
@@ -76,10 +88,15 @@ impl Solver<'_> {
         let empty = Dfa::reject_all(self.game.shape());
         let run_cap = self.run_cap;
         let running = || PerSide::new(sides, |_| RunningSet::new(empty.clone(), self.spill.clone(), run_cap));
-        // The backup reads only the opponent's losses. With checkpoints the new wins wait in
-        // their plies' files until the classes are made, instead of in a running set as large
-        // as the losses' (spilled, it doubled the run's disk: `docs/measurements.md`).
-        let mut win_all = (!self.checkpoints.enabled()).then(running);
+        // The backup reads only the opponent's losses, and a ply's positions are all valued:
+        // its wins are its positions less its losses. So the wins are kept only as counts,
+        // and the solution holds them as the rest of the plies' positions ([`RestClass`]):
+        // kept as sets, they doubled the run's disk and the solution (`docs/measurements.md`).
+        // Each side's new wins counted ply by ply, to check the rest's count against.
+        let mut wins_counted = PerSide::new(sides, |_| Some(0u128));
+        let mut count_wins = |side: Side, stats: &crate::dfa::DfaStats| {
+            wins_counted[side] = wins_counted[side].zip(stats.positions).and_then(|(a, b)| a.checked_add(b));
+        };
         // With checkpoints the running losses' parts are saved among them and read from
         // there: one copy on disk, which is both the spill and the checkpoint.
         let loss_home =
@@ -109,7 +126,7 @@ impl Solver<'_> {
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
         // ply's positions from the forward sets of the plies after it. What is recorded per ply is
-        // the positions it valued first: the whole ply's values (`plies[k] ∩ win_all`)
+        // the positions it valued first: the whole ply's values (its wins and losses)
         // are large DFAs whose intersections took a core and most of the peak memory for a
         // record only.
         let last = plies.len().checked_sub(1);
@@ -146,20 +163,26 @@ impl Solver<'_> {
             };
             // A stop between the ply's checkpoint and the removal of its journal left it.
             self.checkpoints.remove(&step.journal(side, JournalPart::Wins));
-            if names == [SetName::NewWin.as_str()] {
-                let saved: SavedPly = serde_json::from_value(record).map_err(|_| not_backup())?;
-                match (&saved.new_win, &mut win_all) {
-                    (Some(stats), None) => {
-                        self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, stats);
-                    }
-                    (_, win_all) => {
+            // Checkpoints of older builds also hold the ply's new wins (one build without
+            // their figures), and the oldest their losses as well.
+            if names.is_empty() || names == [SetName::NewWin.as_str()] {
+                let saved: SavedPly = serde_json::from_value(record.clone()).map_err(|_| not_backup())?;
+                let new_win = match saved.new_win {
+                    Some(stats) => stats,
+                    None => {
                         let [(_, win_new)]: [(String, Dfa); 1] = load()?.try_into().map_err(|_| not_backup())?;
-                        self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
-                        if let Some(win_all) = win_all {
-                            win_all[side].add(&win_new)?;
-                        }
+                        win_new.stats()
                     }
+                };
+                if !names.is_empty() {
+                    // The wins are the rest of the plies' positions: the checkpoint is saved
+                    // again without them, and with their figures, which frees their disk.
+                    let mut record = record;
+                    record["new_win"] = serde_json::to_value(&new_win).expect("plain JSON");
+                    self.checkpoints.save_with(&step, &record, &[])?;
                 }
+                self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
+                count_wins(side, &new_win);
                 self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &saved.new_loss);
                 saved_losses = Some(PerSide::try_new(sides, |s| {
                     saved.losses.get(&s.to_string()).cloned().ok_or_else(not_backup)
@@ -177,12 +200,11 @@ impl Solver<'_> {
                     entries.remove(0);
                 }
                 let [(_, win_new), (_, lose_new)]: [(String, Dfa); 2] = entries.try_into().map_err(|_| not_backup())?;
-                self.recorder.record(Phase::Backup, k as u32, side, SetName::NewWin, &win_new);
-                self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-                if let Some(win_all) = &mut win_all {
-                    win_all[side].add(&win_new)?;
-                }
+                let new_win = win_new.stats();
                 drop(win_new);
+                self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
+                count_wins(side, &new_win);
+                self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
                 loss_all[side].add(&lose_new)?;
             }
             let ply = take_ply(k);
@@ -297,12 +319,8 @@ impl Solver<'_> {
             let (new_win, new_loss) = (win_new.stats(), lose_new.stats());
             self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
             self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &new_loss);
-            // One union at a time: each builds a set as large as the solve's largest beside
-            // its operand, and two at once were the backup's peak memory. Each product is
-            // parallel on its own.
-            if let Some(win_all) = &mut win_all {
-                win_all[side].add(&win_new)?;
-            }
+            count_wins(side, &new_win);
+            drop(win_new);
             loss_all[side].add(&lose_new)?;
             drop(lose_new);
             if self.checkpoints.enabled() {
@@ -314,16 +332,11 @@ impl Solver<'_> {
                     new_loss,
                     losses: losses.iter().map(|(s, m)| (s.to_string(), m.clone())).collect(),
                 };
-                self.checkpoints.save_with(
-                    &backup_step(k),
-                    &saved.to_record(parts_seen),
-                    &[(SetName::NewWin.as_str(), &win_new)],
-                )?;
+                self.checkpoints.save_with(&backup_step(k), &saved.to_record(parts_seen), &[])?;
                 for (s, manifest) in losses.iter() {
                     loss_home(s).expect("checkpoints have a directory").remove_all_but(manifest);
                 }
             }
-            drop(win_new);
             self.checkpoints.remove(&backup_step(k).journal(side, JournalPart::Wins));
             if let Some(FixedParts { of, only: None }) = fixed {
                 regions::remove_parts(&self.checkpoints, k as u32, side, of);
@@ -332,58 +345,43 @@ impl Solver<'_> {
             prepared = next;
         }
         // Positions decided by the retrograde pass keep their exact distance; the
-        // reachable rest is known as win/loss only.
+        // reachable rest is known as win/loss only: the losses as sets, the wins as what the
+        // plies' positions (`later`, every ply now) hold besides.
         // One running set at a time, each dropped as soon as its class exists: these are the
         // solve's largest sets, and making every class while all four were held went over a
         // budget the backup had kept.
+        let mut classes = pass::exact_classes(r.new_win, r.new_loss);
+        let mut rest = Vec::new();
         let mut reachable_valued = 0u128;
-        for (s, reached) in reached_decided.into_iter_sides() {
+        let counted = |set: &Dfa| set.checked_count().unwrap_or(u128::MAX);
+        for ((s, reached), (_, loss)) in reached_decided.into_iter_sides().zip(loss_all.into_iter_sides()) {
             let reached = reached.into_dfa();
             self.recorder.record(Phase::Backup, 0, s, SetName::ReachedDecided, &reached);
-            reachable_valued = reachable_valued.saturating_add(reached.checked_count().unwrap_or(u128::MAX));
-        }
-        let mut classes = pass::exact_classes(r.new_win, r.new_loss);
-        let win_all = match win_all {
-            Some(win_all) => win_all,
-            None => self.wins_from_checkpoints(initial.side, last, &running)?,
-        };
-        // A value class larger than one union can build within the budget is kept in
-        // disjoint parts, each a class of the same side and value.
-        for ((s, win), (_, loss)) in win_all.into_iter_sides().zip(loss_all.into_iter_sides()) {
-            for (outcome, set) in [(Outcome::Win { plies: None }, win), (Outcome::Loss { plies: None }, loss)] {
-                for part in set.into_parts() {
-                    let set = self.spill.keep(part)?;
-                    reachable_valued = reachable_valued.saturating_add(set.checked_count().unwrap_or(u128::MAX));
-                    classes.push(ValueClass { side: s, outcome, set });
-                }
+            let domain = std::mem::replace(&mut later[s], empty.clone());
+            let valued = counted(&domain);
+            reachable_valued = reachable_valued.saturating_add(valued);
+            // The domain's positions less those the retrograde pass decided and the losses.
+            // Counted where the domain's count fits in a u128 (Nim 64x3's does not).
+            let mut wins = Some(valued).filter(|&n| n != u128::MAX).and_then(|n| n.checked_sub(counted(&reached)));
+            drop(reached);
+            // A value class larger than one union can build within the budget is kept in
+            // disjoint parts, each a class of the same side and value.
+            for part in loss.into_parts() {
+                let set = self.spill.keep(part)?;
+                wins = wins.and_then(|n| n.checked_sub(counted(&set)));
+                classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set });
             }
+            if wins.is_some() && wins != wins_counted[s] {
+                return Err(Error::Mismatch(format!(
+                    "{s} to move: the plies' new wins add up to {}, but their positions less the others are {}",
+                    crate::counts::human(wins_counted[s]),
+                    crate::counts::human(wins)
+                )));
+            }
+            let positions = wins.or(wins_counted[s]);
+            rest.push(RestClass { side: s, outcome: Outcome::Win { plies: None }, domain, positions });
         }
-        Ok((classes, reachable_valued))
-    }
-
-    /// Every backup ply's new wins, by side to move, read back from the plies' checkpoints
-    /// (plies `0..=last`), where the backup left them.
-    ///
-    /// # Errors
-    /// A ply's checkpoint is missing, foreign or unreadable.
-    fn wins_from_checkpoints(
-        &self,
-        first_to_move: Side,
-        last: Option<usize>,
-        running: &dyn Fn() -> PerSide<RunningSet>,
-    ) -> Result<PerSide<RunningSet>> {
-        let mut wins = running();
-        for k in (0..last.map_or(0, |l| l + 1)).rev() {
-            let step = backup_step(k);
-            let (_, mut saved) = self
-                .checkpoints
-                .load_own_with(&step)?
-                .ok_or_else(|| Error::Mismatch(format!("checkpoint {step} disappeared during the run")))?;
-            let win_new = saved.take(SetName::NewWin.as_str(), &step.to_string())?;
-            drop(saved);
-            wins[Side::after(first_to_move, Ply(k as u32))].add(&win_new)?;
-        }
-        Ok(wins)
+        Ok(Met { classes, rest, reachable_valued })
     }
 
     /// `side`'s moves without the groups that no position outside `decided` has a move of
@@ -415,9 +413,10 @@ fn backup_step(k: usize) -> StepKey {
     StepKey::Backup(k as u32)
 }
 
-/// The record of a backup ply's checkpoint, beside its new wins: how its parts went, its
-/// new losses' figures (the set itself is in the running losses' files) and the files that
-/// hold the running losses of each side once it is done.
+/// The record of a backup ply's checkpoint (which holds no set): how its parts went, its new
+/// wins' and new losses' figures (the losses are in the running losses' files, the wins are
+/// the rest of the plies' positions) and the files that hold the running losses of each side
+/// once it is done.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct SavedPly {
     /// Not in the checkpoints of the first build that kept the losses apart.

@@ -69,7 +69,7 @@ use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::move_graph::{Moves, Pass};
 use crate::record::{Recorder, StepRecord};
-use crate::solved::{Mode, Solution, ValueClass};
+use crate::solved::{Mode, RestClass, Solution, ValueClass};
 use crate::vocabulary::{Outcome, Position, Side};
 use checkpoint::Checkpoints;
 use mirror::Mirror;
@@ -282,31 +282,38 @@ impl<'g> Solver<'g> {
     fn solve_unchecked(&mut self, mode: Mode) -> Result<Solution> {
         self.checkpoints.set_mode(mode);
         let initial = self.game.initial();
-        let (classes, reachable_valued) = match mode {
+        let (classes, rest, reachable_valued) = match mode {
             Mode::Strong if self.meet_job.is_some() => {
                 return Err(Error::BadParameters(
                     "a step run as a job (--meet-job) is a step of a meet in the middle, and this solve is strong"
                         .into(),
                 ));
             }
-            Mode::Strong => (self.solve_strong()?, None),
+            Mode::Strong => (self.solve_strong()?, Vec::new(), None),
             Mode::MeetInTheMiddle { depth } => {
-                let (classes, reachable) = self.meet_in_the_middle(&initial, depth)?;
-                (classes, Some(reachable))
+                let met = self.meet_in_the_middle(&initial, depth)?;
+                (met.classes, met.rest, Some(met.reachable_valued))
             }
         };
-        let mut solution = self.finish(mode, initial, classes)?;
+        let mut solution = self.finish(mode, initial, classes, rest)?;
         solution.reachable_valued = reachable_valued;
         Ok(solution)
     }
 
-    fn finish(&mut self, mode: Mode, initial: Position, classes: Vec<ValueClass>) -> Result<Solution> {
+    fn finish(
+        &mut self,
+        mode: Mode,
+        initial: Position,
+        classes: Vec<ValueClass>,
+        rest: Vec<RestClass>,
+    ) -> Result<Solution> {
         let mut solution = Solution {
             params: self.game.params(),
             mode,
             initial: initial.clone(),
             initial_value: Outcome::Draw,
             classes,
+            rest,
             records: Vec::new(),
             mover_relative: self.game.mover_relative(),
             reachable_valued: None,

@@ -48,7 +48,7 @@ pub fn positions(path: &Path, ask: &PositionsAsk, games: &'static Games) -> Resu
             solved.game.name()
         )));
     }
-    let listing = solved.positions(ask.kind, ask.distance, ask.side, ask.pick);
+    let listing = solved.positions(ask.kind, ask.distance, ask.side, ask.pick)?;
     Ok(Listed { solved: Box::new(solved), listing, unit: "positions", counted: None })
 }
 
@@ -197,47 +197,108 @@ fn sort_key(t: &Tally) -> (Option<Side>, u32) {
     (t.side, t.plies.unwrap_or(u32::MAX))
 }
 
+/// A value class of a DFA solution as a listing reads it: a set, or the rest of a domain.
+enum Listable<'a> {
+    Set(&'a crate::solved::ValueClass),
+    Rest(&'a crate::solved::RestClass),
+}
+
+impl Listable<'_> {
+    fn side(&self) -> Side {
+        match self {
+            Listable::Set(c) => c.side,
+            Listable::Rest(r) => r.side,
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self {
+            Listable::Set(c) => c.outcome,
+            Listable::Rest(r) => r.outcome,
+        }
+    }
+
+    fn count(&self) -> u128 {
+        match self {
+            Listable::Set(c) => c.set.checked_count().unwrap_or(u128::MAX),
+            Listable::Rest(r) => r.positions.unwrap_or(u128::MAX),
+        }
+    }
+}
+
 impl DfaSolved {
     /// The positions of `kind` with `side` to move (either, if `None`): counts per distance,
     /// and those at `distance` chosen by `pick`.
-    pub fn positions(&self, kind: ValueKind, distance: Distance, side: Option<Side>, pick: Pick) -> Listing {
+    ///
+    /// # Errors
+    /// A sample of a class stored as the rest of a domain that is too thin a share of it
+    /// ([`crate::solved::Solution::sample_rest`]).
+    pub fn positions(&self, kind: ValueKind, distance: Distance, side: Option<Side>, pick: Pick) -> Result<Listing> {
         let solution = &self.solution;
         let relative = solution.mover_relative;
-        let classes: Vec<_> = solution
-            .classes
-            .iter()
-            .filter(|c| kind.holds(c.outcome) && (relative || side.is_none_or(|s| s == c.side)))
+        let sets = solution.classes.iter().map(Listable::Set);
+        let classes: Vec<Listable> = sets
+            .chain(solution.rest.iter().map(Listable::Rest))
+            .filter(|c| kind.holds(c.outcome()) && (relative || side.is_none_or(|s| s == c.side())))
             .collect();
         let mut tallies: Vec<Tally> = classes
             .iter()
             .map(|c| Tally {
-                side: (!relative).then_some(c.side),
-                value: c.outcome.to_string(),
-                plies: plies_of(c.outcome),
-                count: c.set.checked_count().unwrap_or(u128::MAX),
+                side: (!relative).then_some(c.side()),
+                value: c.outcome().to_string(),
+                plies: plies_of(c.outcome()),
+                count: c.count(),
             })
             .collect();
         tallies.sort_by_key(sort_key);
         let plies = resolve(distance, &tallies);
         let mut chosen: Vec<_> =
-            classes.into_iter().filter(|c| plies.is_none() || plies_of(c.outcome) == plies).collect();
-        chosen.sort_by_key(|c| (c.side, plies_of(c.outcome).unwrap_or(u32::MAX)));
-        let counts: Vec<u128> = chosen.iter().map(|c| c.set.checked_count().unwrap_or(u128::MAX)).collect();
+            classes.into_iter().filter(|c| plies.is_none() || plies_of(c.outcome()) == plies).collect();
+        chosen.sort_by_key(|c| (c.side(), plies_of(c.outcome()).unwrap_or(u32::MAX)));
+        let counts: Vec<u128> = chosen.iter().map(Listable::count).collect();
         let matching = counts.iter().fold(0u128, |a, &n| a.saturating_add(n));
-        // One sampler per class (its counts per state), not one per position listed.
-        let samplers: Vec<_> = chosen.iter().map(|c| c.set.sampler()).collect();
-        let mut positions = Vec::new();
+        // The ranks each class is asked for, from its start.
+        let mut asked: Vec<Vec<u128>> = vec![Vec::new(); chosen.len()];
         for rank in ranks(pick, matching) {
             let (mut class, mut offset) = (0, rank);
             while offset >= counts[class] {
                 offset -= counts[class];
                 class += 1;
             }
-            let Some(sampler) = &samplers[class] else { continue };
-            let pos = crate::vocabulary::Position { side: chosen[class].side, board: sampler.nth(offset) };
-            positions.push(self.game.render(&pos));
+            asked[class].push(offset);
         }
-        Listing { tallies, plies, matching, positions }
+        let mut positions = Vec::new();
+        for (i, (c, offsets)) in chosen.iter().zip(&asked).enumerate() {
+            if offsets.is_empty() {
+                continue;
+            }
+            let boards: Vec<Vec<crate::dfa::Symbol>> = match c {
+                Listable::Set(c) => match c.set.sampler() {
+                    Some(sampler) => offsets.iter().map(|&o| sampler.nth(o)).collect(),
+                    None => continue,
+                },
+                // Its members have no ranks of their own: the first in the domain's order, or
+                // as many distinct ones drawn uniformly.
+                Listable::Rest(r) => match pick {
+                    Pick::First(_) => solution.rest_members(r).take(offsets.len()).collect(),
+                    Pick::Sample { .. } if Some(offsets.len() as u128) == r.positions => {
+                        solution.rest_members(r).collect()
+                    }
+                    Pick::Sample { seed, .. } => {
+                        let mut rng = SplitMix64::new(seed ^ i as u64);
+                        let mut drawn = std::collections::BTreeSet::new();
+                        while drawn.len() < offsets.len() {
+                            drawn.extend(solution.sample_rest(r, offsets.len() - drawn.len(), &mut rng)?);
+                        }
+                        drawn.into_iter().collect()
+                    }
+                },
+            };
+            let side = c.side();
+            positions
+                .extend(boards.into_iter().map(|board| self.game.render(&crate::vocabulary::Position { side, board })));
+        }
+        Ok(Listing { tallies, plies, matching, positions })
     }
 }
 

@@ -62,7 +62,7 @@ impl ClassValues {
             classes: self.values.iter().map(|v| StoredClass { side: v.side, outcome: v.outcome }).collect(),
             mover_relative: self.mover_relative,
         };
-        save_values(path, &meta, &self.values)
+        save_values(path, &meta, &self.values, &[])
     }
 
     /// Load the class file at `path`, checking that it holds class `expected` (if given) of
@@ -182,6 +182,7 @@ pub(super) fn load_classes(dir: &Path, games: &Games) -> Result<(Box<dyn Game>, 
         initial: initial.clone(),
         initial_value: Outcome::Draw,
         classes,
+        rest: Vec::new(),
         records: Vec::new(),
         mover_relative,
         reachable_valued: None,

@@ -8,9 +8,12 @@
 //! "reachable_valued":"15"}`. An outcome is `{"win": plies}`, `{"loss": plies}` (plies `null`
 //! when not known) or `"draw"`. The key `program` names the build that wrote the file
 //! ([`crate::PROGRAM_VERSION`]); `reachable_valued` ([`Solution::reachable_valued`], only for a
-//! meet in the middle) is a decimal string.
+//! meet in the middle) is a decimal string. A solution with classes stored as the rest of a
+//! domain ([`super::RestClass`]) lists them under `rest` (side, value and their positions in
+//! decimal), and their domains follow the classes' sets in the bundle; a solution without
+//! them has no `rest` key.
 
-use super::{Mode, Solution, ValueClass};
+use super::{Mode, RestClass, Solution, ValueClass};
 use crate::dfa::Dfa;
 use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
@@ -35,6 +38,21 @@ struct Meta {
     /// [`Solution::reachable_valued`] in decimal (absent where it is `None`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     reachable_valued: Option<String>,
+    /// The classes stored as the rest of a domain: their sets are the bundle's entries after
+    /// the classes'.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rest: Vec<StoredRest>,
+}
+
+/// A [`RestClass`]'s description: its domain is the bundle entry at the same index after the
+/// classes'.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredRest {
+    side: Side,
+    outcome: StoredOutcome,
+    /// [`RestClass::positions`] in decimal (absent beyond `u128::MAX`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    positions: Option<String>,
 }
 
 /// A value class's description: its set is the bundle entry at the same index.
@@ -87,24 +105,47 @@ impl Solution {
             classes: self.classes.iter().map(|c| StoredClass { side: c.side, outcome: c.outcome.into() }).collect(),
             mover_relative: self.mover_relative,
             reachable_valued: self.reachable_valued.map(|n| n.to_string()),
+            rest: self
+                .rest
+                .iter()
+                .map(|r| StoredRest {
+                    side: r.side,
+                    outcome: r.outcome.into(),
+                    positions: r.positions.map(|n| n.to_string()),
+                })
+                .collect(),
         };
-        save_values(path, &meta, &self.classes)
+        save_values(path, &meta, &self.classes, &self.rest)
     }
 
     /// Load one solution file.
     pub(super) fn load_file(path: &Path, games: &Games) -> Result<(Box<dyn Game>, Solution)> {
         let bundle = Bundle::load(path)?;
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
-        let meta: Meta =
-            read_meta((&bundle.meta, bundle.entries.len()), path, KIND, "a solution file", |m: &Meta| m.classes.len())?;
+        let meta: Meta = read_meta((&bundle.meta, bundle.entries.len()), path, KIND, "a solution file", |m: &Meta| {
+            m.classes.len() + m.rest.len()
+        })?;
         let params = GameParams::from_json(&meta.params)?;
         let game = games.build(&params)?;
-        let mut classes = Vec::with_capacity(meta.classes.len());
-        for (desc, (_, set)) in meta.classes.into_iter().zip(bundle.entries) {
+        let mut sets = bundle.entries.into_iter().map(|(_, set)| set);
+        let mut shaped = || {
+            let set = sets.next().expect("read_meta counted the sets");
             if set.shape() != game.shape() {
                 return Err(corrupt(format!("a stored set does not have the shape of {}", game.name())));
             }
-            classes.push(ValueClass { side: desc.side, outcome: desc.outcome.into(), set });
+            Ok(set)
+        };
+        let mut classes = Vec::with_capacity(meta.classes.len());
+        for desc in meta.classes {
+            classes.push(ValueClass { side: desc.side, outcome: desc.outcome.into(), set: shaped()? });
+        }
+        let mut rest = Vec::with_capacity(meta.rest.len());
+        for desc in meta.rest {
+            let positions = match desc.positions {
+                Some(n) => Some(n.parse().map_err(|_| corrupt(format!("positions {n:?} is not a count")))?),
+                None => None,
+            };
+            rest.push(RestClass { side: desc.side, outcome: desc.outcome.into(), domain: shaped()?, positions });
         }
         let solution = Solution {
             params,
@@ -112,6 +153,7 @@ impl Solution {
             initial: game.initial(),
             initial_value: meta.initial_value.into(),
             classes,
+            rest,
             records: Vec::new(),
             mover_relative: meta.mover_relative,
             reachable_valued: match meta.reachable_valued {
@@ -141,14 +183,44 @@ fn check_labels(solution: &Solution) -> std::result::Result<(), String> {
     }
 }
 
+/// The suffix of the name of a rest class's domain in a solution's bundle.
+const DOMAIN_SUFFIX: &str = "/domain";
+
+/// Whether `name`, a set's name in a solution's bundle, is the domain of a class stored as
+/// the rest of it ([`RestClass`]).
+pub fn is_domain_name(name: &str) -> bool {
+    name.ends_with(DOMAIN_SUFFIX)
+}
+
+/// The positions of the classes a solution's metadata `meta` lists as stored the rest of a
+/// domain, added up: `None` if it lists none (or is not a solution's), `Some(None)` if a
+/// count is not one or their sum overflows.
+pub fn positions_of_rest(meta: &str) -> Option<Option<u128>> {
+    let meta: serde_json::Value = serde_json::from_str(meta).ok()?;
+    if meta["kind"] != KIND {
+        return None;
+    }
+    let rest = meta.get("rest")?.as_array()?;
+    Some(rest.iter().try_fold(0u128, |acc, r| r.get("positions")?.as_str()?.parse::<u128>().ok()?.checked_add(acc)))
+}
+
 /// Save `values` as a bundle under the JSON form of `meta`, one DFA per value class named
-/// `side/value`. Through a JSON value, whose keys are sorted: the bytes every file has had.
-pub(super) fn save_values(path: &Path, meta: &impl serde::Serialize, values: &[ValueClass]) -> Result<()> {
+/// `side/value`, then the domain of each of `rest`, named `side/value/domain`. Through a JSON
+/// value, whose keys are sorted: the bytes every file has had.
+pub(super) fn save_values(
+    path: &Path,
+    meta: &impl serde::Serialize,
+    values: &[ValueClass],
+    rest: &[RestClass],
+) -> Result<()> {
     let mut meta = serde_json::to_value(meta).expect("file metadata is plain JSON");
     meta["program"] = serde_json::Value::String(crate::PROGRAM_VERSION.into());
     let meta = meta.to_string();
-    let names: Vec<String> = values.iter().map(|c| format!("{}/{}", c.side, c.outcome)).collect();
-    let entries: Vec<(&str, &Dfa)> = names.iter().map(String::as_str).zip(values.iter().map(|c| &c.set)).collect();
+    let names: Vec<String> = (values.iter().map(|c| format!("{}/{}", c.side, c.outcome)))
+        .chain(rest.iter().map(|r| format!("{}/{}{DOMAIN_SUFFIX}", r.side, r.outcome)))
+        .collect();
+    let sets = values.iter().map(|c| &c.set).chain(rest.iter().map(|r| &r.domain));
+    let entries: Vec<(&str, &Dfa)> = names.iter().map(String::as_str).zip(sets).collect();
     save_entries(path, &meta, &entries)
 }
 

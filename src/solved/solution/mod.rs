@@ -6,12 +6,14 @@ mod class_universe;
 mod classes;
 mod classes_on_disk;
 mod file;
+mod rest;
 
 pub use class_index::ClassIndex;
 pub use class_universe::ClassUniverse;
 pub use classes::{ClassValues, class_files};
 pub use classes_on_disk::ClassesOnDisk;
-pub use file::metadata_for_reports;
+pub use file::{is_domain_name, metadata_for_reports, positions_of_rest};
+pub use rest::RestClass;
 
 use crate::dfa::Dfa;
 use crate::error::Result;
@@ -60,6 +62,9 @@ pub struct Solution {
     /// Disjoint value classes; a class too large for one set is several, of the same side
     /// and value.
     pub classes: Vec<ValueClass>,
+    /// Value classes stored as the rest of a domain ([`RestClass`]): what no class of
+    /// `classes` holds. A meet in the middle's wins.
+    pub rest: Vec<RestClass>,
     /// What each step computed.
     pub records: Vec<StepRecord>,
     /// Positions are written from the mover's view: the classes are stored for the first
@@ -97,7 +102,10 @@ impl Solution {
     /// meet-in-the-middle solve).
     pub fn value(&self, pos: &Position) -> Option<Outcome> {
         let side = if self.mover_relative { Side::First } else { pos.side };
-        self.candidates(&pos.board).find(|c| c.side == side && c.set.contains(&pos.board)).map(|c| c.outcome)
+        self.candidates(&pos.board)
+            .find(|c| c.side == side && c.set.contains(&pos.board))
+            .map(|c| c.outcome)
+            .or_else(|| self.rest_value(side, &pos.board))
     }
 
     /// The value classes that can hold `board`.
@@ -121,7 +129,7 @@ impl Solution {
         if let (Some(first), Some(second)) = (first, found.next()) {
             return Err(in_two_classes(first, second.outcome));
         }
-        Ok(first)
+        Ok(first.or_else(|| self.rest_value(side, &pos.board)))
     }
 
     /// Longest forced win in plies, when the solution knows it: every non-empty win class
@@ -129,9 +137,10 @@ impl Solution {
     /// its backward plies, so the longest of those is not the longest win: `None`.
     pub fn longest_win(&self) -> Option<u32> {
         let mut longest = None;
-        for c in &self.classes {
-            if let Outcome::Win { plies } = c.outcome
-                && !c.set.is_empty()
+        let classes = self.classes.iter().map(|c| (c.outcome, !c.set.is_empty()));
+        for (outcome, held) in classes.chain(self.rest.iter().map(|r| (r.outcome, r.positions != Some(0)))) {
+            if let Outcome::Win { plies } = outcome
+                && held
             {
                 let plies = plies?;
                 longest = Some(longest.map_or(plies, |l: u32| l.max(plies)));
