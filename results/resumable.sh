@@ -43,13 +43,7 @@ while :; do
     wait $timer; rc=$?
     echo "$(date -u +%FT%TZ) attempt $n exited $rc" >> attempts.log
     [ $rc -eq 0 ] && exit 0
-    if [ "$(progress)" = "$before" ]; then failures=$((failures + 1)); else # KiB of the unnamed (deleted) files process $1 maps, each counted once.
-unnamed_kib() {
-    for f in /proc/"$1"/map_files/*; do
-        case $(readlink "$f" 2>/dev/null) in *' (deleted)') stat -L -c '%i %s' "$f" 2>/dev/null ;; esac
-    done | sort -u | awk '{ s += $2 } END { printf "%d", s / 1024 }'
-}
-failures=0; fi
+    if [ "$(progress)" = "$before" ]; then failures=$((failures + 1)); else failures=0; fi
     [ $failures -ge 2 ] && { echo "two attempts in a row made no progress; see attempt.$n.err" >&2; exit $rc; }
     # Stopped from outside (kill, reboot): do not start again by ourselves.
     [ $rc -ge 128 ] && exit $rc
