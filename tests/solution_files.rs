@@ -148,3 +148,50 @@ fn a_class_stored_as_the_rest_of_a_domain_answers_as_a_set_of_its_own() {
         }
     }
 }
+
+/// A solution file read in place answers every position as the loaded solution does: a meet
+/// in the middle (with a class stored as the rest of a domain) and a strong solve, on the
+/// first 3,000 positions the start reaches, and a damaged start value is refused on opening.
+#[test]
+fn a_solution_read_in_place_answers_as_the_loaded_one() {
+    use dfasolve::game::{ExplicitRules, Status};
+    use dfasolve::games::breakthrough::Breakthrough;
+    use dfasolve::solved::{DfaSolved, Solved, open_with};
+    let game = Breakthrough::new(3, 5).expect("a small board");
+    let dir = crate::scratch::tempdir();
+    for mode in [Mode::MeetInTheMiddle { depth: 2 }, Mode::Strong] {
+        let path = dir.path().join("bt.dfas");
+        Solver::new(&game).solve(mode).expect("solved").save(&path).expect("saved");
+        let loaded = DfaSolved::load(&path, &GAMES).expect("loaded");
+        let in_place = open_with(&path, &GAMES, 0).expect("opened in place");
+        assert_eq!(in_place.start(), loaded.start());
+        let mut seen = std::collections::HashSet::from([game.initial()]);
+        let mut frontier = vec![game.initial()];
+        let mut looked = 0;
+        while looked < 3_000
+            && let Some(p) = frontier.pop()
+        {
+            looked += 1;
+            let text = game.render(&p);
+            assert_eq!(in_place.look(&text).expect("looked"), loaded.look(&text).expect("looked"), "{mode:?}: {text}");
+            if game.explicit_status(&p) == Status::Ongoing {
+                frontier.extend(game.explicit_moves(&p).into_iter().filter(|q| seen.insert(q.clone())));
+            }
+        }
+        assert_eq!(looked, 3_000, "{mode:?}");
+    }
+    // The start's stored value forged: refused on opening, as on loading.
+    let path = dir.path().join("bt.dfas");
+    let bundle = Bundle::load(&path).expect("a bundle");
+    let value = dfasolve::solved::Solution::load(&path, &GAMES).expect("loaded").1.initial_value;
+    let stored = if value.kind() == "win" { r#""initial_value":{"win":"# } else { r#""initial_value":{"loss":"# };
+    let forged = bundle.meta.replacen(
+        stored,
+        if value.kind() == "win" { r#""initial_value":{"loss":"# } else { r#""initial_value":{"win":"# },
+        1,
+    );
+    assert_ne!(forged, bundle.meta);
+    let entries: Vec<(&str, &Dfa)> = bundle.entries.iter().map(|(n, d)| (n.as_str(), d)).collect();
+    save_entries(&path, &forged, &entries).expect("saved");
+    assert!(matches!(open_with(&path, &GAMES, 0), Err(Error::Corrupt { .. })));
+}

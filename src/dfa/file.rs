@@ -200,7 +200,7 @@ const CHECKSUM_MISMATCH: &str = "checksum mismatch (the file was modified or dam
 /// Checks the header (the first bytes of a file of `file_len` bytes, up to [`HEADER_LEN`]):
 /// magic, version, reserved bytes and payload length. Returns the payload's SHA-256 and the
 /// format version.
-fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<([u8; 32], u32)> {
+pub(super) fn check_header(head: &[u8], file_len: u64, path: &Path) -> Result<([u8; 32], u32)> {
     let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };
     if head.len() < 8 || &head[..8] != MAGIC {
         return Err(Error::ForeignFile { path: path.to_path_buf(), expected: "DFASOLVE" });

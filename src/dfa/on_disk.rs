@@ -15,7 +15,7 @@
 //! at a reserved id, as [`super::Dfa::contains`] does).
 
 use super::Symbol;
-use super::file::{HEADER_LEN, entry_width, is_entry_width, verify};
+use super::file::{HEADER_LEN, check_header, entry_width, is_entry_width, verify};
 use crate::error::{Error, Result};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -52,9 +52,32 @@ impl OnDiskBundle {
     /// [`Error::Io`]; [`Error::ForeignFile`], [`Error::UnsupportedVersion`] or
     /// [`Error::Corrupt`] as [`super::file::Bundle::load`] reports them.
     pub fn open(path: &Path) -> Result<OnDiskBundle> {
+        Self::open_checking(path, true)
+    }
+
+    /// [`OnDiskBundle::open`] without the checksum of the payload: the header is checked and
+    /// the directory read, but the rows are not read until a walk needs them. For files too
+    /// large to read whole for a lookup (the checksum of a 30 GB solution reads 30 GB). A
+    /// walk still checks every id it reads, so damage in the rows gives an error or a wrong
+    /// answer, never a read outside the file: `check` reads such a file whole.
+    ///
+    /// # Errors
+    /// As [`OnDiskBundle::open`], but for the checksum.
+    pub fn open_unverified(path: &Path) -> Result<OnDiskBundle> {
+        Self::open_checking(path, false)
+    }
+
+    fn open_checking(path: &Path, checksum: bool) -> Result<OnDiskBundle> {
         let io = |source| Error::Io { path: path.to_path_buf(), error: source };
         let file = File::open(path).map_err(io)?;
-        let (len, version) = verify(&file, path)?;
+        let (len, version) = if checksum {
+            verify(&file, path)?
+        } else {
+            let len = file.metadata().map_err(io)?.len();
+            let mut head = vec![0u8; HEADER_LEN.min(len as usize)];
+            file.read_exact_at(&mut head, 0).map_err(io)?;
+            (len, check_header(&head, len, path)?.1)
+        };
         let (meta, entries) =
             Directory { file: &file, len, at: HEADER_LEN as u64, version }.read().map_err(|e| match e {
                 ReadError::Format(what) => Error::Corrupt { path: path.to_path_buf(), what },

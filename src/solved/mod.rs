@@ -17,7 +17,7 @@ pub mod stats;
 
 pub use check::{CheckAsk, check};
 pub use explore::positions::{Listed, PositionsAsk, positions};
-pub use explore::{ClassDirSolved, DfaSolved, Look, LookMove, Solved};
+pub use explore::{ClassDirSolved, DfaSolved, InPlaceSolved, Look, LookMove, Solved};
 pub use puzzles::{Filter, puzzles};
 pub use report::Report;
 pub use solution::{ClassesOnDisk, Mode, RestClass, Solution, ValueClass};
@@ -164,12 +164,25 @@ impl Games {
     }
 }
 
+/// Solution files larger than this are read in place by [`open`], their checksum unread;
+/// smaller ones are loaded and checked whole.
+pub const IN_PLACE_ABOVE: u64 = 1 << 30;
+
 /// Open a saved solution: a format of a game's own ([`Games::format_of`]), a directory of
-/// class files (read in place), or a DFA solution file.
+/// class files (read in place), or a DFA solution file (read in place above
+/// [`IN_PLACE_ABOVE`] bytes, loaded below).
 ///
 /// # Errors
 /// The file cannot be read, or is not a solution.
 pub fn open(path: &Path, games: &'static Games) -> Result<Box<dyn Solved>> {
+    open_with(path, games, IN_PLACE_ABOVE)
+}
+
+/// [`open`], reading solution files above `in_place_above` bytes in place.
+///
+/// # Errors
+/// As [`open`].
+pub fn open_with(path: &Path, games: &'static Games, in_place_above: u64) -> Result<Box<dyn Solved>> {
     if let Some(format) = games.format_of(path)? {
         return format.open(path, games);
     }
@@ -177,6 +190,11 @@ pub fn open(path: &Path, games: &'static Games) -> Result<Box<dyn Solved>> {
         && let Some((game, classes)) = ClassesOnDisk::open(path, games)?
     {
         return Ok(Box::new(ClassDirSolved::new(game, classes)));
+    }
+    let size = std::fs::metadata(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?.len();
+    if path.is_file() && size > in_place_above {
+        let (game, solution) = solution::SolutionInPlace::open(path, games)?;
+        return Ok(Box::new(InPlaceSolved::new(game, solution)));
     }
     Ok(Box::new(DfaSolved::load(path, games)?))
 }

@@ -10,10 +10,12 @@
 
 mod class_dir;
 mod dfa;
+mod in_place;
 pub mod positions;
 
 pub use class_dir::ClassDirSolved;
 pub use dfa::DfaSolved;
+pub use in_place::InPlaceSolved;
 
 use crate::error::{Error, Result};
 use crate::vocabulary::{Outcome, Side, Status, move_rank};

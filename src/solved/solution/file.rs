@@ -167,6 +167,34 @@ impl Solution {
     }
 }
 
+/// What a solution file's metadata says of its sets, read without them: the game's
+/// parameters, the start's value, whether positions are the mover's view, and each stored
+/// set's side and value, the classes' first and then the rest classes' domains (with their
+/// count).
+pub(super) struct Described {
+    pub params: GameParams,
+    pub initial_value: Outcome,
+    pub mover_relative: bool,
+    pub classes: Vec<(Side, Outcome)>,
+    pub rest: Vec<(Side, Outcome)>,
+}
+
+/// [`Described`] from the metadata `text` of a bundle of `entries` sets read from `path`.
+///
+/// # Errors
+/// [`Error::Corrupt`] if it is not a solution's or does not describe as many sets.
+pub(super) fn describe(text: &str, entries: usize, path: &Path) -> Result<Described> {
+    let meta: Meta =
+        read_meta((text, entries), path, KIND, "a solution file", |m: &Meta| m.classes.len() + m.rest.len())?;
+    Ok(Described {
+        params: GameParams::from_json(&meta.params)?,
+        initial_value: meta.initial_value.into(),
+        mover_relative: meta.mover_relative,
+        classes: meta.classes.iter().map(|c| (c.side, c.outcome.into())).collect(),
+        rest: meta.rest.iter().map(|r| (r.side, r.outcome.into())).collect(),
+    })
+}
+
 /// The invariant between the stored sets that is cheap to check on every load: the stored
 /// value of the start is the one its class gives. (Classes may share a side and a value: a
 /// class too large for one set is stored in parts. That classes are disjoint is checked for

@@ -6,6 +6,7 @@ mod class_universe;
 mod classes;
 mod classes_on_disk;
 mod file;
+mod in_place;
 mod rest;
 
 pub use class_index::ClassIndex;
@@ -13,6 +14,7 @@ pub use class_universe::ClassUniverse;
 pub use classes::{ClassValues, class_files};
 pub use classes_on_disk::ClassesOnDisk;
 pub use file::{is_domain_name, metadata_for_reports, positions_of_rest};
+pub use in_place::SolutionInPlace;
 pub use rest::RestClass;
 
 use crate::dfa::Dfa;
