@@ -369,6 +369,13 @@ fn backup_checkpoints_of_older_builds_still_resume() {
         let old_kept = Bundle::load(&ck.join("backup-0008.dfas")).unwrap().entries.len();
         let new_written = Bundle::load(&ck.join("backup-0007.dfas")).unwrap().entries.len();
         assert_eq!((old_kept, new_written), (if three_sets { 3 } else { 2 }, 0), "a ply's checkpoint keeps no set");
+        // Resumed again: the newest checkpoint lists the loss files, so the older plies'
+        // sets are dropped, their figures kept.
+        run(&resumed, Some(&ck));
+        assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
+        assert_eq!(Bundle::load(&ck.join("backup-0008.dfas")).unwrap().entries.len(), 0, "older sets dropped");
+        run(&resumed, Some(&ck));
+        assert_eq!(std::fs::read(&plain).unwrap(), std::fs::read(&resumed).unwrap(), "resumed solution differs");
     }
     // Then the builds that kept the running losses in files: each ply's new wins, and the
     // loss files the newest ply lists.

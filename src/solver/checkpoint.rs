@@ -141,6 +141,11 @@ impl Checkpoints {
         self.dir.as_ref().map(|d| d.join(format!("{name}.dfas")))
     }
 
+    /// Whether step `name` has a file (not read: it may belong to another solve).
+    pub(super) fn exists(&self, name: &StepKey) -> bool {
+        self.path(name).is_some_and(|p| p.exists())
+    }
+
     /// The checkpoint `name`, if it exists and belongs to this solve.
     ///
     /// # Errors

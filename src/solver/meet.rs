@@ -147,6 +147,17 @@ impl Solver<'_> {
         let mut parts_seen = PartsSeen::default();
         let mut seen_by_side: [Option<PartsSeen>; 2] = [None, None];
         let mut undone = last.map_or(0, |l| l + 1);
+        // Whether the newest checkpoint lists the running losses' files: they then hold the
+        // losses of every ply above it, and an older build's checkpoint that also holds its
+        // ply's losses is saved again without them (its figures kept).
+        let newest = (0..undone).rev().take_while(|&k| self.checkpoints.exists(&backup_step(k))).last();
+        let losses_listed = match newest {
+            Some(k) => self
+                .checkpoints
+                .load_record(&backup_step(k))?
+                .is_some_and(|(_, names)| names.is_empty() || names == [SetName::NewWin.as_str()]),
+            None => false,
+        };
         while let Some(k) = undone.checked_sub(1) {
             let step = backup_step(k);
             // The record first: the sets of a newer checkpoint stay in their file unless the
@@ -184,9 +195,13 @@ impl Solver<'_> {
                 self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
                 count_wins(side, &new_win);
                 self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &saved.new_loss);
-                saved_losses = Some(PerSide::try_new(sides, |s| {
-                    saved.losses.get(&s.to_string()).cloned().ok_or_else(not_backup)
-                })?);
+                // Empty in an older build's checkpoint saved again below (a newer one lists
+                // the files).
+                if !saved.losses.is_empty() {
+                    saved_losses = Some(PerSide::try_new(sides, |s| {
+                        saved.losses.get(&s.to_string()).cloned().ok_or_else(not_backup)
+                    })?);
+                }
             } else {
                 // Older checkpoints hold the ply's new wins and losses, the oldest the
                 // positions valued (`new`) before them.
@@ -204,8 +219,22 @@ impl Solver<'_> {
                 drop(win_new);
                 self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
                 count_wins(side, &new_win);
-                self.recorder.record(Phase::Backup, k as u32, side, SetName::NewLoss, &lose_new);
-                loss_all[side].add(&lose_new)?;
+                let new_loss = lose_new.stats();
+                self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &new_loss);
+                if losses_listed {
+                    // The oldest checkpoints have no record of their parts.
+                    let mut fields = match record {
+                        serde_json::Value::Object(fields) => fields,
+                        _ => serde_json::Map::new(),
+                    };
+                    let saved = SavedPly { new_win: Some(new_win), new_loss, losses: Default::default() };
+                    if let serde_json::Value::Object(more) = serde_json::to_value(&saved).expect("plain JSON") {
+                        fields.extend(more);
+                    }
+                    self.checkpoints.save_with(&step, &serde_json::Value::Object(fields), &[])?;
+                } else {
+                    loss_all[side].add(&lose_new)?;
+                }
             }
             let ply = take_ply(k);
             reached_decided[side].add(&ply.intersection(&decided[side]))?;
@@ -423,6 +452,9 @@ struct SavedPly {
     #[serde(default)]
     new_win: Option<crate::dfa::DfaStats>,
     new_loss: crate::dfa::DfaStats,
+    /// Empty in an older build's checkpoint saved again without its sets: a newer
+    /// checkpoint lists the files that hold its losses.
+    #[serde(default)]
     losses: std::collections::BTreeMap<String, RunManifest>,
 }
 
