@@ -17,8 +17,8 @@ use std::path::Path;
 
 /// A solution file, open for lookups.
 ///
-/// Invariant: entry `i` of `bundle` is the set of `classes[i]`, and entry `classes.len() + j`
-/// the domain of `rest[j]` (as [`describe`] read them from the file's metadata).
+/// Invariant: entry `i` of `bundle` is the set of the `i`-th class the file's metadata
+/// describes, and entry `classes + j` (after all of them) the domain of its `j`-th rest class.
 pub struct SolutionInPlace {
     bundle: OnDiskBundle,
     described: Described,
