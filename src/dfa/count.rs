@@ -12,27 +12,43 @@ pub(super) fn suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u128>>> {
     let mut counts: Vec<Vec<u128>> = vec![Vec::new(); n + 1];
     counts[n] = vec![0, 1];
     for l in (0..n).rev() {
-        let layer = &dfa.layers()[l];
-        let below = &counts[l + 1];
-        // The accept-all state's count is only needed where a row leads to it: a set of a
-        // few strings over a huge shape (Nim 64x3 has 2^128 strings) still counts.
-        let all_below = if l + 1 == n { Some(1) } else { dfa.shape().suffix_count(l + 1) };
-        let mut here = Vec::with_capacity(layer.len());
-        here.push(0);
-        // The accept-all state; if its count overflows, no row refers to it (or the count
-        // has already failed through `all_below`), so 0 is never read.
-        here.push(dfa.shape().suffix_count(l).unwrap_or(0));
-        for s in 2..layer.len() {
-            let mut total: u128 = 0;
-            for &x in layer.row(StateId(s as u32)) {
-                let below = if x == StateId::ACCEPT.0 { all_below? } else { below[x as usize] };
-                total = total.checked_add(below)?;
-            }
-            here.push(total);
-        }
-        counts[l] = here;
+        counts[l] = layer_counts(dfa, l, &counts[l + 1])?;
     }
     Some(counts)
+}
+
+/// The suffix counts of layer `l`'s states, from those of layer `l + 1` (`below`).
+fn layer_counts(dfa: &Dfa, l: usize, below: &[u128]) -> Option<Vec<u128>> {
+    let n = dfa.shape().len();
+    let layer = &dfa.layers()[l];
+    // The accept-all state's count is only needed where a row leads to it: a set of a
+    // few strings over a huge shape (Nim 64x3 has 2^128 strings) still counts.
+    let all_below = if l + 1 == n { Some(1) } else { dfa.shape().suffix_count(l + 1) };
+    let mut here = Vec::with_capacity(layer.len());
+    here.push(0);
+    // The accept-all state; if its count overflows, no row refers to it (or the count
+    // has already failed through `all_below`), so 0 is never read.
+    here.push(dfa.shape().suffix_count(l).unwrap_or(0));
+    for s in 2..layer.len() {
+        let mut total: u128 = 0;
+        for &x in layer.row(StateId(s as u32)) {
+            let below = if x == StateId::ACCEPT.0 { all_below? } else { below[x as usize] };
+            total = total.checked_add(below)?;
+        }
+        here.push(total);
+    }
+    Some(here)
+}
+
+/// The number of members, holding two layers' counts at a time: a count of a set of a
+/// billion states would otherwise hold 16 bytes for each (every backup ply of Breakthrough
+/// 6x6 counts its new sets, of up to hundreds of millions of states).
+fn member_count(dfa: &Dfa) -> Option<u128> {
+    let mut below = vec![0, 1];
+    for l in (0..dfa.shape().len()).rev() {
+        below = layer_counts(dfa, l, &below)?;
+    }
+    Some(below[dfa.initial().index()])
 }
 
 impl Dfa {
@@ -44,8 +60,7 @@ impl Dfa {
         if self.is_full() {
             return self.shape().suffix_count(0);
         }
-        let counts = suffix_counts(self)?;
-        Some(counts[0][self.initial().index()])
+        member_count(self)
     }
 
     /// Number of members.
