@@ -14,6 +14,7 @@ use crate::move_graph::Moves;
 use crate::record::{Phase, SetName};
 use crate::solved::{RestClass, ValueClass};
 use crate::vocabulary::{Outcome, Ply, Position, Side};
+use serde::Deserialize;
 
 /// What a meet in the middle values: the retrograde pass's classes with their distances and
 /// the backup's losses ([`Met::classes`]), its wins as the rest of the positions valued
@@ -177,23 +178,19 @@ impl Solver<'_> {
             // Checkpoints of older builds also hold the ply's new wins (one build without
             // their figures), and the oldest their losses as well.
             if names.is_empty() || names == [SetName::NewWin.as_str()] {
-                let saved: SavedPly = serde_json::from_value(record.clone()).map_err(|_| not_backup())?;
-                let new_win = match saved.new_win {
-                    Some(stats) => stats,
-                    None => {
-                        let [(_, win_new)]: [(String, Dfa); 1] = load()?.try_into().map_err(|_| not_backup())?;
-                        win_new.stats()
-                    }
-                };
+                let mut saved = SavedPly::deserialize(&record).map_err(|_| not_backup())?;
+                if saved.new_win.is_none() {
+                    let [(_, win_new)]: [(String, Dfa); 1] = load()?.try_into().map_err(|_| not_backup())?;
+                    saved.new_win = Some(win_new.stats());
+                }
                 if !names.is_empty() {
                     // The wins are the rest of the plies' positions: the checkpoint is saved
                     // again without them, and with their figures, which frees their disk.
-                    let mut record = record;
-                    record["new_win"] = serde_json::to_value(&new_win).expect("plain JSON");
-                    self.checkpoints.save_with(&step, &record, &[])?;
+                    self.checkpoints.save_with(&step, &saved.over(record), &[])?;
                 }
-                self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, &new_win);
-                count_wins(side, &new_win);
+                let new_win = saved.new_win.as_ref().expect("read or measured above");
+                self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewWin, new_win);
+                count_wins(side, new_win);
                 self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &saved.new_loss);
                 // Empty in an older build's checkpoint saved again below (a newer one lists
                 // the files).
@@ -222,16 +219,8 @@ impl Solver<'_> {
                 let new_loss = lose_new.stats();
                 self.recorder.record_stats(Phase::Backup, k as u32, side, SetName::NewLoss, &new_loss);
                 if losses_listed {
-                    // The oldest checkpoints have no record of their parts.
-                    let mut fields = match record {
-                        serde_json::Value::Object(fields) => fields,
-                        _ => serde_json::Map::new(),
-                    };
                     let saved = SavedPly { new_win: Some(new_win), new_loss, losses: Default::default() };
-                    if let serde_json::Value::Object(more) = serde_json::to_value(&saved).expect("plain JSON") {
-                        fields.extend(more);
-                    }
-                    self.checkpoints.save_with(&step, &serde_json::Value::Object(fields), &[])?;
+                    self.checkpoints.save_with(&step, &saved.over(record), &[])?;
                 } else {
                     loss_all[side].add(&lose_new)?;
                 }
@@ -461,12 +450,19 @@ struct SavedPly {
 impl SavedPly {
     /// The record: the parts' figures ([`PartsSeen::to_record`]) and this.
     fn to_record(&self, parts: PartsSeen) -> serde_json::Value {
-        let mut record = parts.to_record();
-        if let (Some(record), serde_json::Value::Object(more)) =
-            (record.as_object_mut(), serde_json::to_value(self).expect("plain JSON"))
-        {
-            record.extend(more);
+        self.over(parts.to_record())
+    }
+
+    /// `record` (the parts' figures, or an older checkpoint's whole record, which the oldest
+    /// lack) with this in place of its fields of the same names.
+    fn over(&self, record: serde_json::Value) -> serde_json::Value {
+        let mut fields = match record {
+            serde_json::Value::Object(fields) => fields,
+            _ => serde_json::Map::new(),
+        };
+        if let serde_json::Value::Object(more) = serde_json::to_value(self).expect("plain JSON") {
+            fields.extend(more);
         }
-        record
+        serde_json::Value::Object(fields)
     }
 }

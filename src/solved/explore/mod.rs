@@ -1,21 +1,19 @@
 //! Exploring a solved game: the value of a position, the value each of its moves leaves the
 //! opponent (best for the mover first) and the best line to the end, answered the same way
 //! for every kind of saved solution. `query`, `play`, `serve` and `puzzles` go through
-//! [`Solved`]; a DFA solution file ([`DfaSolved`]), a directory of class files
-//! ([`ClassDirSolved`]) and the formats the games bring ([`crate::solved::Format`])
+//! [`Solved`]; a DFA solution file ([`DfaSolved`]), one read in place ([`InPlaceSolved`]), a
+//! directory of class files ([`ClassDirSolved`]) and the formats the games bring ([`crate::solved::Format`])
 //! implement it, and [`crate::solved::open`] opens whichever a path holds.
 //!
 //! Positions go in and come out as text (the game's own text form, which names the side to
 //! move), so one answer's moves are the next questions.
 
-mod class_dir;
 mod dfa;
 mod in_place;
 pub mod positions;
 
-pub use class_dir::ClassDirSolved;
 pub use dfa::DfaSolved;
-pub use in_place::InPlaceSolved;
+pub use in_place::{ClassDirSolved, InPlaceSolved, ReadInPlace, ValuesInPlace};
 
 use crate::error::{Error, Result};
 use crate::vocabulary::{Outcome, Side, Status, move_rank};

@@ -7,7 +7,7 @@
 //! (checksum, game, class, shape) the first time a position of its class is asked about.
 
 use super::classes::{ClassHeader, class_files, class_name};
-use super::in_two_classes;
+use super::in_place::value_among;
 use crate::dfa::Dfa;
 use crate::dfa::on_disk::OnDiskBundle;
 use crate::error::{Error, Result};
@@ -88,16 +88,7 @@ impl ClassesOnDisk {
         let side = if self.mover_relative { Side::First } else { pos.side };
         let Some(class) = self.sets.iter().position(|set| set.contains(&pos.board)) else { return Ok(None) };
         let Some(open) = self.class(class)? else { return Ok(None) };
-        let mut found = None;
-        for (k, &(s, outcome)) in open.values.iter().enumerate() {
-            if s == side && open.bundle.contains(k, &pos.board)? {
-                if let Some(first) = found {
-                    return Err(in_two_classes(first, outcome));
-                }
-                found = Some(outcome);
-            }
-        }
-        Ok(found)
+        value_among(&open.bundle, &open.values, side, &pos.board)
     }
 
     /// How many class files have been opened so far.

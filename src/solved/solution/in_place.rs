@@ -62,15 +62,7 @@ impl SolutionInPlace {
     pub fn value(&self, pos: &Position) -> Result<Option<Outcome>> {
         let d = &self.described;
         let side = if d.mover_relative { Side::First } else { pos.side };
-        let mut found = None;
-        for (i, &(s, outcome)) in d.classes.iter().enumerate() {
-            if s == side && self.bundle.contains(i, &pos.board)? {
-                if let Some(first) = found {
-                    return Err(in_two_classes(first, outcome));
-                }
-                found = Some(outcome);
-            }
-        }
+        let found = value_among(&self.bundle, &d.classes, side, &pos.board)?;
         if found.is_some() {
             return Ok(found);
         }
@@ -81,4 +73,28 @@ impl SolutionInPlace {
         }
         Ok(None)
     }
+}
+
+/// The value of `board` (`side` to move) among the first entries of `bundle`, the sets of
+/// `values` (each entry's side and value), or `None` if none of that side holds it.
+///
+/// # Errors
+/// [`crate::Error::Mismatch`] if two hold it; a row that cannot be read or names a state
+/// outside its layer.
+pub(super) fn value_among(
+    bundle: &OnDiskBundle,
+    values: &[(Side, Outcome)],
+    side: Side,
+    board: &[crate::dfa::Symbol],
+) -> Result<Option<Outcome>> {
+    let mut found = None;
+    for (i, &(s, outcome)) in values.iter().enumerate() {
+        if s == side && bundle.contains(i, board)? {
+            if let Some(first) = found {
+                return Err(in_two_classes(first, outcome));
+            }
+            found = Some(outcome);
+        }
+    }
+    Ok(found)
 }
