@@ -716,3 +716,47 @@ fn a_meet_in_the_middle_resumes_its_backup_from_the_saved_plies() {
         assert!(!left.iter().any(|n| n == "backup-0007.dfas"), "{game:?}: {left:?}");
     }
 }
+
+/// A solution saved as a directory (its large sets linked from the checkpoints) is queried,
+/// checked and measured as its one-file form is; a solve replaces it, and will not write over
+/// a directory that is not a solution.
+#[test]
+fn a_solution_saved_as_a_directory_answers_as_its_file() {
+    use dfasolve::games::breakthrough::Breakthrough;
+    use dfasolve::solved::Mode;
+    use dfasolve::solver::{SolveOptions, Solver};
+    let dir = crate::scratch::tempdir();
+    let game = Breakthrough::new(4, 4).expect("a small board");
+    let options = SolveOptions {
+        checkpoints: Some(dir.path().join("checkpoints")),
+        run_cap: Some(64),
+        ..SolveOptions::default()
+    };
+    let solution = Solver::with_options(&game, options).solve(Mode::MeetInTheMiddle { depth: 3 }).expect("solved");
+    let (file, linked) = (dir.path().join("bt.dfas"), dir.path().join("bt-linked.dfas"));
+    let (f, l) = (file.to_str().unwrap(), linked.to_str().unwrap());
+    solution.save(&file).expect("saved");
+    solution.save_linking(&linked, 0).expect("saved as a directory");
+    assert!(linked.is_dir());
+    let text = |out: Output| {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for position in ["xxxx/xxxx/oooo/oooo first", "xxxx/x.xx/.x../oooo second"] {
+        assert_eq!(text(dfasolve(&["query", l, position])), text(dfasolve(&["query", f, position])), "{position}");
+    }
+    assert!(text(dfasolve(&["check", l, "--sample", "200"])).contains("check passed"));
+    let total = |path: &str| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(&text(dfasolve(&["stats", path, "--json"]))).unwrap()
+            ["total_positions"]
+            .clone()
+    };
+    assert_eq!(total(l), total(f));
+    // A solve writes over a solution directory, not over any other directory.
+    let other = dir.path().join("notes");
+    std::fs::create_dir(&other).unwrap();
+    let solve = |out: &str| dfasolve(&["breakthrough", "--width", "3", "--height", "4", "--quiet", "--out", out]);
+    assert_clean_error(&solve(other.to_str().unwrap()), "is a directory");
+    text(solve(l));
+    assert!(linked.is_file(), "a small solution replaces the directory with one file");
+}

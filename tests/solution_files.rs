@@ -195,3 +195,84 @@ fn a_solution_read_in_place_answers_as_the_loaded_one() {
     save_entries(&path, &forged, &entries).expect("saved");
     assert!(matches!(open_with(&path, &GAMES, 0), Err(Error::Corrupt { .. })));
 }
+
+/// A solution whose classes lie in the checkpoints' files (a checkpointed meet in the
+/// middle's losses) is saved past the link threshold as a directory that links those files:
+/// the same inodes, no copy. Loaded, read in place, or after the checkpoints are removed, it
+/// answers every position as the one file does; a linked file swapped for another is refused.
+#[test]
+fn a_solution_saved_as_a_directory_links_the_checkpoints_and_answers_as_one_file() {
+    use dfasolve::game::{ExplicitRules, Status};
+    use dfasolve::games::breakthrough::Breakthrough;
+    use dfasolve::solved::solution::{DIRECTORY_INDEX, is_solution_directory};
+    use dfasolve::solved::{DfaSolved, Solved, open_with};
+    use dfasolve::solver::SolveOptions;
+    use std::os::unix::fs::MetadataExt;
+    let game = Breakthrough::new(3, 5).expect("a small board");
+    let dir = crate::scratch::tempdir();
+    let checkpoints = dir.path().join("checkpoints");
+    // Runs of a few states: the losses stay in several files, as on a board larger than a run.
+    let options = SolveOptions { checkpoints: Some(checkpoints.clone()), run_cap: Some(64), ..SolveOptions::default() };
+    let mode = Mode::MeetInTheMiddle { depth: 2 };
+    let solution = Solver::with_options(&game, options).solve(mode).expect("solved");
+    let linked: Vec<_> = solution.classes.iter().filter_map(|c| c.file.clone()).collect();
+    assert!(!linked.is_empty(), "the losses lie in the checkpoints' files");
+    let (one_file, linking) = (dir.path().join("one.dfas"), dir.path().join("linked.dfas"));
+    solution.save(&one_file).expect("saved as one file");
+    assert!(one_file.is_file(), "below the threshold a solution is one file");
+    // Saved twice, the second over the first (and then over a file), as a run saved again.
+    std::fs::write(&linking, b"").expect("an empty file to replace");
+    solution.save_linking(&linking, 0).expect("saved as a directory");
+    solution.save_linking(&linking, 0).expect("saved again over it");
+    assert!(is_solution_directory(&linking));
+    let inodes = |paths: &[std::path::PathBuf]| {
+        let mut inodes: Vec<u64> = paths.iter().map(|p| std::fs::metadata(p).expect("there").ino()).collect();
+        inodes.sort_unstable();
+        inodes
+    };
+    let in_directory: Vec<_> = std::fs::read_dir(&linking)
+        .expect("a directory")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "set"))
+        .collect();
+    assert_eq!(inodes(&in_directory), inodes(&linked), "the checkpoints' files, linked");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("a directory")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "no partial or replaced copy is left: {leftovers:?}");
+    std::fs::remove_dir_all(&checkpoints).expect("the checkpoints removed");
+    let plain = DfaSolved::load(&one_file, &GAMES).expect("loaded");
+    let readers: Vec<(&str, Box<dyn Solved>)> = vec![
+        ("loaded", Box::new(DfaSolved::load(&linking, &GAMES).expect("loaded"))),
+        ("loaded from its index", Box::new(DfaSolved::load(&linking.join(DIRECTORY_INDEX), &GAMES).expect("loaded"))),
+        ("in place", open_with(&linking, &GAMES, u64::MAX).expect("opened")),
+    ];
+    let mut seen = std::collections::HashSet::from([game.initial()]);
+    let mut frontier = vec![game.initial()];
+    let mut looked = 0;
+    while looked < 2_000
+        && let Some(p) = frontier.pop()
+    {
+        looked += 1;
+        let text = game.render(&p);
+        for (how, reader) in &readers {
+            assert_eq!(reader.look(&text).expect("looked"), plain.look(&text).expect("looked"), "{how}: {text}");
+        }
+        if game.explicit_status(&p) == Status::Ongoing {
+            frontier.extend(game.explicit_moves(&p).into_iter().filter(|q| seen.insert(q.clone())));
+        }
+    }
+    assert_eq!(looked, 2_000);
+    drop(readers);
+    // One linked file swapped for a set of the same shape: refused however it is read.
+    let victim = &in_directory[0];
+    std::fs::remove_file(victim).expect("removed");
+    drop(Dfa::reject_all(game.shape()).saved_mapped(victim).expect("another set in its place"));
+    for refused in [DfaSolved::load(&linking, &GAMES).err(), open_with(&linking, &GAMES, u64::MAX).err()] {
+        let refused = refused.expect("refused");
+        assert!(matches!(refused, Error::Corrupt { .. }), "{refused}");
+        assert!(refused.to_string().contains("not the file the solution was saved with"), "{refused}");
+    }
+}

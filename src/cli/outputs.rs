@@ -66,6 +66,13 @@ impl<'a> Files<'a> {
                 bail!("{what} {shown} is the same file as {other_what} {}: give each its own file", other.display());
             }
             let Ok(meta) = std::fs::metadata(path) else { continue };
+            if meta.is_dir() {
+                // A solution saved as a directory is replaced as its file would be.
+                if how == Writing::Whole && crate::solved::solution::is_solution_directory(path) {
+                    continue;
+                }
+                bail!("{what} {shown} is a directory: give a file name");
+            }
             if how == Writing::Whole && is_pipe(&meta) {
                 bail!(
                     "{what} {shown} is a pipe: a solution is written whole, with its checksum at the start, \

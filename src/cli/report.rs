@@ -100,6 +100,13 @@ fn totals(report: &SolveReport) -> Totals {
         Some(n) => (n != u128::MAX).then_some(n),
         None => t.in_sets,
     };
+    // Saved as a directory, the large sets keep the checkpoints' layout (4 bytes an id):
+    // the bytes are what the directory holds.
+    if let Some(dir) = report.saved.as_deref().filter(|d| crate::solved::solution::is_solution_directory(d))
+        && let Ok(entries) = std::fs::read_dir(dir)
+    {
+        t.bytes = entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len() as usize).sum();
+    }
     t
 }
 
@@ -260,7 +267,15 @@ pub(super) fn finish(
         (None, crate::solved::Mode::Strong) => {}
     }
     if let Some(path) = &report.saved {
-        out.push_str(&format!("solution saved to {}\n", path.display()));
+        if crate::solved::solution::is_solution_directory(path) {
+            out.push_str(&format!(
+                "solution saved to {}, a directory: its index and the large sets' files, linked from the checkpoints \
+                 (removing the checkpoints leaves them)\n",
+                path.display()
+            ));
+        } else {
+            out.push_str(&format!("solution saved to {}\n", path.display()));
+        }
     }
     say_raw!("{out}");
     Ok(())

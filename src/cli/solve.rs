@@ -336,7 +336,13 @@ pub(super) fn check_outputs<'p>(
         .writes(csv, Writing::Stream, "the record")
         .check()?;
     for f in file.into_iter().chain(csv) {
-        check_writable(f).about_file("cannot write", f)?;
+        if crate::solved::solution::is_solution_directory(f) {
+            // Replaced whole: what it needs is a new directory beside it.
+            let beside = f.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            check_directory(beside).about_file("cannot write in", beside)?;
+        } else {
+            check_writable(f).about_file("cannot write", f)?;
+        }
     }
     for d in dirs.into_iter().flatten() {
         check_directory(d).about_file("cannot write in", d)?;

@@ -364,6 +364,31 @@ impl Dfa {
         state == StateId::ACCEPT
     }
 
+    /// [`Dfa::contains`] for a set whose rows were not validated ([`Dfa::open_mapped_unverified`]):
+    /// each id read is checked against the states of its layer.
+    ///
+    /// # Errors
+    /// The layer and id of the first id that names no state.
+    pub fn checked_contains(&self, string: &[Symbol]) -> std::result::Result<bool, String> {
+        if !self.shape.admits(string) {
+            return Ok(false);
+        }
+        let mut state = self.initial;
+        for (l, (layer, &symbol)) in self.layers.iter().zip(string).enumerate() {
+            if state.is_reserved() {
+                break;
+            }
+            if state.index() >= layer.len() {
+                return Err(format!("layer {l}: state {} of {}", state.0, layer.len()));
+            }
+            state = layer.next(state, symbol);
+        }
+        if !state.is_reserved() {
+            return Err(format!("a string ends on state {} rather than accept or reject", state.0));
+        }
+        Ok(state == StateId::ACCEPT)
+    }
+
     /// Number of states per layer, reserved states included.
     pub fn states_per_layer(&self) -> Vec<usize> {
         self.layers.iter().map(Layer::len).collect()

@@ -64,6 +64,16 @@ impl Dfa {
         Ok(dfa)
     }
 
+    /// The set saved at `path` by [`Dfa::saved_mapped`], read in place with its header and
+    /// layout checked but neither its checksum nor its rows (which would read the whole
+    /// file): for lookups by [`Dfa::checked_contains`] only, which checks each id it reads.
+    ///
+    /// # Errors
+    /// As [`Dfa::open_mapped`], but for damage in the rows.
+    pub fn open_mapped_unverified(path: &Path) -> Result<Dfa> {
+        Dfa::mapped_from(path)
+    }
+
     /// The set in the file at `path`, its header and layout checked, its rows not.
     fn mapped_from(path: &Path) -> Result<Dfa> {
         let corrupt = |what: String| Error::Corrupt { path: path.to_path_buf(), what };

@@ -168,9 +168,9 @@ impl Games {
 /// smaller ones are loaded and checked whole.
 pub const IN_PLACE_ABOVE: u64 = 1 << 30;
 
-/// Open a saved solution: a format of a game's own ([`Games::format_of`]), a directory of
-/// class files (read in place), or a DFA solution file (read in place above
-/// [`IN_PLACE_ABOVE`] bytes, loaded below).
+/// Open a saved solution: a format of a game's own ([`Games::format_of`]), a solution saved
+/// as a directory or a directory of class files (both read in place), or a DFA solution file
+/// (read in place above [`IN_PLACE_ABOVE`] bytes, loaded below).
 ///
 /// # Errors
 /// The file cannot be read, or is not a solution.
@@ -185,6 +185,10 @@ pub fn open(path: &Path, games: &'static Games) -> Result<Box<dyn Solved>> {
 pub fn open_with(path: &Path, games: &'static Games, in_place_above: u64) -> Result<Box<dyn Solved>> {
     if let Some(format) = games.format_of(path)? {
         return format.open(path, games);
+    }
+    if solution::is_solution_directory(path) {
+        let (game, solution) = solution::SolutionInPlace::open(&solution::solution_index(path), games)?;
+        return Ok(Box::new(InPlaceSolved::new(game, solution)));
     }
     if path.is_dir()
         && let Some((game, classes)) = ClassesOnDisk::open(path, games)?

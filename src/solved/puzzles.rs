@@ -47,7 +47,7 @@ pub fn puzzles(path: &Path, filter: &Filter, limit: usize, games: &'static Games
     if let Some(format) = games.format_of(path)? {
         return format.puzzles(path, filter, limit);
     }
-    if path.is_dir() {
+    if path.is_dir() && !super::solution::is_solution_directory(path) {
         return Err(Error::NotApplicable(format!(
             "puzzles does not apply to {}, a directory of class files: ask a solution file",
             path.display()

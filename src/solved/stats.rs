@@ -34,8 +34,18 @@ impl Figures {
     /// The file cannot be read, or is not a DFA file.
     pub fn of_file(path: &Path) -> Result<Figures> {
         let bundle = Bundle::load(path)?;
-        let sets: Vec<(String, DfaStats)> = bundle.entries.iter().map(|(name, d)| (name.clone(), d.stats())).collect();
-        let bytes = std::fs::metadata(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?.len();
+        let mut sets: Vec<(String, DfaStats)> =
+            bundle.entries.iter().map(|(name, d)| (name.clone(), d.stats())).collect();
+        let size = |path: &Path| std::fs::metadata(path).map_err(|error| Error::Io { path: path.to_path_buf(), error });
+        let mut bytes = size(path)?.len();
+        // A solution saved as a directory: the files its index links count as its sets.
+        for (name, file, set) in solution::linked_sets(&bundle.meta, path)? {
+            bytes += size(&file)?.len();
+            let mut stats = set.stats();
+            stats.disk_bytes = size(&file)?.len() as usize;
+            stats.positions_per_byte = stats.positions.map(|p| p as f64 / stats.disk_bytes.max(1) as f64);
+            sets.push((name, stats));
+        }
         let positions = solution::positions_of_rest(&bundle.meta).map(|rest| {
             // The domains of classes stored as a rest hold other classes' positions too.
             let sets = sets.iter().filter(|(name, _)| !solution::is_domain_name(name));
@@ -187,7 +197,11 @@ pub fn stats(path: &Path, games: &'static Games) -> Result<Box<dyn Report>> {
     if let Some(format) = games.format_of(path)? {
         return format.stats(path, games);
     }
-    let figures = if path.is_dir() { Figures::of_class_files(path)? } else { Figures::of_file(path)? };
+    let figures = if path.is_dir() && !solution::is_solution_directory(path) {
+        Figures::of_class_files(path)?
+    } else {
+        Figures::of_file(&solution::solution_index(path))?
+    };
     Ok(figures.report(path))
 }
 

@@ -175,7 +175,7 @@ mod tests {
     fn lower_values_unite_by_side_and_distance() {
         let shape = Shape::uniform(2, 3);
         let one = |s: &[u8]| Dfa::from_strings(&shape, &[s.to_vec()]);
-        let v = |side, outcome, s: &[u8]| ValueClass { side, outcome, set: one(s) };
+        let v = |side, outcome, s: &[u8]| ValueClass::new(side, outcome, one(s));
         let classes = [
             v(Side::First, Outcome::Win { plies: Some(1) }, &[0, 1]),
             v(Side::First, Outcome::Win { plies: Some(1) }, &[1, 1]),
@@ -210,8 +210,8 @@ mod tests {
         let empty = Dfa::reject_all(&shape);
         let one = |s: &[u8]| Dfa::from_strings(&shape, &[s.to_vec()]);
         let classes = [
-            ValueClass { side: Side::First, outcome: Outcome::Win { plies: Some(1) }, set: one(&[1, 0]) },
-            ValueClass { side: Side::First, outcome: Outcome::Loss { plies: Some(0) }, set: one(&[0, 0]) },
+            ValueClass::new(Side::First, Outcome::Win { plies: Some(1) }, one(&[1, 0])),
+            ValueClass::new(Side::First, Outcome::Loss { plies: Some(0) }, one(&[0, 0])),
         ];
         let landing = PerSide::Shared(Dfa::accept_all(&shape));
         let values = || LowerValues::new(&shape, classes.iter().map(Cow::Borrowed).collect(), &landing).unwrap();

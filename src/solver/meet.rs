@@ -384,10 +384,16 @@ impl Solver<'_> {
             drop(reached);
             // A value class larger than one union can build within the budget is kept in
             // disjoint parts, each a class of the same side and value.
-            for part in loss.into_parts() {
+            // With checkpoints the parts are the running losses' files, which a saved solution
+            // links rather than copies.
+            let mut parts = loss.into_files()?;
+            if parts.is_empty() {
+                parts.push((empty.clone(), None));
+            }
+            for (part, file) in parts {
                 let set = self.spill.keep(part)?;
                 wins = wins.and_then(|n| n.checked_sub(counted(&set)));
-                classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: None }, set });
+                classes.push(ValueClass { file, ..ValueClass::new(s, Outcome::Loss { plies: None }, set) });
             }
             if wins.is_some() && wins != wins_counted[s] {
                 return Err(Error::Mismatch(format!(

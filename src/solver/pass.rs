@@ -34,10 +34,10 @@ pub(super) fn exact_classes(new_win: PerSide<Vec<Dfa>>, new_loss: PerSide<Vec<Df
     let mut classes = Vec::new();
     for ((s, wins), (_, losses)) in new_win.into_iter_sides().zip(new_loss.into_iter_sides()) {
         for (d, set) in wins.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
-            classes.push(ValueClass { side: s, outcome: Outcome::Win { plies: Some(d as u32) }, set });
+            classes.push(ValueClass::new(s, Outcome::Win { plies: Some(d as u32) }, set));
         }
         for (d, set) in losses.into_iter().enumerate().filter(|(_, set)| !set.is_empty()) {
-            classes.push(ValueClass { side: s, outcome: Outcome::Loss { plies: Some(d as u32) }, set });
+            classes.push(ValueClass::new(s, Outcome::Loss { plies: Some(d as u32) }, set));
         }
     }
     classes
@@ -97,7 +97,7 @@ impl PassResult {
         for (s, undecided) in self.undecided.into_iter_sides() {
             let draws = undecided.union(&self.settled_draws[s]);
             if !draws.is_empty() {
-                values.push(ValueClass { side: s, outcome: Outcome::Draw, set: draws });
+                values.push(ValueClass::new(s, Outcome::Draw, draws));
             }
         }
         values

@@ -229,6 +229,31 @@ impl RunningSet {
         merged
     }
 
+    /// The whole set as disjoint DFAs, each with the file that holds it, if any: at home and
+    /// larger than one run, the parts as they lie in their files (every one saved now; a
+    /// merge would write a copy of what is already on disk, and on the largest boards that
+    /// copy is what does not fit), else [`RunningSet::into_parts`], in no file (one set, as a
+    /// run without a home makes it). No part is empty, and there may be none.
+    ///
+    /// # Errors
+    /// A part cannot be saved.
+    pub(super) fn into_files(mut self) -> Result<Vec<(Dfa, Option<PathBuf>)>> {
+        let states: usize = self.parts().map(Dfa::nontrivial_state_count).sum();
+        let home = match self.home.clone() {
+            Some(home) if states > self.run_cap => home,
+            _ => return Ok(self.into_parts().into_iter().filter(|p| !p.is_empty()).map(|p| (p, None)).collect()),
+        };
+        self.persist()?;
+        let parts = self.settled.into_iter().chain(std::iter::once(self.recent));
+        Ok(parts
+            .filter(|p| !p.set.is_empty())
+            .map(|p| {
+                let file = p.file.map(|name| home.dir.join(name));
+                (p.set, file)
+            })
+            .collect())
+    }
+
     /// The whole set as one DFA.
     pub(super) fn into_dfa(self) -> Dfa {
         let mut whole = RunningSet { run_cap: usize::MAX, ..self }.into_parts();
@@ -310,6 +335,18 @@ mod tests {
         assert_eq!(union, Dfa::from_strings(&shape, &expected));
         let whole = RunningSet { run_cap: usize::MAX, ..running.clone() }.into_parts();
         assert_eq!(whole, vec![Dfa::from_strings(&shape, &expected)]);
+        // Past a run, the parts are the files they lie in; within one, one set in no file.
+        let files = running.clone().into_files().unwrap();
+        assert!(files.len() > 1);
+        let mut union = Dfa::reject_all(&shape);
+        for (part, file) in &files {
+            assert_eq!(&Dfa::open_mapped(file.as_ref().expect("in a file")).unwrap(), part);
+            assert!(!part.is_empty() && union.intersection(part).is_empty(), "parts are disjoint and not empty");
+            union = union.union(part);
+        }
+        assert_eq!(union, Dfa::from_strings(&shape, &expected));
+        let one = RunningSet { run_cap: usize::MAX, ..running.clone() }.into_files().unwrap();
+        assert_eq!(one, vec![(Dfa::from_strings(&shape, &expected), None)]);
         assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
     }
 }

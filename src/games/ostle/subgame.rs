@@ -73,7 +73,7 @@ pub fn class_from_subgame(small: &Ostle, big: &Ostle, solution: Solution) -> Res
         let set = Dfa::from_strings(big.shape(), &strings);
         match values.iter_mut().find(|v| v.outcome == outcome) {
             Some(v) => v.set = v.set.union(&set),
-            None => values.push(ValueClass { side: Side::First, outcome, set }),
+            None => values.push(ValueClass::new(Side::First, outcome, set)),
         }
     }
     let class = ClassValues { params: big.params(), class: name, values, mover_relative: true };

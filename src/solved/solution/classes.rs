@@ -62,7 +62,7 @@ impl ClassValues {
             classes: self.values.iter().map(|v| StoredClass { side: v.side, outcome: v.outcome }).collect(),
             mover_relative: self.mover_relative,
         };
-        save_values(path, &meta, &self.values, &[])
+        save_values(path, &meta, &self.values.iter().collect::<Vec<_>>(), &[])
     }
 
     /// Load the class file at `path`, checking that it holds class `expected` (if given) of
@@ -82,7 +82,7 @@ impl ClassValues {
             if set.shape() != shape {
                 return Err(corrupt("a stored set does not have the game's shape".into()));
             }
-            values.push(ValueClass { side, outcome, set });
+            values.push(ValueClass::new(side, outcome, set));
         }
         Ok(ClassValues { params: found, class: header.class, values, mover_relative: header.mover_relative })
     }

@@ -12,6 +12,13 @@
 //! domain ([`super::RestClass`]) lists them under `rest` (side, value and their positions in
 //! decimal), and their domains follow the classes' sets in the bundle; a solution without
 //! them has no `rest` key.
+//!
+//! A solution whose classes already lie in files of their own ([`ValueClass::file`]: the
+//! running losses of a checkpointed meet in the middle), more than [`LINK_ABOVE`] bytes of
+//! them, is saved as a directory: those files linked into it (hard links: no byte is copied
+//! where the checkpoints lie on the same file system), and the bundle of the rest named
+//! [`DIRECTORY_INDEX`], whose metadata lists them under `linked` (side, value, file name and
+//! the checksum the file ends with). The directory, or its index, is the solution.
 
 use super::{Mode, RestClass, Solution, ValueClass};
 use crate::dfa::Dfa;
@@ -19,8 +26,16 @@ use crate::dfa::file::{Bundle, save_entries};
 use crate::error::{Error, Result};
 use crate::game::{Game, GameParams};
 use crate::solved::Games;
+use crate::storage::container::stored_checksum;
 use crate::vocabulary::{Outcome, Side};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The bundle of a solution saved as a directory.
+pub const DIRECTORY_INDEX: &str = "solution.dfas";
+
+/// A solution whose classes in files of their own pass this many bytes is saved as a
+/// directory that links them ([`Solution::save`]); below, they are copied into one file.
+pub const LINK_ABOVE: u64 = 1 << 30;
 
 /// The `kind` of a solution file's metadata.
 const KIND: &str = "dfasolve-solution";
@@ -42,6 +57,115 @@ struct Meta {
     /// the classes'.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rest: Vec<StoredRest>,
+    /// The classes whose sets are files beside the bundle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    linked: Vec<StoredLink>,
+}
+
+/// A class whose set is a file beside the bundle, as [`Dfa::saved_mapped`] writes them.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredLink {
+    side: Side,
+    outcome: StoredOutcome,
+    /// The file's name in the bundle's directory.
+    file: String,
+    /// The checksum the file ends with, in hex: the file is the one saved.
+    checksum: String,
+}
+
+/// A class whose set is a file beside the bundle, its name resolved and checked.
+pub(super) struct Linked {
+    pub side: Side,
+    pub outcome: Outcome,
+    pub path: PathBuf,
+    checksum: String,
+}
+
+impl Linked {
+    /// The set, read in place: checked whole (`verified`) or only its header, the checksum it
+    /// ends with and its shape.
+    ///
+    /// # Errors
+    /// The file is missing, foreign, damaged or not the one the solution was saved with.
+    pub fn open(&self, shape: &crate::dfa::Shape, verified: bool) -> Result<Dfa> {
+        let corrupt = |what: String| Error::Corrupt { path: self.path.clone(), what };
+        if hex(&stored_checksum(&self.path)?) != self.checksum {
+            return Err(corrupt("not the file the solution was saved with (its checksum differs)".into()));
+        }
+        let set = if verified { Dfa::open_mapped(&self.path)? } else { Dfa::open_mapped_unverified(&self.path)? };
+        if set.shape() != shape {
+            return Err(corrupt("its set does not have the game's shape".into()));
+        }
+        Ok(set)
+    }
+}
+
+/// `bytes` in lower-case hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// [`StoredLink`]s of the bundle at `path`, resolved in its directory; a name that is not a
+/// plain file name there is refused.
+fn resolve_links(links: &[StoredLink], path: &Path) -> Result<Vec<Linked>> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    links
+        .iter()
+        .map(|l| {
+            let plain = !l.file.is_empty() && !l.file.starts_with('.') && !l.file.contains(['/', '\\']);
+            if !plain {
+                return Err(Error::Corrupt {
+                    path: path.to_path_buf(),
+                    what: format!("linked file {:?} is not a file name beside it", l.file),
+                });
+            }
+            Ok(Linked {
+                side: l.side,
+                outcome: l.outcome.into(),
+                path: dir.join(&l.file),
+                checksum: l.checksum.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The sets a solution's bundle at `path` (metadata `meta`) links, each named `side/value`
+/// with its file, read in place and checked whole; none for a bundle that links none or is
+/// not a solution's.
+///
+/// # Errors
+/// A linked file is missing, damaged or not the one saved.
+pub fn linked_sets(meta: &str, path: &Path) -> Result<Vec<(String, PathBuf, Dfa)>> {
+    let Ok(meta) = serde_json::from_str::<Meta>(meta) else { return Ok(Vec::new()) };
+    if meta.kind != KIND {
+        return Ok(Vec::new());
+    }
+    let mut sets = Vec::new();
+    for link in resolve_links(&meta.linked, path)? {
+        let set = Dfa::open_mapped(&link.path)?;
+        let checksum = hex(&stored_checksum(&link.path)?);
+        if checksum != link.checksum {
+            return Err(Error::Corrupt {
+                path: link.path,
+                what: "not the file the solution was saved with (its checksum differs)".into(),
+            });
+        }
+        sets.push((format!("{}/{}", link.side, link.outcome), link.path, set));
+    }
+    Ok(sets)
+}
+
+/// The bundle of the solution at `path`: its index if it is a solution saved as a directory,
+/// else `path` itself.
+pub fn solution_index(path: &Path) -> PathBuf {
+    let index = path.join(DIRECTORY_INDEX);
+    if path.is_dir() && index.is_file() { index } else { path.to_path_buf() }
+}
+
+/// Whether `path` is a directory that holds a solution ([`DIRECTORY_INDEX`]).
+pub fn is_solution_directory(path: &Path) -> bool {
+    path.is_dir() && path.join(DIRECTORY_INDEX).is_file()
 }
 
 /// A [`RestClass`]'s description: its domain is the bundle entry at the same index after the
@@ -92,17 +216,63 @@ impl From<StoredOutcome> for Outcome {
 }
 
 impl Solution {
-    /// Save as a bundle: metadata JSON plus one DFA per value class.
+    /// Save as a bundle: metadata JSON plus one DFA per value class; as a directory that
+    /// links the classes' own files if they pass [`LINK_ABOVE`] bytes (module docs).
     ///
     /// # Errors
     /// [`Error::Io`] if the file cannot be written.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let meta = Meta {
+        self.save_linking(path, LINK_ABOVE)
+    }
+
+    /// [`Solution::save`], as a directory once the classes' own files pass `link_above`
+    /// bytes. What was at `path` (a file or such a directory) is replaced once the new one
+    /// is whole.
+    ///
+    /// # Errors
+    /// [`Error::Io`] if a file cannot be written, linked or copied.
+    pub fn save_linking(&self, path: &Path, link_above: u64) -> Result<()> {
+        let mut own_bytes = 0u64;
+        for file in self.classes.iter().filter_map(|c| c.file.as_deref()) {
+            own_bytes += std::fs::metadata(file).map_err(io_at(file))?.len();
+        }
+        if own_bytes == 0 || own_bytes <= link_above {
+            let everything: Vec<&ValueClass> = self.classes.iter().collect();
+            let write = |to: &Path| save_values(to, &self.meta(&everything, Vec::new()), &everything, &self.rest);
+            if !is_solution_directory(path) {
+                return write(path);
+            }
+            return replace_whole(path, write);
+        }
+        replace_whole(path, |partial| {
+            std::fs::create_dir(partial).map_err(io_at(partial))?;
+            let (mut kept, mut links) = (Vec::new(), Vec::new());
+            for class in &self.classes {
+                let Some(source) = &class.file else {
+                    kept.push(class);
+                    continue;
+                };
+                let file = format!("{}-{}-{}.set", class.side, outcome_word(class.outcome), links.len() + 1);
+                let linked = partial.join(&file);
+                if std::fs::hard_link(source, &linked).is_err() {
+                    std::fs::copy(source, &linked).map_err(io_at(&linked))?;
+                }
+                let checksum = hex(&stored_checksum(&linked)?);
+                links.push(StoredLink { side: class.side, outcome: class.outcome.into(), file, checksum });
+            }
+            let index = partial.join(DIRECTORY_INDEX);
+            save_values(&index, &self.meta(&kept, links), &kept, &self.rest)
+        })
+    }
+
+    /// The metadata of a bundle of `classes` (and the rest classes' domains) beside `linked`.
+    fn meta(&self, classes: &[&ValueClass], linked: Vec<StoredLink>) -> Meta {
+        Meta {
             kind: KIND.into(),
             params: self.params.to_json(),
             mode: self.mode,
             initial_value: self.initial_value.into(),
-            classes: self.classes.iter().map(|c| StoredClass { side: c.side, outcome: c.outcome.into() }).collect(),
+            classes: classes.iter().map(|c| StoredClass { side: c.side, outcome: c.outcome.into() }).collect(),
             mover_relative: self.mover_relative,
             reachable_valued: self.reachable_valued.map(|n| n.to_string()),
             rest: self
@@ -114,8 +284,8 @@ impl Solution {
                     positions: r.positions.map(|n| n.to_string()),
                 })
                 .collect(),
-        };
-        save_values(path, &meta, &self.classes, &self.rest)
+            linked,
+        }
     }
 
     /// Load one solution file.
@@ -135,9 +305,13 @@ impl Solution {
             }
             Ok(set)
         };
-        let mut classes = Vec::with_capacity(meta.classes.len());
+        let mut classes = Vec::with_capacity(meta.classes.len() + meta.linked.len());
         for desc in meta.classes {
-            classes.push(ValueClass { side: desc.side, outcome: desc.outcome.into(), set: shaped()? });
+            classes.push(ValueClass::new(desc.side, desc.outcome.into(), shaped()?));
+        }
+        for link in resolve_links(&meta.linked, path)? {
+            let set = link.open(game.shape(), true)?;
+            classes.push(ValueClass { file: Some(link.path.clone()), ..ValueClass::new(link.side, link.outcome, set) });
         }
         let mut rest = Vec::with_capacity(meta.rest.len());
         for desc in meta.rest {
@@ -177,6 +351,8 @@ pub(super) struct Described {
     pub mover_relative: bool,
     pub classes: Vec<(Side, Outcome)>,
     pub rest: Vec<(Side, Outcome)>,
+    /// The classes whose sets are files beside the bundle.
+    pub linked: Vec<Linked>,
 }
 
 /// [`Described`] from the metadata `text` of a bundle of `entries` sets read from `path`.
@@ -192,6 +368,7 @@ pub(super) fn describe(text: &str, entries: usize, path: &Path) -> Result<Descri
         mover_relative: meta.mover_relative,
         classes: meta.classes.iter().map(|c| (c.side, c.outcome.into())).collect(),
         rest: meta.rest.iter().map(|r| (r.side, r.outcome.into())).collect(),
+        linked: resolve_links(&meta.linked, path)?,
     })
 }
 
@@ -238,7 +415,7 @@ pub fn positions_of_rest(meta: &str) -> Option<Option<u128>> {
 pub(super) fn save_values(
     path: &Path,
     meta: &impl serde::Serialize,
-    values: &[ValueClass],
+    values: &[&ValueClass],
     rest: &[RestClass],
 ) -> Result<()> {
     let mut meta = serde_json::to_value(meta).expect("file metadata is plain JSON");
@@ -299,4 +476,55 @@ pub(super) fn read_meta<M: serde::de::DeserializeOwned>(
         return Err(corrupt("value classes do not match the stored sets".into()));
     }
     Ok(meta)
+}
+
+/// A value's word in a linked file's name: `win`, `loss` or `draw`, with its plies if known.
+fn outcome_word(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { plies: Some(n) } => format!("win{n}"),
+        Outcome::Win { plies: None } => "win".into(),
+        Outcome::Loss { plies: Some(n) } => format!("loss{n}"),
+        Outcome::Loss { plies: None } => "loss".into(),
+        Outcome::Draw => "draw".into(),
+    }
+}
+
+/// Remove `path`, a file or a directory with what it holds, if it is there.
+fn remove_any(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The error of an I/O operation on `path`.
+fn io_at(path: &Path) -> impl Fn(std::io::Error) -> Error + use<> {
+    let path = path.to_path_buf();
+    move |error| Error::Io { path: path.clone(), error }
+}
+
+/// Replace what is at `path` (nothing, a file or a solution directory) by what `make` builds
+/// at a path beside it, once it is whole: a stop leaves either the old or the new.
+fn replace_whole(path: &Path, make: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    let name = path.file_name().ok_or_else(|| Error::Io {
+        path: path.to_path_buf(),
+        error: std::io::Error::new(std::io::ErrorKind::InvalidInput, "names no file"),
+    })?;
+    let parent = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let beside = |what: &str| parent.join(format!(".{}.{what}", name.to_string_lossy()));
+    let (partial, replaced) = (beside("partial"), beside("replaced"));
+    remove_any(&partial).map_err(io_at(&partial))?;
+    make(&partial)?;
+    if std::fs::symlink_metadata(path).is_err() {
+        return std::fs::rename(&partial, path).map_err(io_at(path));
+    }
+    remove_any(&replaced).map_err(io_at(&replaced))?;
+    std::fs::rename(path, &replaced).map_err(io_at(path))?;
+    std::fs::rename(&partial, path).map_err(io_at(path))?;
+    remove_any(&replaced).map_err(io_at(&replaced))
 }

@@ -18,10 +18,12 @@ use std::path::Path;
 /// A solution file, open for lookups.
 ///
 /// Invariant: entry `i` of `bundle` is the set of the `i`-th class the file's metadata
-/// describes, and entry `classes + j` (after all of them) the domain of its `j`-th rest class.
+/// describes, and entry `classes + j` (after all of them) the domain of its `j`-th rest class;
+/// `linked[k]` is the set of its `k`-th linked class, mapped, its rows unverified.
 pub struct SolutionInPlace {
     bundle: OnDiskBundle,
     described: Described,
+    linked: Vec<crate::dfa::Dfa>,
 }
 
 impl SolutionInPlace {
@@ -41,7 +43,8 @@ impl SolutionInPlace {
                 return Err(corrupt(format!("a stored set does not have the shape of {}", game.name())));
             }
         }
-        let solution = SolutionInPlace { bundle, described };
+        let linked = described.linked.iter().map(|l| l.open(game.shape(), false)).collect::<Result<Vec<_>>>()?;
+        let solution = SolutionInPlace { bundle, described, linked };
         let initial = game.initial();
         match solution.value(&initial) {
             Ok(Some(v)) if v == solution.described.initial_value => Ok((game, solution)),
@@ -62,7 +65,17 @@ impl SolutionInPlace {
     pub fn value(&self, pos: &Position) -> Result<Option<Outcome>> {
         let d = &self.described;
         let side = if d.mover_relative { Side::First } else { pos.side };
-        let found = value_among(&self.bundle, &d.classes, side, &pos.board)?;
+        let mut found = value_among(&self.bundle, &d.classes, side, &pos.board)?;
+        for (link, set) in d.linked.iter().zip(&self.linked).filter(|(l, _)| l.side == side) {
+            let held =
+                set.checked_contains(&pos.board).map_err(|what| Error::Corrupt { path: link.path.clone(), what })?;
+            if held {
+                if let Some(first) = found {
+                    return Err(in_two_classes(first, link.outcome));
+                }
+                found = Some(link.outcome);
+            }
+        }
         if found.is_some() {
             return Ok(found);
         }

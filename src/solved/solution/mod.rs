@@ -13,7 +13,10 @@ pub use class_index::ClassIndex;
 pub use class_universe::ClassUniverse;
 pub use classes::{ClassValues, class_files};
 pub use classes_on_disk::ClassesOnDisk;
-pub use file::{is_domain_name, metadata_for_reports, positions_of_rest};
+pub use file::{
+    DIRECTORY_INDEX, LINK_ABOVE, is_domain_name, is_solution_directory, linked_sets, metadata_for_reports,
+    positions_of_rest, solution_index,
+};
 pub use in_place::SolutionInPlace;
 pub use rest::RestClass;
 
@@ -48,6 +51,16 @@ pub struct ValueClass {
     pub outcome: Outcome,
     /// The positions.
     pub set: Dfa,
+    /// The file `set` is read from in place ([`Dfa::saved_mapped`]), if it has one of its
+    /// own: a large solution is then saved with that file linked, not copied (`file`).
+    pub file: Option<std::path::PathBuf>,
+}
+
+impl ValueClass {
+    /// The class of `side`'s positions `set` of value `outcome`, held in memory or spilled.
+    pub fn new(side: Side, outcome: Outcome, set: Dfa) -> ValueClass {
+        ValueClass { side, outcome, set, file: None }
+    }
 }
 
 /// A solved game: value classes that partition the solved positions, and the run's record.
@@ -92,10 +105,10 @@ impl Solution {
     /// File errors; [`crate::Error::Corrupt`] if the bundle is not a solution or a stored set does not
     /// fit the game; the game's errors for parameters it does not accept.
     pub fn load(path: &Path, games: &Games) -> Result<(Box<dyn Game>, Solution)> {
-        if path.is_dir() {
+        if path.is_dir() && !file::is_solution_directory(path) {
             return classes::load_classes(path, games);
         }
-        Self::load_file(path, games)
+        Self::load_file(&file::solution_index(path), games)
     }
 }
 

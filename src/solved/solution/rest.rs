@@ -63,7 +63,7 @@ impl Solution {
             whole.index = None;
         }
         for rest in &self.rest {
-            whole.classes.push(ValueClass { side: rest.side, outcome: rest.outcome, set: self.rest_positions(rest) });
+            whole.classes.push(ValueClass::new(rest.side, rest.outcome, self.rest_positions(rest)));
         }
         whole
     }
