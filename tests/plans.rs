@@ -263,3 +263,43 @@ fn the_othello_differences_planned_are_those_of_the_one_process_solve() {
     assert_eq!(report["start_difference"], 12, "the published 4x3 win by 12");
     assert!(report["classes"].as_array().unwrap().iter().all(|c| c["already_solved"] == true));
 }
+
+/// Othello's exact differences by thresholds planned as a job per threshold and an index:
+/// the thresholds' files of the one-process solve, byte for byte, and its index but for the
+/// solve times (the index job reads the thresholds, it does not time them); a damaged
+/// threshold stops its job, and the index is not made.
+#[test]
+fn the_othello_margins_planned_are_those_of_the_one_process_solve() {
+    let tmp = crate::scratch::tempdir();
+    let board = ["othello", "--width", "4", "--height", "3"];
+    ok(dfasolve_in(tmp.path(), &[&board[..], &["--margins", "one", "--quiet"]].concat()));
+    let planned = ok(dfasolve_in(tmp.path(), &[&["plan"][..], &board, &["--margins", "planned"]].concat()));
+    assert!(planned.contains("26 jobs in 2 levels (the widest 25 jobs)"), "{planned}");
+    ok(dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--jobs", "2"]));
+    let (planned, one) =
+        (files_ending(&tmp.path().join("planned"), "dfas"), files_ending(&tmp.path().join("one"), "dfas"));
+    assert_eq!(planned.len(), 25, "a file per threshold -12..=12");
+    assert!(planned == one, "the planned thresholds differ from the one-process solve's");
+    let index = |dir: &str| -> serde_json::Value {
+        let mut index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(tmp.path().join(dir).join("margins.json")).unwrap()).unwrap();
+        for t in index["thresholds"].as_array_mut().unwrap() {
+            t["wall_s"] = serde_json::Value::Null;
+        }
+        index
+    };
+    assert_eq!(index("planned"), index("one"));
+    assert_eq!(index("planned")["start_difference"], 12, "the published 4x3 win by 12");
+    let answer = ok(dfasolve_in(tmp.path(), &["query", "planned", ".ox./.xo./.... black"]));
+    assert!(answer.contains("final score +12"), "{answer}");
+    std::fs::remove_file(tmp.path().join("planned/margins.json")).unwrap();
+    let threshold = tmp.path().join("planned/threshold+0.dfas");
+    let mut bytes = std::fs::read(&threshold).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&threshold, bytes).unwrap();
+    let refused = dfasolve_in(tmp.path(), &["run-plan", "planned/plan.json", "--jobs", "2"]);
+    let why = said(&refused);
+    assert!(!refused.status.success() && why.contains("threshold+0") && why.contains("damaged"), "{why}");
+    assert!(why.contains("1 job(s) after them not run") && !tmp.path().join("planned/margins.json").exists(), "{why}");
+}

@@ -278,13 +278,96 @@ pub(super) fn differences_plan(othello: &crate::cli::OthelloArgs, dir: &Path, ar
     Ok(Plan::new(format!("{} exact differences by class of discs", game.name()), workdir, dir.to_path_buf(), jobs)?)
 }
 
+/// Othello's exact differences by thresholds (`othello --margins DIR`) as a plan: one job
+/// per threshold -N..=N (N the squares), each a solve of its own into the file the
+/// one-process run names (none reads another: one level, one array), then the index, which
+/// reads them all and writes the margins' index.
+pub(super) fn margins_plan(othello: &crate::cli::OthelloArgs, dir: &Path, args: &PlanArgs) -> Result<Plan> {
+    use crate::cli::othello_cost::{self, Job as Solve};
+    use crate::games::othello::margins;
+    if args.parts.is_some() {
+        bail!("the solve to plan is the whole --margins solve: without --parts");
+    }
+    let game = othello.game_at(0)?;
+    let squares = othello.game.width * othello.game.height;
+    let solve = if othello.game.reachable { Solve::Reachable } else { Solve::Strong };
+    let one = othello_cost::estimate(solve, squares);
+    let cores = rayon::current_num_threads().max(1) as f64;
+    // A threshold's file against the positions it values: 4x4's largest, 471,583 bytes, scaled
+    // as the positions (DFAs compress better as boards grow, so this bounds it).
+    let disk = 471_583.0 * othello_cost::reachable_positions(squares) / othello_cost::reachable_positions(16);
+    let estimate = Estimate {
+        memory_bytes: Some(args.job_memory.map_or(one.peak_bytes.max(256.0 * 1048576.0), |g| g * 1073741824.0) as u64),
+        seconds: args.job_time.map_or((one.seconds * cores).max(10.0), |m| m * 60.0).ceil() as u64,
+        disk_bytes: disk as u64,
+        basis: "one solve's cost law (Othello 4x4 to 5x5); its file scaled from 4x4's largest threshold".into(),
+    };
+    let base = without_option(&args.solve, "--margins");
+    let n = squares as i32;
+    let threshold_file = |t: i32| dir.join(margins::file_name(t));
+    let name = |t: i32| format!("threshold{t:+}");
+    let mut jobs: Vec<Job> = (-n..=n)
+        .map(|t| Job {
+            name: name(t),
+            level: 0,
+            args: [
+                base.clone(),
+                vec![format!("--threshold={t}"), "--out".into(), threshold_file(t).display().to_string()],
+            ]
+            .concat(),
+            inputs: Vec::new(),
+            outputs: vec![threshold_file(t)],
+            depends_on: Vec::new(),
+            superseded_by: Vec::new(),
+            estimate: estimate.clone(),
+        })
+        .collect();
+    jobs.push(Job {
+        name: "index".into(),
+        level: 1,
+        args: args.solve.clone(),
+        inputs: (-n..=n).map(threshold_file).collect(),
+        outputs: vec![dir.join(margins::INDEX)],
+        depends_on: (-n..=n).map(name).collect(),
+        superseded_by: Vec::new(),
+        estimate: Estimate {
+            memory_bytes: Some(args.job_memory.map_or(256.0 * 1048576.0, |g| g * 1073741824.0) as u64),
+            seconds: args.job_time.map_or(60.0, |m| m * 60.0).ceil() as u64,
+            disk_bytes: 1 << 16,
+            basis: "reads the thresholds' files and counts their sets".into(),
+        },
+    });
+    let workdir = std::env::current_dir().context("the working directory")?;
+    Ok(Plan::new(format!("{} exact differences by thresholds", game.name()), workdir, dir.to_path_buf(), jobs)?)
+}
+
+/// `args` without `option` and its value (`--option VALUE` or `--option=VALUE`).
+fn without_option(args: &[String], option: &str) -> Vec<String> {
+    let mut kept = Vec::with_capacity(args.len());
+    let mut skip_value = false;
+    for a in args {
+        if std::mem::take(&mut skip_value) {
+            continue;
+        }
+        if a == option {
+            skip_value = true;
+        } else if !a.starts_with(&format!("{option}=")) {
+            kept.push(a.clone());
+        }
+    }
+    kept
+}
+
 /// A job's file checked by its format's checksum: the explicit Ostle tables (`.ranked`), the
-/// Othello difference tables (`.table`) or a dfasolve bundle (everything else a plan names).
+/// Othello difference tables (`.table`), the Othello margins' index (read whole) or a dfasolve
+/// bundle (everything else a plan names).
 pub(super) fn check_file(path: &Path) -> crate::error::Result<()> {
     if path.extension().is_some_and(|e| e == "ranked") {
         crate::games::ostle::ranked::tables::ClassTables::verify_checksum(path)
     } else if path.extension().is_some_and(|e| e == "table") {
         crate::storage::container::verify_checksum(path)
+    } else if path.file_name().is_some_and(|n| n == crate::games::othello::margins::INDEX) {
+        crate::games::othello::margins::Index::read(path).map(|_| ())
     } else {
         crate::dfa::file::check_file(path).map(|_| ())
     }

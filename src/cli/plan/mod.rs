@@ -54,8 +54,10 @@ pub struct PlanArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// The solve as typed after `dfasolve`, with `--by-classes DIR`: the directory of the
-    /// class files, where the plan is written as `plan.json`.
+    /// The solve as typed after `dfasolve`, with `--by-classes DIR` (or the directory of the
+    /// solve planned: `explicit ostle --tables DIR`, `othello --differences DIR`, `othello
+    /// --margins DIR`, a meet's `--checkpoint DIR` with `--parts`): where the plan is written
+    /// as `plan.json`.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "SOLVE")]
     pub solve: Vec<String>,
 }
@@ -104,6 +106,12 @@ pub(super) fn plan(args: &PlanArgs) -> Result<()> {
         && let Some(dir) = &othello.differences
     {
         let plan = jobs::differences_plan(othello, dir, args)?;
+        return write_plan(&plan, dir, args);
+    }
+    if let super::Command::Othello(othello) = &cli.command
+        && let Some(dir) = &othello.margins
+    {
+        let plan = jobs::margins_plan(othello, dir, args)?;
         return write_plan(&plan, dir, args);
     }
     let Some(solve) = cli.command.solve_command() else {

@@ -36,6 +36,18 @@ pub struct Index {
     pub thresholds: Vec<Threshold>,
 }
 
+impl Index {
+    /// The index at `path`.
+    ///
+    /// # Errors
+    /// [`Error::Io`]; [`Error::Corrupt`] if it is not a margins index.
+    pub fn read(path: &Path) -> Result<Index> {
+        let text = std::fs::read_to_string(path).map_err(|error| Error::Io { path: path.to_path_buf(), error })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Error::Corrupt { path: path.to_path_buf(), what: format!("not a margins index: {e}") })
+    }
+}
+
 /// One threshold's solve.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Threshold {
@@ -155,9 +167,8 @@ impl MarginsSolved {
     /// not the index's game at its threshold.
     pub fn open(dir: &Path, games: &'static Games) -> Result<MarginsSolved> {
         let path = dir.join(INDEX);
-        let text = std::fs::read_to_string(&path).map_err(|error| Error::Io { path: path.clone(), error })?;
         let corrupt = |what: String| Error::Corrupt { path: path.clone(), what };
-        let index: Index = serde_json::from_str(&text).map_err(|e| corrupt(format!("not a margins index: {e}")))?;
+        let index = Index::read(&path)?;
         let Some(OthelloParams { width, height, threshold: 0, .. }) = index.params.fields("othello")? else {
             return Err(corrupt("not the plain game of Othello".into()));
         };
