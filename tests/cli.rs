@@ -746,6 +746,10 @@ fn a_solution_saved_as_a_directory_answers_as_its_file() {
         assert_eq!(text(dfasolve(&["query", l, position])), text(dfasolve(&["query", f, position])), "{position}");
     }
     assert!(text(dfasolve(&["check", l, "--sample", "200"])).contains("check passed"));
+    for asked in [&["positions", "--value", "loss"][..], &["puzzles", "--plies", "3"]] {
+        let on = |path: &str| text(dfasolve(&[&asked[..1], &[path], &asked[1..]].concat()));
+        assert_eq!(on(l), on(f), "{asked:?}");
+    }
     let total = |path: &str| -> serde_json::Value {
         serde_json::from_str::<serde_json::Value>(&text(dfasolve(&["stats", path, "--json"]))).unwrap()
             ["total_positions"]

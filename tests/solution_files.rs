@@ -225,6 +225,10 @@ fn a_solution_saved_as_a_directory_links_the_checkpoints_and_answers_as_one_file
     solution.save_linking(&linking, 0).expect("saved as a directory");
     solution.save_linking(&linking, 0).expect("saved again over it");
     assert!(is_solution_directory(&linking));
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).expect("a directory");
+    assert!(solution.save_linking(&other, 0).is_err() && other.is_dir(), "a directory not a solution is kept");
+    std::fs::remove_dir(&other).expect("removed");
     let inodes = |paths: &[std::path::PathBuf]| {
         let mut inodes: Vec<u64> = paths.iter().map(|p| std::fs::metadata(p).expect("there").ino()).collect();
         inodes.sort_unstable();

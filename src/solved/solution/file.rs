@@ -516,6 +516,12 @@ fn replace_whole(path: &Path, make: impl FnOnce(&Path) -> Result<()>) -> Result<
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    if path.is_dir() && !is_solution_directory(path) {
+        return Err(Error::Io {
+            path: path.to_path_buf(),
+            error: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory, not a solution"),
+        });
+    }
     let beside = |what: &str| parent.join(format!(".{}.{what}", name.to_string_lossy()));
     let (partial, replaced) = (beside("partial"), beside("replaced"));
     remove_any(&partial).map_err(io_at(&partial))?;
