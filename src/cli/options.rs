@@ -60,7 +60,9 @@ pub struct RunOptions {
     /// (a terminal gets a live line by default).
     #[arg(long)]
     pub progress: bool,
-    /// Where to save the solution (default: `solutions/GAME-MODE.dfas`).
+    /// Where to save the solution (default: `solutions/GAME-MODE.dfas`). A checkpointed meet
+    /// in the middle whose losses pass 1 GiB makes it a directory that links the checkpoints'
+    /// loss files rather than copying them.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Do not save the solution.
