@@ -82,18 +82,31 @@ pub(super) struct Linked {
 }
 
 impl Linked {
-    /// The set, read in place: checked whole (`verified`) or only its header, the checksum it
-    /// ends with and its shape.
+    /// The set, read in place and checked whole (its checksum and every row).
     ///
     /// # Errors
     /// The file is missing, foreign, damaged or not the one the solution was saved with.
-    pub fn open(&self, shape: &crate::dfa::Shape, verified: bool) -> Result<Dfa> {
+    pub fn open_checked(&self, shape: &crate::dfa::Shape) -> Result<Dfa> {
+        self.open_with(Some(shape), Dfa::open_mapped)
+    }
+
+    /// The set, read in place for lookups: its header, the checksum it ends with and its
+    /// shape checked, its rows left to [`Dfa::checked_contains`].
+    ///
+    /// # Errors
+    /// The file is missing, foreign, not the one saved, or its header or layout is damaged.
+    pub fn open_for_lookups(&self, shape: &crate::dfa::Shape) -> Result<Dfa> {
+        self.open_with(Some(shape), Dfa::open_mapped_unverified)
+    }
+
+    /// The set `open` reads, once the file is the one saved, checked to be of `shape` if given.
+    fn open_with(&self, shape: Option<&crate::dfa::Shape>, open: fn(&Path) -> Result<Dfa>) -> Result<Dfa> {
         let corrupt = |what: String| Error::Corrupt { path: self.path.clone(), what };
         if hex(&stored_checksum(&self.path)?) != self.checksum {
             return Err(corrupt("not the file the solution was saved with (its checksum differs)".into()));
         }
-        let set = if verified { Dfa::open_mapped(&self.path)? } else { Dfa::open_mapped_unverified(&self.path)? };
-        if set.shape() != shape {
+        let set = open(&self.path)?;
+        if shape.is_some_and(|shape| set.shape() != shape) {
             return Err(corrupt("its set does not have the game's shape".into()));
         }
         Ok(set)
@@ -143,14 +156,7 @@ pub fn linked_sets(meta: &str, path: &Path) -> Result<Vec<(String, PathBuf, Dfa)
     }
     let mut sets = Vec::new();
     for link in resolve_links(&meta.linked, path)? {
-        let set = Dfa::open_mapped(&link.path)?;
-        let checksum = hex(&stored_checksum(&link.path)?);
-        if checksum != link.checksum {
-            return Err(Error::Corrupt {
-                path: link.path,
-                what: "not the file the solution was saved with (its checksum differs)".into(),
-            });
-        }
+        let set = link.open_with(None, Dfa::open_mapped)?;
         sets.push((format!("{}/{}", link.side, link.outcome), link.path, set));
     }
     Ok(sets)
@@ -310,7 +316,7 @@ impl Solution {
             classes.push(ValueClass::new(desc.side, desc.outcome.into(), shaped()?));
         }
         for link in resolve_links(&meta.linked, path)? {
-            let set = link.open(game.shape(), true)?;
+            let set = link.open_checked(game.shape())?;
             classes.push(ValueClass { file: Some(link.path.clone()), ..ValueClass::new(link.side, link.outcome, set) });
         }
         let mut rest = Vec::with_capacity(meta.rest.len());

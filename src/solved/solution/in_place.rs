@@ -43,7 +43,7 @@ impl SolutionInPlace {
                 return Err(corrupt(format!("a stored set does not have the shape of {}", game.name())));
             }
         }
-        let linked = described.linked.iter().map(|l| l.open(game.shape(), false)).collect::<Result<Vec<_>>>()?;
+        let linked = described.linked.iter().map(|l| l.open_for_lookups(game.shape())).collect::<Result<Vec<_>>>()?;
         let solution = SolutionInPlace { bundle, described, linked };
         let initial = game.initial();
         match solution.value(&initial) {
