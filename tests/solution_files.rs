@@ -154,7 +154,6 @@ fn a_class_stored_as_the_rest_of_a_domain_answers_as_a_set_of_its_own() {
 /// first 3,000 positions the start reaches, and a damaged start value is refused on opening.
 #[test]
 fn a_solution_read_in_place_answers_as_the_loaded_one() {
-    use dfasolve::game::{ExplicitRules, Status};
     use dfasolve::games::breakthrough::Breakthrough;
     use dfasolve::solved::{DfaSolved, Solved, open_with};
     let game = Breakthrough::new(3, 5).expect("a small board");
@@ -165,20 +164,11 @@ fn a_solution_read_in_place_answers_as_the_loaded_one() {
         let loaded = DfaSolved::load(&path, &GAMES).expect("loaded");
         let in_place = open_with(&path, &GAMES, 0).expect("opened in place");
         assert_eq!(in_place.start(), loaded.start());
-        let mut seen = std::collections::HashSet::from([game.initial()]);
-        let mut frontier = vec![game.initial()];
-        let mut looked = 0;
-        while looked < 3_000
-            && let Some(p) = frontier.pop()
-        {
-            looked += 1;
-            let text = game.render(&p);
-            assert_eq!(in_place.look(&text).expect("looked"), loaded.look(&text).expect("looked"), "{mode:?}: {text}");
-            if game.explicit_status(&p) == Status::Ongoing {
-                frontier.extend(game.explicit_moves(&p).into_iter().filter(|q| seen.insert(q.clone())));
-            }
+        let positions = first_positions(&game, 3_000);
+        for text in &positions {
+            assert_eq!(in_place.look(text).expect("looked"), loaded.look(text).expect("looked"), "{mode:?}: {text}");
         }
-        assert_eq!(looked, 3_000, "{mode:?}");
+        assert_eq!(positions.len(), 3_000, "{mode:?}");
     }
     // The start's stored value forged: refused on opening, as on loading.
     let path = dir.path().join("bt.dfas");
@@ -202,7 +192,6 @@ fn a_solution_read_in_place_answers_as_the_loaded_one() {
 /// answers every position as the one file does; a linked file swapped for another is refused.
 #[test]
 fn a_solution_saved_as_a_directory_links_the_checkpoints_and_answers_as_one_file() {
-    use dfasolve::game::{ExplicitRules, Status};
     use dfasolve::games::breakthrough::Breakthrough;
     use dfasolve::solved::solution::{DIRECTORY_INDEX, is_solution_directory};
     use dfasolve::solved::{DfaSolved, Solved, open_with};
@@ -253,22 +242,13 @@ fn a_solution_saved_as_a_directory_links_the_checkpoints_and_answers_as_one_file
         ("loaded from its index", Box::new(DfaSolved::load(&linking.join(DIRECTORY_INDEX), &GAMES).expect("loaded"))),
         ("in place", open_with(&linking, &GAMES, u64::MAX).expect("opened")),
     ];
-    let mut seen = std::collections::HashSet::from([game.initial()]);
-    let mut frontier = vec![game.initial()];
-    let mut looked = 0;
-    while looked < 2_000
-        && let Some(p) = frontier.pop()
-    {
-        looked += 1;
-        let text = game.render(&p);
+    let positions = first_positions(&game, 2_000);
+    for text in &positions {
         for (how, reader) in &readers {
-            assert_eq!(reader.look(&text).expect("looked"), plain.look(&text).expect("looked"), "{how}: {text}");
-        }
-        if game.explicit_status(&p) == Status::Ongoing {
-            frontier.extend(game.explicit_moves(&p).into_iter().filter(|q| seen.insert(q.clone())));
+            assert_eq!(reader.look(text).expect("looked"), plain.look(text).expect("looked"), "{how}: {text}");
         }
     }
-    assert_eq!(looked, 2_000);
+    assert_eq!(positions.len(), 2_000);
     drop(readers);
     // One linked file swapped for a set of the same shape: refused however it is read.
     let victim = &in_directory[0];
@@ -279,4 +259,22 @@ fn a_solution_saved_as_a_directory_links_the_checkpoints_and_answers_as_one_file
         assert!(matches!(refused, Error::Corrupt { .. }), "{refused}");
         assert!(refused.to_string().contains("not the file the solution was saved with"), "{refused}");
     }
+}
+
+/// The first `count` positions a depth-first walk of `game` from its start meets (fewer if it
+/// has fewer), as text.
+fn first_positions(game: &(impl dfasolve::game::ExplicitRules + Rules + ?Sized), count: usize) -> Vec<String> {
+    use dfasolve::game::Status;
+    let mut seen = std::collections::HashSet::from([game.initial()]);
+    let mut frontier = vec![game.initial()];
+    let mut positions = Vec::new();
+    while positions.len() < count
+        && let Some(p) = frontier.pop()
+    {
+        positions.push(game.render(&p));
+        if game.explicit_status(&p) == Status::Ongoing {
+            frontier.extend(game.explicit_moves(&p).into_iter().filter(|q| seen.insert(q.clone())));
+        }
+    }
+    positions
 }

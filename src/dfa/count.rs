@@ -1,18 +1,35 @@
 //! Exact cardinality, lexicographic enumeration, ranking and uniform sampling.
 //!
 //! All three rest on the per-state member counts `count[l][s]` (number of suffixes state `s`
-//! of layer `l` accepts), computed bottom-up in `u128` with overflow checks: a count is never
-//! approximated.
+//! of layer `l` accepts), computed bottom-up in `u128` with overflow checks (and kept in
+//! `u64` for sampling where they fit): a count is never approximated.
 
 use super::{Dfa, StateId, Symbol};
 
 /// Per-layer suffix counts of every state; `counts[n]` is `[0, 1]`.
 pub(super) fn suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u128>>> {
+    suffix_counts_as(dfa)
+}
+
+/// [`suffix_counts`] as `C`, or `None` if a count a row refers to does not fit (then neither
+/// does the set's). In `u64` they take half the memory: sampling the loss runs of
+/// Breakthrough 6x6, hundreds of millions of states each.
+fn suffix_counts_as<C: Copy + TryFrom<u128>>(dfa: &Dfa) -> Option<Vec<Vec<C>>> {
     let n = dfa.shape().len();
-    let mut counts: Vec<Vec<u128>> = vec![Vec::new(); n + 1];
-    counts[n] = vec![0, 1];
+    let narrow = |count: u128| C::try_from(count).ok();
+    let mut counts: Vec<Vec<C>> = vec![Vec::new(); n + 1];
+    counts[n] = vec![narrow(0)?, narrow(1)?];
+    let mut below: Vec<u128> = vec![0, 1];
     for l in (0..n).rev() {
-        counts[l] = layer_counts(dfa, l, &counts[l + 1])?;
+        let here = layer_counts(dfa, l, &below)?;
+        let mut narrowed = Vec::with_capacity(here.len());
+        for (s, &count) in here.iter().enumerate() {
+            // The accept-all state's count is read only where a row leads to it, and then the
+            // count of the row's state holds it: if it does not fit, that one fails.
+            narrowed.push(if s == 1 { narrow(count).or(narrow(0))? } else { narrow(count)? });
+        }
+        counts[l] = narrowed;
+        below = here;
     }
     Some(counts)
 }
@@ -38,28 +55,6 @@ fn layer_counts(dfa: &Dfa, l: usize, below: &[u128]) -> Option<Vec<u128>> {
         here.push(total);
     }
     Some(here)
-}
-
-/// [`suffix_counts`] in 8 bytes a state, or `None` if a count a row refers to does not fit
-/// (then neither does the set's). Sampling the loss runs of Breakthrough 6x6, hundreds of
-/// millions of states each, takes half the memory of 16-byte counts.
-fn narrow_suffix_counts(dfa: &Dfa) -> Option<Vec<Vec<u64>>> {
-    let n = dfa.shape().len();
-    let mut counts: Vec<Vec<u64>> = vec![Vec::new(); n + 1];
-    counts[n] = vec![0, 1];
-    let mut below: Vec<u128> = vec![0, 1];
-    for l in (0..n).rev() {
-        let here = layer_counts(dfa, l, &below)?;
-        let mut narrow = Vec::with_capacity(here.len());
-        for (s, &count) in here.iter().enumerate() {
-            // The accept-all state's count is read only where a row leads to it, and then the
-            // count of the row's state holds it: if it does not fit, that one fails below.
-            narrow.push(if s == 1 { u64::try_from(count).unwrap_or(0) } else { u64::try_from(count).ok()? });
-        }
-        counts[l] = narrow;
-        below = here;
-    }
-    Some(counts)
 }
 
 /// The number of members, holding two layers' counts at a time: a count of a set of a
@@ -109,7 +104,7 @@ impl Dfa {
         if self.is_empty() {
             return None;
         }
-        let counts = match narrow_suffix_counts(self) {
+        let counts = match suffix_counts_as(self) {
             Some(narrow) => Counts::Narrow(narrow),
             None => Counts::Wide(suffix_counts(self)?),
         };
@@ -299,7 +294,11 @@ mod tests {
             let sampler = set.sampler().expect("counted");
             assert_eq!(sampler.len(), set.count());
             assert_eq!(sampler.len(), total - 1);
-            assert_eq!(super::narrow_suffix_counts(&set).is_some(), total <= u128::from(u64::MAX), "{layers} layers");
+            assert_eq!(
+                super::suffix_counts_as::<u64>(&set).is_some(),
+                total <= u128::from(u64::MAX),
+                "{layers} layers"
+            );
             assert_eq!(sampler.nth(0), vec![0; layers]);
             let mut last = vec![2; layers];
             assert_eq!(sampler.nth(sampler.len() - 1), last);

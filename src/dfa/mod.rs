@@ -297,7 +297,7 @@ impl Dfa {
                 hasher.update(&bytes);
             }
         }
-        hasher.finalize().iter().take(16).map(|b| format!("{b:02x}")).collect()
+        crate::storage::hex(&hasher.finalize()[..16])
     }
 
     /// The empty set.

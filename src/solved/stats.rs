@@ -40,9 +40,10 @@ impl Figures {
         let mut bytes = size(path)?.len();
         // A solution saved as a directory: the files its index links count as its sets.
         for (name, file, set) in solution::linked_sets(&bundle.meta, path)? {
-            bytes += size(&file)?.len();
+            let on_disk = size(&file)?.len();
+            bytes += on_disk;
             let mut stats = set.stats();
-            stats.disk_bytes = size(&file)?.len() as usize;
+            stats.disk_bytes = on_disk as usize;
             stats.positions_per_byte = stats.positions.map(|p| p as f64 / stats.disk_bytes.max(1) as f64);
             sets.push((name, stats));
         }

@@ -243,12 +243,13 @@ pub fn verify_checksum(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The checksum a file of the container ends with, as stored (not verified): it names the
-/// file's contents, so a record of it tells whether a file is the one it was made from.
+/// The checksum a file of the container ends with, in hex, as stored (not verified, so the
+/// file is not read whole): it names the file's contents, so a record of it tells whether a
+/// file is the one it was made from.
 ///
 /// # Errors
 /// [`Error::Io`]; [`Error::Corrupt`] if the file is shorter than a checksum.
-pub fn stored_checksum(path: &Path) -> Result<[u8; DIGEST_LEN]> {
+pub fn stored_checksum(path: &Path) -> Result<String> {
     use std::io::{Seek, SeekFrom};
     let io = |error| Error::Io { path: path.to_path_buf(), error };
     let mut file = open_regular(path)?;
@@ -259,7 +260,7 @@ pub fn stored_checksum(path: &Path) -> Result<[u8; DIGEST_LEN]> {
     let mut digest = [0u8; DIGEST_LEN];
     file.seek(SeekFrom::Start(len - DIGEST_LEN as u64)).map_err(io)?;
     file.read_exact(&mut digest).map_err(io)?;
-    Ok(digest)
+    Ok(super::hex(&digest))
 }
 
 /// Where a body is written: hashed and counted as it goes.

@@ -8,6 +8,11 @@ pub mod mapped;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 
+/// `bytes` in lower-case hex: how checksums and fingerprints are written in records.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A writer that passes bytes on while counting and hashing them: how every checksummed file
 /// of the crate is written.
 pub(crate) struct Hashing<W> {

@@ -102,7 +102,7 @@ impl Linked {
     /// The set `open` reads, once the file is the one saved, checked to be of `shape` if given.
     fn open_with(&self, shape: Option<&crate::dfa::Shape>, open: fn(&Path) -> Result<Dfa>) -> Result<Dfa> {
         let corrupt = |what: String| Error::Corrupt { path: self.path.clone(), what };
-        if hex(&stored_checksum(&self.path)?) != self.checksum {
+        if stored_checksum(&self.path)? != self.checksum {
             return Err(corrupt("not the file the solution was saved with (its checksum differs)".into()));
         }
         let set = open(&self.path)?;
@@ -111,11 +111,6 @@ impl Linked {
         }
         Ok(set)
     }
-}
-
-/// `bytes` in lower-case hex.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// [`StoredLink`]s of the bundle at `path`, resolved in its directory; a name that is not a
@@ -242,7 +237,7 @@ impl Solution {
         for file in self.classes.iter().filter_map(|c| c.file.as_deref()) {
             own_bytes += std::fs::metadata(file).map_err(io_at(file))?.len();
         }
-        if own_bytes == 0 || own_bytes <= link_above {
+        if own_bytes <= link_above {
             let everything: Vec<&ValueClass> = self.classes.iter().collect();
             let write = |to: &Path| save_values(to, &self.meta(&everything, Vec::new()), &everything, &self.rest);
             if !is_solution_directory(path) {
@@ -263,7 +258,7 @@ impl Solution {
                 if std::fs::hard_link(source, &linked).is_err() {
                     std::fs::copy(source, &linked).map_err(io_at(&linked))?;
                 }
-                let checksum = hex(&stored_checksum(&linked)?);
+                let checksum = stored_checksum(&linked)?;
                 links.push(StoredLink { side: class.side, outcome: class.outcome.into(), file, checksum });
             }
             let index = partial.join(DIRECTORY_INDEX);

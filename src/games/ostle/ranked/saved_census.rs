@@ -6,7 +6,7 @@
 use super::census::Census;
 use super::{Class, class_file};
 use crate::error::{Error, Result};
-use std::io::{Read, Seek, SeekFrom};
+use crate::storage::container::stored_checksum;
 use std::path::{Path, PathBuf};
 
 /// What the first line says, so that a foreign JSON file is told apart.
@@ -38,7 +38,7 @@ pub fn save(dir: &Path, class: &Class, census: &Census) -> Result<()> {
         format: FORMAT.into(),
         version: VERSION,
         class: class.name.clone(),
-        tables_sha256: tables_checksum(&class_file(dir, class))?,
+        tables_sha256: stored_checksum(&class_file(dir, class))?,
         census: census.clone(),
     };
     let text = serde_json::to_string_pretty(&saved).expect("a census serialises");
@@ -68,21 +68,11 @@ pub fn load(dir: &Path, class: &Class) -> Result<Option<Census>> {
     if saved.class != class.name {
         return Err(corrupt(format!("the census of class {}, not {}", saved.class, class.name)));
     }
-    if saved.tables_sha256 != tables_checksum(&class_file(dir, class))? {
+    if saved.tables_sha256 != stored_checksum(&class_file(dir, class))? {
         return Err(corrupt(format!(
             "taken of other tables than {}: delete it, and the solve command with --tables writes it again",
             class_file(dir, class).display()
         )));
     }
     Ok(Some(saved.census))
-}
-
-/// The checksum a class file ends with, in hex: the file is not read whole.
-fn tables_checksum(path: &Path) -> Result<String> {
-    let io = |error| Error::Io { path: path.to_path_buf(), error };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    file.seek(SeekFrom::End(-32)).map_err(io)?;
-    let mut digest = [0u8; 32];
-    file.read_exact(&mut digest).map_err(io)?;
-    Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
 }
