@@ -6,7 +6,7 @@
 //! asks for: product states per second, and n-ary union against a chain of pairwise unions.
 //! Run: `cargo bench --bench dfa_ops` (set RAYON_NUM_THREADS=1 for the one-core figures).
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use dfasolve::dfa::{Change, Dfa, RelationImager, Symbol, product_states_explored};
+use dfasolve::dfa::{Change, Dfa, RelationImager, Stoppable, Symbol, product_states_explored};
 use dfasolve::game::{Rules, Side};
 use dfasolve::games::breakthrough::Breakthrough;
 use dfasolve::games::nim::Nim;
@@ -86,7 +86,7 @@ fn spread_modular(p: usize, special: &[usize], residues: &[usize]) -> Dfa {
 fn report_scaling(a: &Dfa, b: &Dfa) {
     let pools: Vec<rayon::ThreadPool> =
         [1, 2].iter().map(|&n| rayon::ThreadPoolBuilder::new().num_threads(n).build().expect("pool")).collect();
-    type Op = fn(&Dfa, &Dfa) -> Dfa;
+    type Op = fn(&Dfa, &Dfa) -> Stoppable<Dfa>;
     let ops: [(&str, Op); 3] =
         [("union", Dfa::union), ("intersection", Dfa::intersection), ("difference", Dfa::difference)];
     for (name, op) in ops {
@@ -97,7 +97,7 @@ fn report_scaling(a: &Dfa, b: &Dfa) {
             for (i, pool) in pools.iter().enumerate() {
                 let before = product_states_explored();
                 let t = Instant::now();
-                let out = black_box(pool.install(|| op(a, b)));
+                let out = black_box(pool.install(|| op(a, b)).expect("within the engine's limits"));
                 let secs = t.elapsed().as_secs_f64();
                 drop(out);
                 explored = product_states_explored() - before;
@@ -135,16 +135,18 @@ fn binary_ops(c: &mut Criterion) {
         b.bytes() as f64 / 1048576.0
     );
     report_scaling(&a, &b);
-    report_throughput("union", || a.union(&b));
-    report_throughput("intersection", || a.intersection(&b));
-    report_throughput("difference", || a.difference(&b));
+    report_throughput("union", || a.union(&b).unwrap());
+    report_throughput("intersection", || a.intersection(&b).unwrap());
+    report_throughput("difference", || a.difference(&b).unwrap());
     let mut g = c.benchmark_group("binary");
     g.sample_size(10);
-    g.bench_function(BenchmarkId::new("union", "mod40009"), |bench| bench.iter(|| black_box(a.union(&b))));
+    g.bench_function(BenchmarkId::new("union", "mod40009"), |bench| bench.iter(|| black_box(a.union(&b).unwrap())));
     g.bench_function(BenchmarkId::new("intersection", "mod40009"), |bench| {
-        bench.iter(|| black_box(a.intersection(&b)))
+        bench.iter(|| black_box(a.intersection(&b).unwrap()))
     });
-    g.bench_function(BenchmarkId::new("difference", "mod40009"), |bench| bench.iter(|| black_box(a.difference(&b))));
+    g.bench_function(BenchmarkId::new("difference", "mod40009"), |bench| {
+        bench.iter(|| black_box(a.difference(&b).unwrap()))
+    });
     g.finish();
 }
 
@@ -152,24 +154,24 @@ fn change_and_moves(c: &mut Criterion) {
     let p = 40009;
     let a = modular(p, weights_a, &[0, 5, 9]);
     let moves = pawn_moves();
-    report_throughput("change", || a.change(&moves[100]));
+    report_throughput("change", || a.change(&moves[100]).unwrap());
     // Move images on real game sets: the Breakthrough 5x5 positions 12 plies from the start.
     let game = Breakthrough::new(5, 5).unwrap();
-    let mut solver = Solver::new(&game);
+    let mut solver = Solver::new(&game).unwrap();
     let plies = solver.forward_plies(&game.initial(), None, Some(12)).unwrap();
     let side = Side::First;
-    let set = plies[12].intersection(solver.ongoing(side));
+    let set = plies[12].intersection(solver.ongoing(side)).unwrap();
     let t = Instant::now();
-    let next = solver.forward(side, &set);
+    let next = solver.forward(side, &set).unwrap();
     eprintln!(
         "forward image of {} states (5x5 ply 12, {} moves): {:.3} s, {} states",
         set.nontrivial_state_count(),
-        game.moves(side).node_count() - 2,
+        game.moves(side).unwrap().node_count() - 2,
         t.elapsed().as_secs_f64(),
         next.nontrivial_state_count()
     );
     let t = Instant::now();
-    let back = solver.backward(side, &next);
+    let back = solver.backward(side, &next).unwrap();
     eprintln!(
         "backward image of {} states: {:.3} s, {} states",
         next.nontrivial_state_count(),
@@ -179,10 +181,10 @@ fn change_and_moves(c: &mut Criterion) {
     // Switching the side to move: relabelling is one linear pass; reversal (the 180° rotation)
     // a subset construction.
     let t = Instant::now();
-    let swapped = next.swap_symbols(1, 2);
+    let swapped = next.swap_symbols(1, 2).unwrap();
     let t_swap = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let rotated8 = plies[8].reverse();
+    let rotated8 = plies[8].reverse().unwrap();
     eprintln!(
         "rotate 180° of the ply-8 set ({} states): {:.3} s ({} states)",
         plies[8].nontrivial_state_count(),
@@ -190,7 +192,7 @@ fn change_and_moves(c: &mut Criterion) {
         rotated8.nontrivial_state_count()
     );
     let t = Instant::now();
-    let rotated = next.reverse();
+    let rotated = next.reverse().unwrap();
     let t_reverse = t.elapsed().as_secs_f64();
     eprintln!(
         "side switch of {} states: swap colours {t_swap:.3} s ({} states), rotate 180° {t_reverse:.3} s ({} states)",
@@ -200,21 +202,23 @@ fn change_and_moves(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group("moves");
     g.sample_size(10);
-    g.bench_function(BenchmarkId::new("change", "mod40009"), |bench| bench.iter(|| black_box(a.change(&moves[100]))));
+    g.bench_function(BenchmarkId::new("change", "mod40009"), |bench| {
+        bench.iter(|| black_box(a.change(&moves[100]).unwrap()))
+    });
     g.bench_function(BenchmarkId::new("forward_moves", "breakthrough5x5-ply12"), |bench| {
-        bench.iter(|| black_box(solver.forward(side, &set)))
+        bench.iter(|| black_box(solver.forward(side, &set).unwrap()))
     });
     g.bench_function(BenchmarkId::new("backward_moves", "breakthrough5x5-ply13"), |bench| {
-        bench.iter(|| black_box(solver.backward(side, &next)))
+        bench.iter(|| black_box(solver.backward(side, &next).unwrap()))
     });
     g.bench_function(BenchmarkId::new("swap_colours", "breakthrough5x5-ply13"), |bench| {
-        bench.iter(|| black_box(next.swap_symbols(1, 2)))
+        bench.iter(|| black_box(next.swap_symbols(1, 2).unwrap()))
     });
     // The reversal of the ply-13 set takes tens of seconds (see the line printed above), so
     // the timed series uses the smaller ply-8 set.
     let ply8 = &plies[8];
     g.bench_function(BenchmarkId::new("reverse", "breakthrough5x5-ply8"), |bench| {
-        bench.iter(|| black_box(ply8.reverse()))
+        bench.iter(|| black_box(ply8.reverse().unwrap()))
     });
     g.finish();
 }
@@ -239,14 +243,14 @@ fn nary_union(c: &mut Criterion) {
     // 100 operands: the images of single first-player moves of the Breakthrough 5x5 positions
     // 8 and 10 plies from the start (the sets a solver unites).
     let game = Breakthrough::new(5, 5).unwrap();
-    let mut solver = Solver::new(&game);
+    let mut solver = Solver::new(&game).unwrap();
     let plies = solver.forward_plies(&game.initial(), None, Some(10)).unwrap();
     let moves = breakthrough_moves(5, 5);
     let mut operands: Vec<Dfa> = Vec::new();
     for k in [10, 8] {
-        let set = plies[k].intersection(solver.ongoing(Side::First));
+        let set = plies[k].intersection(solver.ongoing(Side::First)).unwrap();
         for m in &moves {
-            let img = set.change(m);
+            let img = set.change(m).unwrap();
             if !img.is_empty() && operands.len() < 100 {
                 operands.push(img);
             }
@@ -255,10 +259,10 @@ fn nary_union(c: &mut Criterion) {
     let refs: Vec<&Dfa> = operands.iter().collect();
     let shape = game.shape().clone();
     let t = Instant::now();
-    let one_pass = Dfa::union_all(&shape, &refs);
+    let one_pass = Dfa::union_all(&shape, &refs).unwrap();
     let t_nary = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let chain = operands.iter().fold(Dfa::reject_all(&shape), |acc, d| acc.union(d));
+    let chain = operands.iter().fold(Dfa::reject_all(&shape), |acc, d| acc.union(d).unwrap());
     let t_chain = t.elapsed().as_secs_f64();
     assert_eq!(one_pass, chain);
     eprintln!(
@@ -271,10 +275,10 @@ fn nary_union(c: &mut Criterion) {
     let mut g = c.benchmark_group("union_all");
     g.sample_size(10);
     g.bench_function(BenchmarkId::new("n-ary", "100 operands"), |bench| {
-        bench.iter_batched(|| refs.clone(), |r| black_box(Dfa::union_all(&shape, &r)), BatchSize::LargeInput)
+        bench.iter_batched(|| refs.clone(), |r| black_box(Dfa::union_all(&shape, &r).unwrap()), BatchSize::LargeInput)
     });
     g.bench_function(BenchmarkId::new("pairwise chain", "100 operands"), |bench| {
-        bench.iter(|| black_box(operands.iter().fold(Dfa::reject_all(&shape), |acc, d| acc.union(d))))
+        bench.iter(|| black_box(operands.iter().fold(Dfa::reject_all(&shape), |acc, d| acc.union(d).unwrap())))
     });
     g.finish();
 }
@@ -287,19 +291,20 @@ fn relation_images(c: &mut Criterion) {
     let nim = Nim::new(8, 15).unwrap();
     let shape = nim.shape().clone();
     let p_positions = nim.xor_zero();
-    let mut solver = Solver::new(&nim);
+    let mut solver = Solver::new(&nim).unwrap();
     let plies = solver.forward_plies(&nim.initial(), None, Some(80)).unwrap();
-    let series: Vec<Dfa> = (40..80).map(|k| plies[k].intersection(&p_positions)).collect();
+    let series: Vec<Dfa> = (40..80).map(|k| plies[k].intersection(&p_positions).unwrap()).collect();
     // Before the move the heap held c, after it a < c: the pairs (after, before).
     let take: Vec<(Symbol, Symbol)> =
         (0..=15u16).flat_map(|c| (0..c).map(move |a| (a as Symbol, c as Symbol))).collect();
     let relations: Vec<(usize, Vec<(Symbol, Symbol)>)> = (0..8).map(|l| (l, take.clone())).collect();
     let kept = |sets: &[Dfa]| {
         let mut imager = RelationImager::new(&shape, &relations);
-        sets.iter().map(|s| imager.image(s, None).nontrivial_state_count()).sum::<usize>()
+        sets.iter().map(|s| imager.image(s, None).unwrap().nontrivial_state_count()).sum::<usize>()
     };
-    let fresh =
-        |sets: &[Dfa]| sets.iter().map(|s| s.relations_image(&relations, None).nontrivial_state_count()).sum::<usize>();
+    let fresh = |sets: &[Dfa]| {
+        sets.iter().map(|s| s.relations_image(&relations, None).unwrap().nontrivial_state_count()).sum::<usize>()
+    };
     let t = Instant::now();
     let states = kept(&series);
     let t_kept = t.elapsed().as_secs_f64();

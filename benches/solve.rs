@@ -16,10 +16,10 @@ fn solve(c: &mut Criterion) {
     for (w, h) in [(4, 4), (3, 5), (5, 4)] {
         let game = Breakthrough::new(w, h).unwrap();
         g.bench_function(BenchmarkId::new("breakthrough-strong", format!("{w}x{h}")), |b| {
-            b.iter(|| black_box(Solver::new(&game).solve(Mode::Strong).unwrap()))
+            b.iter(|| black_box(Solver::new(&game).unwrap().solve(Mode::Strong).unwrap()))
         });
         g.bench_function(BenchmarkId::new("breakthrough-mitm2", format!("{w}x{h}")), |b| {
-            b.iter(|| black_box(Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap()))
+            b.iter(|| black_box(Solver::new(&game).unwrap().solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap()))
         });
     }
     // Othello 4x5's exact differences by rank (4,990,592 positions), the universes made once:
@@ -41,7 +41,7 @@ fn solve(c: &mut Criterion) {
     });
     let nim = Nim::new(8, 31).unwrap();
     g.bench_function(BenchmarkId::new("nim", "8x31"), |b| {
-        b.iter(|| black_box(Solver::new(&nim).solve(Mode::Strong).unwrap()))
+        b.iter(|| black_box(Solver::new(&nim).unwrap().solve(Mode::Strong).unwrap()))
     });
     g.finish();
 }

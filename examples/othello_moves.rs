@@ -13,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("board  staged nodes  paths (one per square and runs)");
     for (w, h) in [(4, 4), (4, 5), (5, 5), (4, 6), (5, 6), (6, 6), (4, 8), (8, 8)] {
         let game = Othello::new(w, h, 0)?;
-        let nodes = game.moves(Side::First).node_count();
+        let nodes = game.moves(Side::First)?.node_count();
         let board = Board { width: w, height: h };
         let paths: u64 = (0..w * h)
             .map(|square| {

@@ -20,13 +20,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (w, h) = size.split_once('x').ok_or_else(|| format!("{size}: not WxH"))?;
         let game = Othello::new(w.parse()?, h.parse()?, 0)?;
         let started = Instant::now();
-        let won_ends = game.won_terminal(Side::First);
+        let won_ends = game.won_terminal(Side::First)?;
         report(size, "won ends", &won_ends, started);
         let started = Instant::now();
-        let lost_ends_white = game.lost_terminal(Side::Second);
-        let movable =
-            game.universe(Side::First).difference(&game.stuck(Side::First).expect("Othello names its stuck boards"));
-        let wins_in_one = game.moves(Side::First).backward_within(&lost_ends_white, &movable);
+        let lost_ends_white = game.lost_terminal(Side::Second)?;
+        let movable = game
+            .universe(Side::First)?
+            .difference(&game.stuck(Side::First)?.expect("Othello names its stuck boards"))?;
+        let wins_in_one = game.moves(Side::First)?.backward_within(&lost_ends_white, &movable)?;
         report(size, "wins in one", &wins_in_one, started);
     }
     Ok(())

@@ -5,7 +5,7 @@
 //! Run: `cargo run --release --example peak_memory -- <union|intersection|difference> [large]`
 //! (`large`: the 6 M-state operands instead of the 0.8 M-state ones). Linux only: it reads
 //! `/proc/self/status` and resets the peak with `/proc/self/clear_refs`.
-use dfasolve::dfa::Dfa;
+use dfasolve::dfa::{Dfa, Stoppable};
 use std::process::ExitCode;
 
 #[path = "../tests/modular.rs"]
@@ -31,7 +31,7 @@ fn operands(large: bool) -> (Dfa, Dfa) {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let op: fn(&Dfa, &Dfa) -> Dfa = match args.first().map(String::as_str) {
+    let op: fn(&Dfa, &Dfa) -> Stoppable<Dfa> = match args.first().map(String::as_str) {
         Some("union") => Dfa::union,
         Some("intersection") => Dfa::intersection,
         Some("difference") => Dfa::difference,
@@ -49,7 +49,13 @@ fn main() -> ExitCode {
         eprintln!("cannot read /proc/self/status (Linux only)");
         return ExitCode::FAILURE;
     };
-    let out = op(&a, &b);
+    let out = match op(&a, &b) {
+        Ok(out) => out,
+        Err(stop) => {
+            eprintln!("error: {stop}");
+            return ExitCode::FAILURE;
+        }
+    };
     let Some((_, peak)) = resident() else {
         eprintln!("cannot read /proc/self/status (Linux only)");
         return ExitCode::FAILURE;

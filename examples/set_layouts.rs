@@ -125,7 +125,7 @@ fn main() -> ExitCode {
     let shape = classes[0].shape().clone();
     let hole_at: Vec<Dfa> =
         (0..w * h).map(|square| Dfa::from_allowed(&shape, |l, c| (l == square) == (c == HOLE))).collect();
-    let by_hole = total(&mut classes.iter().flat_map(|d| hole_at.iter().map(|hole| d.intersection(hole))));
+    let by_hole = total(&mut classes.iter().flat_map(|d| hole_at.iter().map(|hole| d.intersection(hole).unwrap())));
     println!("{:>24} {by_hole:>14}", "rows, split by hole");
     ExitCode::SUCCESS
 }

@@ -36,21 +36,26 @@ fn run(dir: &Path, class_name: &str, iterations: &str) -> Result<(), String> {
     let n: usize = iterations.parse().map_err(|_| format!("not a number of iterations: {iterations}"))?;
     let game = Ostle::new(Variant { width: 5, height: 5, pieces: 5, lose_at: 3, rule: Rule::Exact })
         .map_err(|e| e.to_string())?;
-    let class = game.classes().into_iter().find(|c| c.name == class_name).ok_or(format!("no class {class_name}"))?;
-    let solver = Solver::new(&game);
-    let ongoing = solver.ongoing(Side::First).intersection(&class.set);
+    let class = game
+        .classes()
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|c| c.name == class_name)
+        .ok_or(format!("no class {class_name}"))?;
+    let solver = Solver::new(&game).map_err(|e| e.to_string())?;
+    let ongoing = solver.ongoing(Side::First).intersection(&class.set).map_err(|e| e.to_string())?;
     let shape = game.shape().clone();
     let (mut won, mut lost) = (Dfa::reject_all(&shape), Dfa::reject_all(&shape));
     for i in 1..=n {
         let path = dir.join(format!("class-{class_name}-backward-{i:04}.dfas"));
         let b = Bundle::load(&path).map_err(|e| e.to_string())?;
         let get = |k: &str| b.get(k).cloned().ok_or(format!("{}: no {k}", path.display()));
-        won = won.union(&get("new_win/first")?);
-        lost = lost.union(&get("new_loss/first")?);
+        won = won.union(&get("new_win/first")?).map_err(|e| e.to_string())?;
+        lost = lost.union(&get("new_loss/first")?).map_err(|e| e.to_string())?;
     }
-    let not_won = ongoing.difference(&won);
-    let undecided = not_won.difference(&lost);
-    let not_lost = ongoing.difference(&lost);
+    let not_won = ongoing.difference(&won).map_err(|e| e.to_string())?;
+    let undecided = not_won.difference(&lost).map_err(|e| e.to_string())?;
+    let not_lost = ongoing.difference(&lost).map_err(|e| e.to_string())?;
     println!(
         "class {class_name} after {n} iterations: ongoing {}, wins {}, losses {}, ongoing not won {}, \
          ongoing not lost {}, undecided {} DFA states ({:.0} s)",

@@ -48,6 +48,7 @@ pub mod explicit;
 pub mod game;
 pub mod games;
 pub mod move_graph;
+mod once;
 pub mod plan;
 pub mod plot;
 pub mod progress;

@@ -4,20 +4,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     init_tracing();
-    // A set too large for 32-bit state ids stops its operation with a payload that becomes
-    // an error below: nothing to print at the panic itself.
-    let default_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if !dfasolve::dfa::limits::is_engine_stop(info.payload()) {
-            default_hook(info);
-        }
-    }));
     let cli = dfasolve::cli::Cli::parse();
-    let outcome: anyhow::Result<()> = match dfasolve::dfa::limits::catch_engine_stop(|| dfasolve::cli::run(cli)) {
-        Ok(done) => done,
-        Err(too_large) => Err(too_large.into()),
-    };
-    match outcome {
+    match dfasolve::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of stdout went away (`dfasolve stats FILE | head -1`): stop quietly.
         Err(e) if dfasolve::cli::is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -35,6 +35,14 @@ impl Side {
     /// Both sides, first first.
     pub const BOTH: [Side; 2] = [Side::First, Side::Second];
 
+    /// `[f(First), f(Second)]`, or the first error.
+    ///
+    /// # Errors
+    /// The first error `f` returns.
+    pub fn try_both<T, E>(mut f: impl FnMut(Side) -> Result<T, E>) -> Result<[T; 2], E> {
+        Ok([f(Side::First)?, f(Side::Second)?])
+    }
+
     /// The side to move after `ply` plies from a position with `start` to move.
     pub fn after(start: Side, ply: Ply) -> Side {
         if ply.0.is_multiple_of(2) { start } else { start.other() }

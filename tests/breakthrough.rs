@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 fn check_vectors(width: usize, height: usize, file: &str) {
     let game = Breakthrough::new(width, height).unwrap();
-    let mut solver = Solver::new(&game);
+    let mut solver = Solver::new(&game).unwrap();
     let plies = solver.forward_plies(&game.initial(), None, None).unwrap();
     let expected = breakthrough_vector(file);
     // The vector lists a final empty ply; our list stops at the last non-empty one.
@@ -23,7 +23,7 @@ fn check_vectors(width: usize, height: usize, file: &str) {
         let symbol = if mover == Side::First { 1 } else { 2 };
         let reached =
             Dfa::count_between(game.shape(), far_row * width..(far_row + 1) * width, |c| c == symbol, 1, width);
-        let got = (set.count(), set.intersection(&reached).count());
+        let got = (set.count(), set.intersection(&reached).unwrap().count());
         assert_eq!(got, expected[k], "{width}x{height} ply {k}");
     }
 }
@@ -48,7 +48,7 @@ fn check_values_in_order(width: usize, height: usize, order: SquareOrder) {
     let game = Breakthrough::with_order(width, height, order).unwrap();
     let explicit = solve_reachable(&game, &game.initial()).expect("an acyclic game without draws");
     for mode in [Mode::Strong, Mode::MeetInTheMiddle { depth: 0 }, Mode::MeetInTheMiddle { depth: 3 }] {
-        let solution = Solver::new(&game).solve(mode).unwrap();
+        let solution = Solver::new(&game).unwrap().solve(mode).unwrap();
         let mut covered = 0;
         for (pos, &value) in &explicit {
             let value = Outcome::from(value);
@@ -84,11 +84,14 @@ fn side_mirror_gives_the_sets_images_give() {
     for (w, h, order) in sizes.into_iter().chain(more) {
         let game = Breakthrough::with_order(w, h, order).unwrap();
         let mirror = game.side_mirror().expect("breakthrough has a side mirror");
-        assert_eq!(mirror.apply(&game.universe(Side::First)), game.universe(Side::Second));
-        assert_eq!(mirror.apply(&game.lost_terminal(Side::First)), game.lost_terminal(Side::Second));
+        assert_eq!(mirror.apply(&game.universe(Side::First).unwrap()).unwrap(), game.universe(Side::Second).unwrap());
+        assert_eq!(
+            mirror.apply(&game.lost_terminal(Side::First).unwrap()).unwrap(),
+            game.lost_terminal(Side::Second).unwrap()
+        );
         let with = |mirror, mirror_budget| {
             let options = SolveOptions { mirror, mirror_budget, ..SolveOptions::default() };
-            Solver::with_options(&game, options).retrograde(None).unwrap()
+            Solver::with_options(&game, options).unwrap().retrograde(None).unwrap()
         };
         let budget = SolveOptions::default().mirror_budget;
         let mirrored = with(MirrorPolicy::Always, budget);
@@ -147,8 +150,8 @@ fn column_order_reads_the_same_positions() {
         rows.explicit_moves(&in_rows).iter().map(|p| rows.render(p)).collect::<BTreeSet<_>>(),
         columns.explicit_moves(&in_columns).iter().map(|p| columns.render(p)).collect::<BTreeSet<_>>()
     );
-    let by_rows = Solver::new(&rows).solve(Mode::Strong).unwrap();
-    let by_columns = Solver::new(&columns).solve(Mode::Strong).unwrap();
+    let by_rows = Solver::new(&rows).unwrap().solve(Mode::Strong).unwrap();
+    let by_columns = Solver::new(&columns).unwrap().solve(Mode::Strong).unwrap();
     assert_eq!(by_rows.value(&in_rows), by_columns.value(&in_columns));
     assert_eq!(by_rows.initial_value, by_columns.initial_value);
     // A column-order solution file names its order, so a reader rebuilds the same game.
@@ -177,10 +180,10 @@ fn bad_sizes_are_errors() {
 #[test]
 fn checkpointed_retrograde_reads_back_the_same_increments() {
     let game = Breakthrough::new(4, 4).unwrap();
-    let plain = Solver::new(&game).retrograde(None).unwrap();
+    let plain = Solver::new(&game).unwrap().retrograde(None).unwrap();
     let dir = crate::scratch::tempdir();
     let options = SolveOptions { checkpoints: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
-    let spilled = Solver::with_options(&game, options).retrograde(None).unwrap();
+    let spilled = Solver::with_options(&game, options).unwrap().retrograde(None).unwrap();
     assert!(plain.new_win[Side::First].len() > 4, "enough iterations to spill some");
     assert_eq!(spilled.new_win, plain.new_win);
     assert_eq!(spilled.new_loss, plain.new_loss);
@@ -200,7 +203,7 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
         // Positions won and lost (any distance) by side to move.
         let by_kind = |s: &dfasolve::solved::Solution| {
             Side::BOTH.map(|side| {
-                let s = s.with_rest_as_sets();
+                let s = s.with_rest_as_sets().unwrap();
                 let of = |win: bool| {
                     let sets: Vec<&Dfa> = s
                         .classes
@@ -208,13 +211,13 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
                         .filter(|c| c.side == side && matches!(c.outcome, Outcome::Win { .. }) == win)
                         .map(|c| &c.set)
                         .collect();
-                    Dfa::union_all(&shape, &sets)
+                    Dfa::union_all(&shape, &sets).unwrap()
                 };
                 (of(true), of(false))
             })
         };
-        let strong = by_kind(&Solver::new(&game).solve(Mode::Strong).unwrap());
-        let plies = Solver::new(&game).forward_plies(&game.initial(), None, None).unwrap();
+        let strong = by_kind(&Solver::new(&game).unwrap().solve(Mode::Strong).unwrap());
+        let plies = Solver::new(&game).unwrap().forward_plies(&game.initial(), None, None).unwrap();
         let reachable = Side::BOTH.map(|side| {
             let sets: Vec<&Dfa> = plies
                 .iter()
@@ -222,17 +225,20 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
                 .filter(|(k, _)| (k % 2 == 0) == (side == Side::First))
                 .map(|(_, d)| d)
                 .collect();
-            Dfa::union_all(&shape, &sets)
+            Dfa::union_all(&shape, &sets).unwrap()
         });
         for depth in [0, 2, 4, 7] {
-            let mitm = by_kind(&Solver::new(&game).solve(Mode::MeetInTheMiddle { depth }).unwrap());
+            let mitm = by_kind(&Solver::new(&game).unwrap().solve(Mode::MeetInTheMiddle { depth }).unwrap());
             for side in Side::BOTH {
                 let i = side.index();
                 let case = format!("{w}x{h} depth {depth}, {side} to move");
-                assert!(mitm[i].0.is_subset(&strong[i].0), "{case}: a win that is not one");
-                assert!(mitm[i].1.is_subset(&strong[i].1), "{case}: a loss that is not one");
+                assert!(mitm[i].0.is_subset(&strong[i].0).unwrap(), "{case}: a win that is not one");
+                assert!(mitm[i].1.is_subset(&strong[i].1).unwrap(), "{case}: a loss that is not one");
                 if depth == 0 {
-                    assert!(reachable[i].is_subset(&mitm[i].0.union(&mitm[i].1)), "{case}: every reachable position");
+                    assert!(
+                        reachable[i].is_subset(&mitm[i].0.union(&mitm[i].1).unwrap()).unwrap(),
+                        "{case}: every reachable position"
+                    );
                 }
             }
         }
@@ -246,7 +252,7 @@ fn meet_in_the_middle_depths_agree_with_the_strong_solve() {
 fn meet_in_the_middle_counts_the_reachable_positions_it_values() {
     for (width, height) in [(3, 4), (4, 4), (3, 5)] {
         let game = Breakthrough::new(width, height).unwrap();
-        let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap();
+        let solution = Solver::new(&game).unwrap().solve(Mode::MeetInTheMiddle { depth: 2 }).unwrap();
         let decided = |p: &Position| {
             solution.classes.iter().any(|c| {
                 c.side == p.side
@@ -267,7 +273,7 @@ fn meet_in_the_middle_counts_the_reachable_positions_it_values() {
                 }
             }
         }
-        let in_sets: u128 = solution.with_rest_as_sets().classes.iter().map(|c| c.set.count()).sum();
+        let in_sets: u128 = solution.with_rest_as_sets().unwrap().classes.iter().map(|c| c.set.count()).sum();
         assert_eq!(solution.reachable_valued, Some(seen.len() as u128), "{width}x{height}");
         assert!(in_sets > seen.len() as u128, "{width}x{height}: the backward sets hold unreachable positions too");
     }
@@ -280,10 +286,10 @@ fn meet_in_the_middle_spilled_to_disk_finds_the_same_solution() {
     for (width, height) in [(3, 5), (4, 4)] {
         let game = Breakthrough::new(width, height).unwrap();
         let mode = Mode::MeetInTheMiddle { depth: 2 };
-        let in_memory = Solver::new(&game).solve(mode).unwrap();
+        let in_memory = Solver::new(&game).unwrap().solve(mode).unwrap();
         let dir = crate::scratch::tempdir();
         let options = SolveOptions { spill: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
-        let spilled = Solver::with_options(&game, options).solve(mode).unwrap();
+        let spilled = Solver::with_options(&game, options).unwrap().solve(mode).unwrap();
         assert!(spilled.classes.iter().any(|c| c.set.is_spilled()), "{width}x{height}: some class lies in a file");
         assert_eq!(spilled.initial_value, in_memory.initial_value);
         assert_eq!(spilled.reachable_valued, in_memory.reachable_valued);

@@ -10,25 +10,30 @@ use dfasolve::solved::{Mode, Solution};
 use dfasolve::solver::Solver;
 
 fn check(game: &dyn Game) {
-    let classes = game.classes();
+    let classes = game.classes().unwrap();
     assert!(!classes.is_empty(), "{} declares classes", game.name());
     // A partition of each side's universe.
     let sides: &[Side] = if game.mover_relative() { &[Side::First] } else { &Side::BOTH };
     for &side in sides {
-        let universe = game.universe(side);
+        let universe = game.universe(side).unwrap();
         let mut covered = Dfa::reject_all(game.shape());
         let mut total = 0u128;
         for c in &classes {
-            let part = c.set.intersection(&universe);
-            assert!(part.intersection(&covered).is_empty(), "{}: class {} overlaps a lower one", game.name(), c.name);
+            let part = c.set.intersection(&universe).unwrap();
+            assert!(
+                part.intersection(&covered).unwrap().is_empty(),
+                "{}: class {} overlaps a lower one",
+                game.name(),
+                c.name
+            );
             total += part.count();
-            covered = covered.union(&part);
+            covered = covered.union(&part).unwrap();
         }
         assert_eq!(covered, universe, "{}: the classes cover the universe", game.name());
         assert_eq!(total, universe.count());
     }
-    let whole = Solver::new(game).solve(Mode::Strong).unwrap();
-    let by_classes = Solver::new(game).solve_by_classes(None).unwrap();
+    let whole = Solver::new(game).unwrap().solve(Mode::Strong).unwrap();
+    let by_classes = Solver::new(game).unwrap().solve_by_classes(None).unwrap();
     assert_eq!(by_classes.initial_value, whole.initial_value, "{}", game.name());
     // One entry per value, as a solution file must hold them: it saves and loads back.
     for (i, c) in by_classes.classes.iter().enumerate() {
@@ -74,21 +79,21 @@ fn breakthrough_reachable_classes_keep_the_strong_values() {
     for (w, h) in [(3, 4), (2, 5), (4, 4)] {
         let plain = Breakthrough::new(w, h).unwrap();
         let reachable = plain.clone().reachable_only();
-        let whole = Solver::new(&plain).solve(Mode::Strong).unwrap();
-        let solved = Solver::new(&reachable).solve_by_classes(None).unwrap();
+        let whole = Solver::new(&plain).unwrap().solve(Mode::Strong).unwrap();
+        let solved = Solver::new(&reachable).unwrap().solve_by_classes(None).unwrap();
         assert_eq!(solved.initial_value, whole.initial_value);
         let strong = by_value(&whole);
         let mut valued = [Dfa::reject_all(plain.shape()), Dfa::reject_all(plain.shape())];
         for (key, set) in by_value(&solved) {
             let same = strong.get(&key).unwrap_or_else(|| panic!("{w}x{h}: {key:?} is not a strong value"));
-            assert!(set.difference(same).is_empty(), "{w}x{h}: {key:?} holds positions of another value");
-            valued[key.0.index()] = valued[key.0.index()].union(&set);
+            assert!(set.difference(same).unwrap().is_empty(), "{w}x{h}: {key:?} holds positions of another value");
+            valued[key.0.index()] = valued[key.0.index()].union(&set).unwrap();
         }
         let mut swept = [Dfa::reject_all(plain.shape()), Dfa::reject_all(plain.shape())];
         reachable
             .classes_from_start(&mut |_, sets| {
                 for (all, set) in swept.iter_mut().zip(sets) {
-                    *all = all.union(&set);
+                    *all = all.union(&set).unwrap();
                 }
                 Ok(())
             })
@@ -102,7 +107,7 @@ fn breakthrough_reachable_classes_keep_the_strong_values() {
 fn classes_of_3x4() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = crate::scratch::tempdir();
     let classes = dir.path().join("classes");
-    Solver::new(&Breakthrough::new(3, 4).unwrap()).solve_by_classes(Some(&classes)).unwrap();
+    Solver::new(&Breakthrough::new(3, 4).unwrap()).unwrap().solve_by_classes(Some(&classes)).unwrap();
     (dir, classes)
 }
 
@@ -122,7 +127,7 @@ fn a_class_directory_answers_as_every_value_class_would() {
     let (_, in_place) =
         ClassesOnDisk::open(&classes, &dfasolve::games::GAMES).unwrap().expect("the files name the game's classes");
     for side in Side::BOTH {
-        for board in game.universe(side).iter() {
+        for board in game.universe(side).unwrap().iter() {
             let pos = dfasolve::vocabulary::Position { side, board };
             let value = indexed.checked_value(&pos).unwrap();
             assert_eq!(value, scanned.checked_value(&pos).unwrap(), "{pos:?}");
@@ -134,7 +139,7 @@ fn a_class_directory_answers_as_every_value_class_would() {
     let start = opened.start();
     assert_eq!(start, read_whole.start());
     assert_eq!(opened.look(&start).unwrap(), read_whole.look(&start).unwrap());
-    let start_class = game.classes().into_iter().find(|c| c.set.contains(&game.initial().board)).unwrap();
+    let start_class = game.classes().unwrap().into_iter().find(|c| c.set.contains(&game.initial().board)).unwrap();
     let (game, fresh) = ClassesOnDisk::open(&classes, &dfasolve::games::GAMES).unwrap().unwrap();
     let fresh = ClassDirSolved::new(game, fresh);
     fresh.look(&start).unwrap();
@@ -152,7 +157,7 @@ fn a_damaged_class_file_read_in_place_is_an_error_not_an_answer() {
     use dfasolve::solved::ClassesOnDisk;
     let game = Breakthrough::new(3, 4).unwrap();
     let (_dir, classes) = classes_of_3x4();
-    let partition = game.classes();
+    let partition = game.classes().unwrap();
     let start = game.initial();
     let start_class = partition.iter().find(|c| c.set.contains(&start.board)).unwrap();
     // The largest other file: the smallest is read as the directory opens, to name the game.
@@ -191,13 +196,13 @@ fn subgame_makes_the_class(width: usize, height: usize, pieces: usize, lose_at: 
     let variant = |pieces| Ostle::new(Variant { width, height, pieces, lose_at, rule: Rule::Exact }).unwrap();
     let (small, big) = (variant(pieces), variant(pieces + 1));
     assert_eq!(removal_gap(&small, &big).unwrap().1.count(), gap, "{}", big.name());
-    let solution = Solver::new(&small).solve(Mode::Strong).unwrap();
+    let solution = Solver::new(&small).unwrap().solve(Mode::Strong).unwrap();
     let made = class_from_subgame(&small, &big, solution).unwrap();
     assert_eq!(made.gap_states, gap);
-    let class = big.classes().into_iter().find(|c| c.name == made.class.class).unwrap();
-    let mut solved = Solver::new(&big).solve_by_classes(None).unwrap();
+    let class = big.classes().unwrap().into_iter().find(|c| c.name == made.class.class).unwrap();
+    let mut solved = Solver::new(&big).unwrap().solve_by_classes(None).unwrap();
     for c in &mut solved.classes {
-        c.set = c.set.intersection(&class.set);
+        c.set = c.set.intersection(&class.set).unwrap();
     }
     let made = Solution { classes: made.class.values, ..solved.clone() };
     let (a, b) = (by_value(&made), by_value(&solved));
@@ -227,13 +232,13 @@ fn ostle_subgame_refuses_what_is_not_one() {
     let variant =
         |width, pieces| Ostle::new(Variant { width, height: 3, pieces, lose_at: 1, rule: Rule::Exact }).unwrap();
     let (small, other_board, big) = (variant(3, 2), variant(4, 2), variant(3, 3));
-    let solution = Solver::new(&small).solve(Mode::Strong).unwrap();
+    let solution = Solver::new(&small).unwrap().solve(Mode::Strong).unwrap();
     // The solution of another game, a game that is not a subgame, and the wrong way round.
     let err = class_from_subgame(&other_board, &big, solution.clone()).unwrap_err().to_string();
     assert!(err.contains("not a strong solution of"), "{err}");
     let err = class_from_subgame(&small, &variant(4, 3), solution.clone()).unwrap_err().to_string();
     assert!(err.contains("is not a subgame of"), "{err}");
-    let big_solution = Solver::new(&big).solve(Mode::Strong).unwrap();
+    let big_solution = Solver::new(&big).unwrap().solve(Mode::Strong).unwrap();
     let err = class_from_subgame(&big, &small, big_solution).unwrap_err().to_string();
     assert!(err.contains("is not a subgame of"), "{err}");
 }

@@ -354,7 +354,7 @@ fn backup_checkpoints_of_older_builds_still_resume() {
                 let mut meta: serde_json::Value = serde_json::from_str(&old.meta).unwrap();
                 meta.as_object_mut().unwrap().remove("record");
                 let [(_, win), (_, loss)] = <[(String, dfasolve::dfa::Dfa); 2]>::try_from(old.entries).unwrap();
-                let new = win.union(&loss);
+                let new = win.union(&loss).unwrap();
                 let entries = [("new", &new), ("new_win", &win), ("new_loss", &loss)];
                 save_entries(&ck.join(&name), &meta.to_string(), &entries).unwrap();
             } else {
@@ -732,7 +732,8 @@ fn a_solution_saved_as_a_directory_answers_as_its_file() {
         run_cap: Some(64),
         ..SolveOptions::default()
     };
-    let solution = Solver::with_options(&game, options).solve(Mode::MeetInTheMiddle { depth: 3 }).expect("solved");
+    let solution =
+        Solver::with_options(&game, options).unwrap().solve(Mode::MeetInTheMiddle { depth: 3 }).expect("solved");
     let (file, linked) = (dir.path().join("bt.dfas"), dir.path().join("bt-linked.dfas"));
     let (f, l) = (file.to_str().unwrap(), linked.to_str().unwrap());
     solution.save(&file).expect("saved");

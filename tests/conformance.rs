@@ -114,9 +114,9 @@ fn matches(value: Outcome, expected: &str) -> bool {
 /// The positions of each (side, value), united over the entries of a solution.
 pub fn by_value(solution: &Solution) -> BTreeMap<(Side, String), Dfa> {
     let mut out: BTreeMap<(Side, String), Dfa> = BTreeMap::new();
-    for c in &solution.with_rest_as_sets().classes {
+    for c in &solution.with_rest_as_sets().unwrap().classes {
         let key = (c.side, c.outcome.to_string());
-        let set = out.remove(&key).map_or_else(|| c.set.clone(), |d| d.union(&c.set));
+        let set = out.remove(&key).map_or_else(|| c.set.clone(), |d| d.union(&c.set).unwrap());
         out.insert(key, set);
     }
     out.retain(|_, d| !d.is_empty());
@@ -134,7 +134,7 @@ fn text_forms_round_trip() {
         }
         let start = game.initial();
         assert_eq!(game.parse(&game.render(&start)).unwrap(), start, "{}: the start", subject.name());
-        let solver = Solver::new(game);
+        let solver = Solver::new(game).unwrap();
         let mut rng = SplitMix64::new(11);
         for &side in subject.sides() {
             let sampler = solver.universe(side).sampler().expect("legal positions");
@@ -154,7 +154,7 @@ fn text_forms_round_trip() {
 fn symbolic_images_equal_explicit_moves() {
     for subject in subjects() {
         let game = subject.game.as_ref();
-        let solver = Solver::new(game);
+        let solver = Solver::new(game).unwrap();
         let mut rng = SplitMix64::new(42);
         for &side in subject.sides() {
             let Some(sampler) = solver.ongoing(side).sampler() else { continue };
@@ -163,11 +163,12 @@ fn symbolic_images_equal_explicit_moves() {
                 let set = Dfa::from_strings(game.shape(), &picked);
                 let moves_of = |b: &Vec<u8>| game.explicit_moves(&Position { side, board: b.clone() });
                 let explicit: BTreeSet<Vec<u8>> = picked.iter().flat_map(moves_of).map(|p| p.board).collect();
-                let symbolic: BTreeSet<Vec<u8>> = solver.forward(side, &set).iter().collect();
+                let symbolic: BTreeSet<Vec<u8>> = solver.forward(side, &set).unwrap().iter().collect();
                 assert_eq!(symbolic, explicit, "{}: forward image, {side} to move, round {round}", subject.name());
                 let target: Vec<Vec<u8>> = explicit.iter().step_by(3).cloned().collect();
                 let target = Dfa::from_strings(game.shape(), &target);
-                let back: BTreeSet<Vec<u8>> = solver.backward(side, &target).intersection(&set).iter().collect();
+                let back: BTreeSet<Vec<u8>> =
+                    solver.backward(side, &target).unwrap().intersection(&set).unwrap().iter().collect();
                 let expected: BTreeSet<Vec<u8>> =
                     picked.iter().filter(|b| moves_of(b).iter().any(|p| target.contains(&p.board))).cloned().collect();
                 assert_eq!(back, expected, "{}: backward image, {side} to move, round {round}", subject.name());
@@ -203,7 +204,7 @@ fn strong_solves_of_large_instances_equal_the_explicit_retrograde() {
 /// position if `exhaustive(its positions)`.
 fn strong_solve_conforms(subject: &Subject, exhaustive: impl Fn(u128) -> bool) {
     let game = subject.game.as_ref();
-    let mut solver = Solver::new(game);
+    let mut solver = Solver::new(game).unwrap();
     let legal: u128 = subject.sides().iter().map(|&s| solver.universe(s).count()).sum();
     let solution = solver.solve(Mode::Strong).unwrap();
     for case in &subject.cases {
@@ -248,7 +249,7 @@ impl Strategy {
     fn applies(self, game: &dyn Game) -> bool {
         match self {
             Strategy::Strong => true,
-            Strategy::ByClasses => !game.classes().is_empty(),
+            Strategy::ByClasses => !game.classes().unwrap().is_empty(),
             Strategy::Meet { .. } => !game.has_draws(),
         }
     }
@@ -334,10 +335,11 @@ fn run_cell(game: &dyn Game, strategy: Strategy, configuration: Configuration) -
     let dir = crate::scratch::tempdir();
     let solve = || -> Result<Solution, String> {
         let options = configuration.options(dir.path());
-        let first = strategy.solve(&mut Solver::with_options(game, options.clone()), &dir.path().join("classes"));
+        let first =
+            strategy.solve(&mut Solver::with_options(game, options.clone()).unwrap(), &dir.path().join("classes"));
         let first = first.map_err(|e| e.to_string())?;
         if let Configuration::Resumed = configuration {
-            let mut again = Solver::with_options(game, options);
+            let mut again = Solver::with_options(game, options).unwrap();
             // Class files of its own, so that the classes too resume from the checkpoints.
             let resumed =
                 strategy.solve(&mut again, &dir.path().join("classes-again")).map_err(|e| format!("resumed: {e}"))?;
@@ -384,7 +386,7 @@ fn meet_agrees(game: &dyn Game, meet: &Solution, strong: &Solution) -> Result<()
     if meet.initial_value.kind() != strong.initial_value.kind() {
         return Err(format!("the start is {}, strong says {}", meet.initial_value, strong.initial_value));
     }
-    for class in &meet.with_rest_as_sets().classes {
+    for class in &meet.with_rest_as_sets().unwrap().classes {
         let same = strong.classes.iter().filter(|c| {
             c.side == class.side
                 && match class.outcome {
@@ -392,8 +394,8 @@ fn meet_agrees(game: &dyn Game, meet: &Solution, strong: &Solution) -> Result<()
                     _ => c.outcome.kind() == class.outcome.kind(),
                 }
         });
-        let same = same.fold(Dfa::reject_all(game.shape()), |acc, c| acc.union(&c.set));
-        if let Some(board) = class.set.difference(&same).iter().next() {
+        let same = same.fold(Dfa::reject_all(game.shape()), |acc, c| acc.union(&c.set).unwrap());
+        if let Some(board) = class.set.difference(&same).unwrap().iter().next() {
             let pos = Position { side: class.side, board };
             let whole = strong.value(&pos).unwrap();
             return Err(format!("{} is {}, strong says {whole}", game.render(&pos), class.outcome));
@@ -481,6 +483,6 @@ fn every_strategy_and_configuration_agrees_on_large_instances() {
 
 /// How many legal positions `subject` has, counted on its universe.
 fn legal_positions(subject: &Subject) -> u128 {
-    let solver = Solver::new(subject.game.as_ref());
+    let solver = Solver::new(subject.game.as_ref()).unwrap();
     subject.sides().iter().map(|&s| solver.universe(s).count()).sum()
 }

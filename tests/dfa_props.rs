@@ -60,18 +60,18 @@ proptest! {
     fn binary_ops_match_oracle((shape, sets) in shape_and_sets(2)) {
         let (a, b) = (&sets[0], &sets[1]);
         let (da, db) = (dfa(&shape, a), dfa(&shape, b));
-        let u = da.union(&db);
-        let i = da.intersection(&db);
-        let d = da.difference(&db);
+        let u = da.union(&db).unwrap();
+        let i = da.intersection(&db).unwrap();
+        let d = da.difference(&db).unwrap();
         for r in [&u, &i, &d] { prop_assert_eq!(r.validate(), Ok(())); }
         prop_assert_eq!(members(&u), a.union(b).cloned().collect::<Set>());
         prop_assert_eq!(members(&i), a.intersection(b).cloned().collect::<Set>());
         prop_assert_eq!(members(&d), a.difference(b).cloned().collect::<Set>());
-        prop_assert_eq!(da.is_subset(&db), a.is_subset(b));
+        prop_assert_eq!(da.is_subset(&db).unwrap(), a.is_subset(b));
         prop_assert_eq!(da == db, a == b);
         let (mut united, mut subtracted) = (da.clone(), da.clone());
-        united.unite_with(&db);
-        subtracted.subtract(&db);
+        united.unite_with(&db).unwrap();
+        subtracted.subtract(&db).unwrap();
         prop_assert_eq!(&united, &u);
         prop_assert_eq!(&subtracted, &d);
         let c = da.complement();
@@ -86,9 +86,9 @@ proptest! {
         let u = a.union(b).cloned().collect::<Set>();
         // Built directly, and built by an operation: identical values.
         let direct = dfa(&shape, &u);
-        let via_ops = dfa(&shape, a).union(&dfa(&shape, b));
+        let via_ops = dfa(&shape, a).union(&dfa(&shape, b)).unwrap();
         prop_assert_eq!(&direct, &via_ops);
-        let via_complements = dfa(&shape, a).complement().intersection(&dfa(&shape, b).complement()).complement();
+        let via_complements = dfa(&shape, a).complement().intersection(&dfa(&shape, b).complement()).unwrap().complement();
         prop_assert_eq!(&direct, &via_complements);
         let counts: Vec<usize> = direct.states_per_layer().iter().map(|n| n - 2).collect();
         prop_assert_eq!(counts, residual_counts(&shape, &u));
@@ -113,7 +113,7 @@ proptest! {
     fn nary_union_matches((shape, sets) in shape_and_sets(5)) {
         let dfas: Vec<Dfa> = sets.iter().map(|s| dfa(&shape, s)).collect();
         let refs: Vec<&Dfa> = dfas.iter().collect();
-        let u = Dfa::union_all(&shape, &refs);
+        let u = Dfa::union_all(&shape, &refs).unwrap();
         prop_assert_eq!(u.validate(), Ok(()));
         let expected: Set = sets.iter().flatten().cloned().collect();
         prop_assert_eq!(members(&u), expected.clone());
@@ -136,13 +136,13 @@ proptest! {
         let (s, pre, post) = (&sets[0], &sets[1], &sets[2]);
         let (ds, dpre, dpost) = (dfa(&shape, s), dfa(&shape, pre), dfa(&shape, post));
         let changed: Set = s.iter().filter_map(rewrite).collect();
-        prop_assert_eq!(members(&ds.change(&changes)), changed);
+        prop_assert_eq!(members(&ds.change(&changes).unwrap()), changed);
         let image: Set = s.iter().filter(|x| pre.contains(*x)).filter_map(rewrite).filter(|x| post.contains(x)).collect();
-        let di = ds.image(&dpre, &changes, &dpost);
+        let di = ds.image(&dpre, &changes, &dpost).unwrap();
         prop_assert_eq!(di.validate(), Ok(()));
         prop_assert_eq!(members(&di), image);
         let inverse: Set = all_strings(&shape).into_iter().filter(|x| rewrite(x).is_some_and(|y| s.contains(&y))).collect();
-        prop_assert_eq!(members(&ds.change_inverse(&changes)), inverse);
+        prop_assert_eq!(members(&ds.change_inverse(&changes).unwrap()), inverse);
     }
 
     #[test]
@@ -176,20 +176,20 @@ proptest! {
         };
         let src = &sets[0];
         let fwd: Set = src.iter().flat_map(step).collect();
-        prop_assert_eq!(members(&g.forward(&dfa(&shape, src))), fwd.clone());
+        prop_assert_eq!(members(&g.forward(&dfa(&shape, src)).unwrap()), fwd.clone());
         // The stage-by-stage evaluation (one product per edge) agrees with the flattened one.
-        prop_assert_eq!(members(&g.forward_by_stages(&dfa(&shape, src))), fwd);
+        prop_assert_eq!(members(&g.forward_by_stages(&dfa(&shape, src)).unwrap()), fwd);
         let target = &sets[2];
         let bwd: Set = all_strings(&shape).into_iter().filter(|s| step(s).iter().any(|t| target.contains(t))).collect();
-        prop_assert_eq!(members(&g.backward(&dfa(&shape, target))), bwd.clone());
-        prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), None)), bwd.clone());
+        prop_assert_eq!(members(&g.backward(&dfa(&shape, target)).unwrap()), bwd.clone());
+        prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), None).unwrap()), bwd.clone());
         let within = &sets[0];
         let bwd_within: Set = bwd.intersection(within).cloned().collect();
-        prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), Some(&dfa(&shape, within)))), bwd_within.clone());
-        prop_assert_eq!(members(&g.backward_within(&dfa(&shape, target), &dfa(&shape, within))), bwd_within.clone());
+        prop_assert_eq!(members(&g.backward_by_stages(&dfa(&shape, target), Some(&dfa(&shape, within))).unwrap()), bwd_within.clone());
+        prop_assert_eq!(members(&g.backward_within(&dfa(&shape, target), &dfa(&shape, within)).unwrap()), bwd_within.clone());
         // Filtering a path at a time leaves exactly the strings of `within` with no path into `target`.
         let no_path: Set = within.difference(&bwd_within).cloned().collect();
-        prop_assert_eq!(members(&g.without_path_into(&dfa(&shape, target), &dfa(&shape, within))), no_path);
+        prop_assert_eq!(members(&g.without_path_into(&dfa(&shape, target), &dfa(&shape, within)).unwrap()), no_path);
         // The dot form names every node and draws every edge, a condition's solid.
         let dot = g.to_dot();
         let names_nodes = dot.starts_with("digraph moves {") && dot.contains("label=\"a\\n") && dot.contains("label=\"b\\n");
@@ -236,9 +236,9 @@ proptest! {
             out
         };
         let fwd: Set = sets[2].iter().flat_map(step).collect();
-        prop_assert_eq!(members(&g.forward(&dfa(&shape, &sets[2]))), fwd);
+        prop_assert_eq!(members(&g.forward(&dfa(&shape, &sets[2])).unwrap()), fwd);
         let bwd: Set = all_strings(&shape).into_iter().filter(|s| step(s).iter().any(|t| sets[2].contains(t))).collect();
-        prop_assert_eq!(members(&g.backward(&dfa(&shape, &sets[2]))), bwd);
+        prop_assert_eq!(members(&g.backward(&dfa(&shape, &sets[2])).unwrap()), bwd);
     }
 
     #[test]
@@ -247,14 +247,14 @@ proptest! {
         let d = dfa(&shape, s);
         // Only layers with both symbols are relabelled; others must be left alone.
         let expected: Set = s.iter().map(|x| x.iter().enumerate().map(|(l, &c)| if shape.alphabet(l) >= 2 { match c { 0 => 1, 1 => 0, c => c } } else { c }).collect()).collect();
-        prop_assert_eq!(members(&d.swap_symbols(0, 1)), expected);
+        prop_assert_eq!(members(&d.swap_symbols(0, 1).unwrap()), expected);
     }
 
     #[test]
     fn reverse_matches_oracle((shape, sets) in shape_and_sets(1)) {
         let s = &sets[0];
         let d = dfa(&shape, s);
-        let r = d.reverse();
+        let r = d.reverse().unwrap();
         prop_assert_eq!(r.validate(), Ok(()));
         let reversed_shape = Shape::new(shape.sizes().iter().rev().copied().collect::<Vec<u16>>());
         prop_assert_eq!(r.shape(), &reversed_shape);
@@ -262,17 +262,17 @@ proptest! {
         prop_assert_eq!(members(&r), expected.clone());
         // Canonical: the same set built directly gives the identical DFA, and twice is identity.
         prop_assert_eq!(&r, &dfa(&reversed_shape, &expected));
-        prop_assert_eq!(&r.reverse(), &d);
+        prop_assert_eq!(&r.reverse().unwrap(), &d);
         // A bounded reversal either finishes with the same DFA or gives up; a budget of no
         // ids gives up on any set that needs a subset.
         for budget in [0usize, 1, 4, 16, 1 << 20] {
-            if let Some(b) = d.reverse_bounded(budget) {
+            if let Some(b) = d.reverse_bounded(budget).unwrap() {
                 prop_assert_eq!(&b, &r);
             }
         }
-        prop_assert_eq!(d.reverse_bounded(1 << 20), Some(r.clone()));
+        prop_assert_eq!(d.reverse_bounded(1 << 20).unwrap(), Some(r.clone()));
         if d.nontrivial_state_count() > 0 {
-            prop_assert_eq!(d.reverse_bounded(0), None);
+            prop_assert_eq!(d.reverse_bounded(0).unwrap(), None);
         }
     }
 
@@ -346,7 +346,7 @@ fn empty_and_full() {
     assert_eq!(f.count(), 6);
     assert_eq!(e.complement(), f);
     assert_eq!(f.to_strings().len(), 6);
-    assert_eq!(e.union(&f), f);
+    assert_eq!(e.union(&f).unwrap(), f);
 }
 
 #[test]
@@ -405,11 +405,11 @@ proptest! {
                 if let Some(y) = apply(x, chs) && in_opt(post, &y) { expected.insert(y); }
             }
         }
-        let got = dfas[0].image_union(&specs, None);
+        let got = dfas[0].image_union(&specs, None).unwrap();
         prop_assert_eq!(got.validate(), Ok(()));
         prop_assert_eq!(members(&got), expected.clone());
         let within = &sets[3];
-        let got_w = dfas[0].image_union(&specs, Some(&dfas[3]));
+        let got_w = dfas[0].image_union(&specs, Some(&dfas[3])).unwrap();
         prop_assert_eq!(members(&got_w), expected.intersection(within).cloned().collect::<Set>());
     }
 }
@@ -451,16 +451,16 @@ proptest! {
         let fwd: Vec<dfasolve::dfa::Move> = moves.iter().map(|c| dfasolve::dfa::Move { pre: None, changes: c, post: None }).collect();
         let inverse: Vec<Vec<Change>> = moves.iter().map(|m| m.iter().map(|c| c.inverse()).collect()).collect();
         let bwd: Vec<dfasolve::dfa::Move> = inverse.iter().map(|c| dfasolve::dfa::Move { pre: None, changes: c, post: None }).collect();
-        let got = dfas[0].image_union_over(&fwd, None, &Background::forward(&shape, &map));
+        let got = dfas[0].image_union_over(&fwd, None, &Background::forward(&shape, &map)).unwrap();
         prop_assert_eq!(got.validate(), Ok(()));
         prop_assert_eq!(members(&got), forward.clone());
-        let got = dfas[1].image_union_over(&bwd, None, &Background::backward(&shape, &map));
+        let got = dfas[1].image_union_over(&bwd, None, &Background::backward(&shape, &map)).unwrap();
         prop_assert_eq!(got.validate(), Ok(()));
         prop_assert_eq!(members(&got), backward.clone());
-        let got = dfas[1].image_union_over(&bwd, Some(&dfas[3]), &Background::backward(&shape, &map));
+        let got = dfas[1].image_union_over(&bwd, Some(&dfas[3]), &Background::backward(&shape, &map)).unwrap();
         prop_assert_eq!(members(&got), backward.intersection(&sets[3]).cloned().collect::<Set>());
         // The preimage under the map, by itself.
-        let pre = dfas[1].preimage_symbols(&map.iter().cloned().map(Some).collect::<Vec<_>>());
+        let pre = dfas[1].preimage_symbols(&map.iter().cloned().map(Some).collect::<Vec<_>>()).unwrap();
         let expected: Set = all.iter().filter(|x| sets[1].contains(&x.iter().enumerate().map(|(l, &c)| map[l][c as usize]).collect::<Vec<_>>())).cloned().collect();
         prop_assert_eq!(members(&pre), expected);
     }
@@ -481,12 +481,12 @@ fn large_operations_agree_across_thread_counts() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
         pool.install(|| {
             vec![
-                a.union(&b),
-                a.intersection(&b),
-                a.difference(&b),
-                a.change(&moves),
-                a.image(&b, &moves, &b.complement()),
-                Dfa::union_all(a.shape(), &[&a, &b, &a.change(&moves), &b.change(&moves)]),
+                a.union(&b).unwrap(),
+                a.intersection(&b).unwrap(),
+                a.difference(&b).unwrap(),
+                a.change(&moves).unwrap(),
+                a.image(&b, &moves, &b.complement()).unwrap(),
+                Dfa::union_all(a.shape(), &[&a, &b, &a.change(&moves).unwrap(), &b.change(&moves).unwrap()]).unwrap(),
             ]
         })
     };
@@ -495,15 +495,15 @@ fn large_operations_agree_across_thread_counts() {
         assert!(run(threads) == one, "{threads} threads disagree with one");
     }
     let [union, inter, diff, changed, _, many] = &one[..] else { unreachable!() };
-    assert!(*many == union.union(changed).union(&b.change(&moves)));
+    assert!(*many == union.union(changed).unwrap().union(&b.change(&moves).unwrap()).unwrap());
     for d in &one {
         d.validate().expect("invariants hold");
     }
     assert_eq!(union.count() + inter.count(), a.count() + b.count());
     assert_eq!(diff.count() + inter.count(), a.count());
-    assert!(*union == a.complement().intersection(&b.complement()).complement());
+    assert!(*union == a.complement().intersection(&b.complement()).unwrap().complement());
     assert!(
-        changed.change_inverse(&moves)
+        changed.change_inverse(&moves).unwrap()
             == a.intersection(&Dfa::from_allowed(a.shape(), |l, c| {
                 match l {
                     3 => c == 0,
@@ -511,6 +511,7 @@ fn large_operations_agree_across_thread_counts() {
                     _ => true,
                 }
             }))
+            .unwrap()
     );
     let mut rng = dfasolve::dfa::SplitMix64::new(7);
     let sampler = union.sampler().expect("nonempty");
@@ -541,7 +542,7 @@ proptest! {
             .map(|k| ((k / a) as Symbol, (k % a) as Symbol))
             .collect();
         let s = dfa(&shape, &sets[0]);
-        let image = s.layer_relation_image(layer, &relation);
+        let image = s.layer_relation_image(layer, &relation).unwrap();
         prop_assert_eq!(image.validate(), Ok(()));
         let mut expected = Set::new();
         for x in &sets[0] {
@@ -563,11 +564,11 @@ proptest! {
             }
         }
         let proper: Vec<(Symbol, Symbol)> = relation.iter().copied().filter(|(f, t)| f != t).collect();
-        prop_assert!(g.forward(&s) == s.layer_relation_image(layer, &proper));
+        prop_assert!(g.forward(&s).unwrap() == s.layer_relation_image(layer, &proper).unwrap());
         let inverse: Vec<(Symbol, Symbol)> = proper.iter().map(|&(f, t)| (t, f)).collect();
         let within = dfa(&shape, &sets[1]);
-        prop_assert!(g.backward(&s) == s.layer_relation_image(layer, &inverse));
-        prop_assert!(g.backward_within(&s, &within) == s.layer_relation_image(layer, &inverse).intersection(&within));
+        prop_assert!(g.backward(&s).unwrap() == s.layer_relation_image(layer, &inverse).unwrap());
+        prop_assert!(g.backward_within(&s, &within).unwrap() == s.layer_relation_image(layer, &inverse).unwrap().intersection(&within).unwrap());
     }
 
     /// `relations_image` (every layer's relation in one pass, optionally within a set) equals
@@ -592,7 +593,7 @@ proptest! {
             .collect();
         let s = dfa(&shape, &sets[0]);
         let within = dfa(&shape, &sets[1]);
-        let image = s.relations_image(&relations, use_within.then_some(&within));
+        let image = s.relations_image(&relations, use_within.then_some(&within)).unwrap();
         prop_assert_eq!(image.validate(), Ok(()));
         let mut expected = Set::new();
         for x in &sets[0] {
@@ -618,12 +619,12 @@ proptest! {
         }
         let inverse: Vec<(usize, Vec<(Symbol, Symbol)>)> =
             relations.iter().map(|(l, p)| (*l, p.iter().map(|&(f, t)| (t, f)).collect())).collect();
-        prop_assert!(g.forward(&s) == s.relations_image(&relations, None));
-        prop_assert!(g.backward_within(&s, &within) == s.relations_image(&inverse, Some(&within)));
-        prop_assert!(g.without_path_into(&s, &within) == within.difference(&s.relations_image(&inverse, Some(&within))));
+        prop_assert!(g.forward(&s).unwrap() == s.relations_image(&relations, None).unwrap());
+        prop_assert!(g.backward_within(&s, &within).unwrap() == s.relations_image(&inverse, Some(&within)).unwrap());
+        prop_assert!(g.without_path_into(&s, &within).unwrap() == within.difference(&s.relations_image(&inverse, Some(&within)).unwrap()).unwrap());
         // The graph keeps its imagers: later images reuse the unions built for earlier ones.
-        prop_assert!(g.backward(&within) == within.relations_image(&inverse, None));
-        prop_assert!(g.forward(&within) == within.relations_image(&relations, None));
-        prop_assert!(g.backward_within(&s.union(&within), &s) == s.union(&within).relations_image(&inverse, Some(&s)));
+        prop_assert!(g.backward(&within).unwrap() == within.relations_image(&inverse, None).unwrap());
+        prop_assert!(g.forward(&within).unwrap() == within.relations_image(&relations, None).unwrap());
+        prop_assert!(g.backward_within(&s.union(&within).unwrap(), &s).unwrap() == s.union(&within).unwrap().relations_image(&inverse, Some(&s)).unwrap());
     }
 }

@@ -14,7 +14,7 @@ fn per_ply_counts_match_vectors() {
         let game = Nim::new(n.parse().unwrap(), m.parse().unwrap()).unwrap();
         let list = line.split('[').nth(1).unwrap().trim_end_matches(']');
         let expected: Vec<u128> = list.split(", ").map(|x| x.parse().unwrap()).collect();
-        let plies = Solver::new(&game).forward_plies(&game.initial(), None, None).unwrap();
+        let plies = Solver::new(&game).unwrap().forward_plies(&game.initial(), None, None).unwrap();
         let got: Vec<u128> = plies.iter().map(Dfa::count).collect();
         assert_eq!(got, expected, "{name}");
         let positions: u128 =
@@ -31,7 +31,7 @@ fn every_position_matches_xor_rule() {
     for heaps in 1..=6 {
         for tokens in 1..=7 {
             let game = Nim::new(heaps, tokens).unwrap();
-            let solution = Solver::new(&game).solve(Mode::Strong).unwrap();
+            let solution = Solver::new(&game).unwrap().solve(Mode::Strong).unwrap();
             let xor0 = game.xor_zero();
             // Nim's strings do not say who moves, so the solution keeps one side's sets and
             // answers for both (checked position by position below).
@@ -43,7 +43,7 @@ fn every_position_matches_xor_rule() {
                     .filter(|c| c.side == Side::First && matches!(c.outcome, Outcome::Loss { .. }))
                     .map(|c| &c.set)
                     .collect();
-                let loss = Dfa::union_all(game.shape(), &loss);
+                let loss = Dfa::union_all(game.shape(), &loss).unwrap();
                 assert_eq!(loss, xor0, "{heaps}x{tokens}");
             }
             // And position by position through the explicit XOR, on the small ones.

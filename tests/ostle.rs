@@ -88,7 +88,7 @@ fn the_game_ends_at_lose_at_pieces() {
 /// universe equals the states with an explicit move into T.
 fn symbolic_moves_match(v: Variant, samples: usize) {
     let game = Ostle::new(v.clone()).unwrap();
-    let solver = Solver::new(&game);
+    let solver = Solver::new(&game).unwrap();
     let ongoing = solver.ongoing(Side::First).clone();
     let sampler = ongoing.sampler().expect("ongoing states");
     let mut rng = SplitMix64::new(7);
@@ -100,11 +100,12 @@ fn symbolic_moves_match(v: Variant, samples: usize) {
             .flat_map(|b| game.explicit_moves(&Position { side: Side::First, board: b.clone() }))
             .map(|p| p.board)
             .collect();
-        let symbolic: BTreeSet<Vec<u8>> = solver.forward(Side::First, &set).iter().collect();
+        let symbolic: BTreeSet<Vec<u8>> = solver.forward(Side::First, &set).unwrap().iter().collect();
         assert_eq!(symbolic, explicit, "forward image of {} states", picked.len());
         // Backward: every ongoing state with a move into the image of the sample.
         let target = Dfa::from_strings(game.shape(), &explicit.iter().take(samples).cloned().collect::<Vec<_>>());
-        let back: BTreeSet<Vec<u8>> = solver.backward(Side::First, &target).intersection(&ongoing).iter().collect();
+        let back: BTreeSet<Vec<u8>> =
+            solver.backward(Side::First, &target).unwrap().intersection(&ongoing).unwrap().iter().collect();
         for s in picked.iter() {
             let hits = game
                 .explicit_moves(&Position { side: Side::First, board: s.clone() })
@@ -146,18 +147,21 @@ fn class_reading_moves_equal_explicit_moves() {
         let listed = game.listed_moves(Side::First).expect("the class reading lists states");
         assert!(!listed.is_empty());
         symbolic_moves_match(v.clone(), 30);
-        let solver = Solver::new(&game);
-        let sources = listed.sources().intersection(solver.ongoing(Side::First));
+        let solver = Solver::new(&game).unwrap();
+        let sources = listed.sources().intersection(solver.ongoing(Side::First)).unwrap();
         let explicit: BTreeSet<Vec<u8>> = sources
             .iter()
             .flat_map(|b| game.explicit_moves(&Position { side: Side::First, board: b }))
             .map(|p| p.board)
             .collect();
-        let symbolic: BTreeSet<Vec<u8>> = solver.forward(Side::First, &sources).iter().collect();
+        let symbolic: BTreeSet<Vec<u8>> = solver.forward(Side::First, &sources).unwrap().iter().collect();
         assert_eq!(symbolic, explicit);
         // Some listed state's successor carries a forbidden move the exact reading would not.
         let exact = Ostle::new(Variant { rule: Rule::Exact, ..v }).unwrap();
-        assert_ne!(Solver::new(&exact).forward(Side::First, &sources), solver.forward(Side::First, &sources));
+        assert_ne!(
+            Solver::new(&exact).unwrap().forward(Side::First, &sources).unwrap(),
+            solver.forward(Side::First, &sources).unwrap()
+        );
     }
 }
 
@@ -165,7 +169,7 @@ fn class_reading_moves_equal_explicit_moves() {
 fn verify(v: Variant) -> u64 {
     let tables = explicit::solve(&v);
     let game = Ostle::new(v).unwrap();
-    let solution = Solver::new(&game).solve(Mode::Strong).unwrap();
+    let solution = Solver::new(&game).unwrap().solve(Mode::Strong).unwrap();
     let checked = check_tables(&tables, &solution).unwrap();
     assert_eq!(checked as usize, tables.states.len());
     checked
@@ -199,7 +203,7 @@ fn dfa_solution_by_hole_parts_matches_explicit_tables() {
         journal_every: std::time::Duration::ZERO,
         ..SolveOptions::default()
     };
-    let solution = Solver::with_options(&game, options).solve(Mode::Strong).unwrap();
+    let solution = Solver::with_options(&game, options).unwrap().solve(Mode::Strong).unwrap();
     assert_eq!(check_tables(&tables, &solution).unwrap() as usize, tables.states.len());
 }
 
@@ -220,7 +224,8 @@ fn dfa_solution_matches_explicit_class_tables() {
     assert_eq!(verify(variant(3, 3, 3, 2, Rule::Class)), 20_312);
     assert_eq!(verify(variant(3, 4, 3, 1, Rule::Class)), 808_662);
     let class = explicit::solve(&variant(3, 3, 3, 1, Rule::Class));
-    let exact = Solver::new(&Ostle::new(variant(3, 3, 3, 1, Rule::Exact)).unwrap()).solve(Mode::Strong).unwrap();
+    let exact =
+        Solver::new(&Ostle::new(variant(3, 3, 3, 1, Rule::Exact)).unwrap()).unwrap().solve(Mode::Strong).unwrap();
     assert!(check_tables(&class, &exact).is_err(), "the readings differ on 3x3 K3 T1");
 }
 
@@ -248,7 +253,7 @@ fn a_tampered_table_entry_is_reported() {
     let v = variant(3, 3, 3, 2, Rule::Exact);
     let mut tables = explicit::solve(&v);
     let game = Ostle::new(v).unwrap();
-    let solution = Solver::new(&game).solve(Mode::Strong).unwrap();
+    let solution = Solver::new(&game).unwrap().solve(Mode::Strong).unwrap();
     let i = tables.values.iter().position(|x| matches!(x, Outcome::Win { plies: Some(3) })).unwrap();
     tables.values[i] = Outcome::Win { plies: Some(5) };
     let err = check_tables(&tables, &solution).unwrap_err().to_string();

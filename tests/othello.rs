@@ -20,7 +20,7 @@ fn margins_give_every_position_its_negamax_difference() {
     let mut negamax = Negamax::new(Geometry::new(4, 3).unwrap());
     let mut checked = 0;
     for side in Side::BOTH {
-        for board in game.universe(side).iter() {
+        for board in game.universe(side).unwrap().iter() {
             let pos = Position { side, board };
             let for_mover = i32::from(negamax.value(game.discs(&pos)));
             let black = if side == Side::First { for_mover } else { -for_mover };

@@ -15,7 +15,7 @@ use dfasolve::solver::Solver;
 #[test]
 fn solutions_round_trip_and_forged_numbers_are_refused() {
     let game = Nim::new(2, 3).expect("a small Nim");
-    let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 1 }).expect("solved");
+    let solution = Solver::new(&game).unwrap().solve(Mode::MeetInTheMiddle { depth: 1 }).expect("solved");
     let dir = crate::scratch::tempdir();
     let path = dir.path().join("nim.dfas");
     solution.save(&path).expect("saved");
@@ -64,7 +64,7 @@ fn solutions_round_trip_and_forged_numbers_are_refused() {
 #[test]
 fn forged_class_sets_are_refused() {
     let game = Nim::new(2, 3).expect("a small Nim");
-    let solution = Solver::new(&game).solve(Mode::Strong).expect("solved");
+    let solution = Solver::new(&game).unwrap().solve(Mode::Strong).expect("solved");
     let dir = crate::scratch::tempdir();
     let path = dir.path().join("nim.dfas");
     let load_error = |forged: &Solution| {
@@ -80,7 +80,7 @@ fn forged_class_sets_are_refused() {
     let whole = parted.classes[1].clone();
     let member = whole.set.iter().next().expect("a member");
     let one = Dfa::from_strings(whole.set.shape(), std::slice::from_ref(&member));
-    parted.classes[1].set = whole.set.difference(&one);
+    parted.classes[1].set = whole.set.difference(&one).unwrap();
     parted.classes.push(dfasolve::solved::ValueClass { set: one, ..whole.clone() });
     parted.save(&path).expect("saved");
     let (_, loaded) = Solution::load(&path, &GAMES).expect("a class in parts loads");
@@ -101,7 +101,7 @@ fn forged_class_sets_are_refused() {
     let a = overlap.classes[0].set.clone();
     let shared =
         overlap.classes.iter().position(|c| c.side == overlap.classes[0].side && c.set != a).expect("another class");
-    overlap.classes[shared].set = overlap.classes[shared].set.union(&a);
+    overlap.classes[shared].set = overlap.classes[shared].set.union(&a).unwrap();
     let member = Position { side: overlap.classes[0].side, board: a.iter().next().expect("a member") };
     assert!(matches!(overlap.checked_value(&member), Err(Error::Mismatch(_))));
 }
@@ -116,13 +116,13 @@ fn a_class_stored_as_the_rest_of_a_domain_answers_as_a_set_of_its_own() {
     use dfasolve::solved::explore::positions::{Distance, Pick, ValueKind};
     use dfasolve::solved::{DfaSolved, RestClass};
     let game = Breakthrough::new(3, 5).expect("a small board");
-    let solution = Solver::new(&game).solve(Mode::MeetInTheMiddle { depth: 2 }).expect("solved");
+    let solution = Solver::new(&game).unwrap().solve(Mode::MeetInTheMiddle { depth: 2 }).expect("solved");
     assert_eq!(solution.rest.len(), 2, "the wins of each side to move");
-    let whole = solution.with_rest_as_sets();
+    let whole = solution.with_rest_as_sets().unwrap();
     let mut rng = SplitMix64::new(7);
     for rest in &solution.rest {
         let RestClass { side, outcome, positions, .. } = rest;
-        let made = solution.rest_positions(rest);
+        let made = solution.rest_positions(rest).unwrap();
         assert_eq!(Some(made.count()), *positions, "{side}: the count it stores");
         for board in made.iter() {
             let pos = Position { side: *side, board };
@@ -160,7 +160,7 @@ fn a_solution_read_in_place_answers_as_the_loaded_one() {
     let dir = crate::scratch::tempdir();
     for mode in [Mode::MeetInTheMiddle { depth: 2 }, Mode::Strong] {
         let path = dir.path().join("bt.dfas");
-        Solver::new(&game).solve(mode).expect("solved").save(&path).expect("saved");
+        Solver::new(&game).unwrap().solve(mode).expect("solved").save(&path).expect("saved");
         let loaded = DfaSolved::load(&path, &GAMES).expect("loaded");
         let in_place = open_with(&path, &GAMES, 0).expect("opened in place");
         assert_eq!(in_place.start(), loaded.start());
@@ -203,7 +203,7 @@ fn a_solution_saved_as_a_directory_links_the_checkpoints_and_answers_as_one_file
     // Runs of a few states: the losses stay in several files, as on a board larger than a run.
     let options = SolveOptions { checkpoints: Some(checkpoints.clone()), run_cap: Some(64), ..SolveOptions::default() };
     let mode = Mode::MeetInTheMiddle { depth: 2 };
-    let solution = Solver::with_options(&game, options).solve(mode).expect("solved");
+    let solution = Solver::with_options(&game, options).unwrap().solve(mode).expect("solved");
     let linked: Vec<_> = solution.classes.iter().filter_map(|c| c.file.clone()).collect();
     assert!(!linked.is_empty(), "the losses lie in the checkpoints' files");
     let (one_file, linking) = (dir.path().join("one.dfas"), dir.path().join("linked.dfas"));

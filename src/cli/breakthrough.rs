@@ -64,7 +64,7 @@ impl super::SolveCommand for BreakthroughArgs {
         let started = Instant::now();
         let prepared = solve::before_solving(&game, mode, run)?;
         let options = SolveOptions { mirror: self.side_mirror, ..prepared.options() };
-        let mut solver = Solver::with_options(&game, options);
+        let mut solver = Solver::with_options(&game, options)?;
         let report = solve::solve_with(&mut solver, &game, prepared, run, started)?;
         report::finish(&report, run, &report::NoExtra {}, |_| {})
     }

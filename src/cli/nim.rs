@@ -116,7 +116,7 @@ fn run_nim(game: &Nim, strong: bool, run: &RunOptions) -> Result<()> {
     let forward = match recorded {
         counts if !strong && !counts.is_empty() => counts,
         _ => {
-            let mut solver = Solver::new(game);
+            let mut solver = Solver::new(game)?;
             let plies = solver.forward_plies(&game.initial(), None, None)?;
             plies.iter().map(Dfa::checked_count).collect()
         }

@@ -127,7 +127,7 @@ pub enum AfterSolve {
 pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Result<()> {
     let v = args.variant()?;
     let game = symbolic_game(&v)?;
-    let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
+    let states = game.universe(Side::First)?.checked_count().unwrap_or(u128::MAX);
     let explicit = {
         let classes = crate::games::ostle::ranked::classes(&v);
         super::ostle_cost::ExplicitCost::of(&v, &classes.iter().collect::<Vec<_>>(), Path::new(""))
@@ -135,7 +135,7 @@ pub fn run_ostle(args: &OstleArgs, after: AfterSolve, run: &RunOptions) -> Resul
     super::ostle_cost::refuse_long_dfa_solve(states, args.long, &game.name(), Some(&explicit))?;
     let started = Instant::now();
     let prepared = super::solve::before_solving(&game, Mode::Strong, run)?;
-    let mut solver = Solver::with_options(&game, prepared.options());
+    let mut solver = Solver::with_options(&game, prepared.options())?;
     let report: SolveReport = solve_with(&mut solver, &game, prepared, run, started)?;
     let AfterSolve::Census(limit) = after else {
         return finish(&report, run, &super::report::NoExtra {}, |_| {});
@@ -203,13 +203,13 @@ pub fn run_census(args: &OstleArgs, limit: LevelsLimit, run: &RunOptions) -> Res
     let game = symbolic_game(&v)?;
     super::solve::watch_memory(run);
     let started = Instant::now();
-    let solver = Solver::new(&game);
+    let solver = Solver::new(&game)?;
     let sets = SolvedSets {
         universe: solver.universe(Side::First),
         lost_terminal: solver.lost_terminal(Side::First),
         moves: solver.moves(Side::First),
     };
-    let counter = Counter::new(&game, &sets);
+    let counter = Counter::new(&game, &sets)?;
     crate::progress!("{}: counting positions, checkmates and states", game.name());
     let mut s = counter.counts(|_| Ok(()))?;
     let counts_s = started.elapsed().as_secs_f64();
@@ -321,7 +321,7 @@ pub fn run_verify_ostle(args: &VerifyOstleArgs, json: bool, run: &RunOptions) ->
     }
     // The explicit tables hold every state at once: refuse, with the estimate, what cannot fit.
     let game = symbolic_game(&v)?;
-    let states = game.universe(Side::First).checked_count().unwrap_or(u128::MAX);
+    let states = game.universe(Side::First)?.checked_count().unwrap_or(u128::MAX);
     let need = states.saturating_mul(EXPLICIT_BYTES_PER_STATE);
     if let Some(budget) = super::solve::budget_bytes(run.max_memory)
         && need > u128::from(budget)

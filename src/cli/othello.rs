@@ -135,11 +135,9 @@ impl OthelloArgs {
         } else {
             let limits = EngineLimits { memory_budget: budget, layer_states: None };
             let _limits = limits.install();
-            let counted = crate::dfa::limits::catch_engine_stop(|| {
-                game.plies_from_start(|n, ply| {
-                    let positions: u128 = ply.iter().map(Dfa::count).sum();
-                    table.row(n, positions, Some(ply.iter().map(Dfa::state_count).sum()), last)
-                })
+            let counted = game.plies_from_start(|n, ply| {
+                let positions: u128 = ply.iter().map(Dfa::count).sum();
+                table.row(n, positions, Some(ply.iter().map(Dfa::state_count).sum()), last)
             });
             counted.err().map(|e| e.to_string())
         };
@@ -215,7 +213,7 @@ impl OthelloArgs {
             if t == 0 {
                 universe = solution.classes.iter().map(|c| c.set.count()).try_fold(0u128, u128::checked_add);
             }
-            let row = margins::measure(t, &solution, margins::file_name(t), wall_s);
+            let row = margins::measure(t, &solution, margins::file_name(t), wall_s)?;
             if !self.run.json {
                 say!(
                     "{t:>+9} {:>16} {:>12} {:>14} {:>9}",
@@ -291,8 +289,7 @@ impl OthelloArgs {
             );
         }
         if let Some(d) = self.discs {
-            let run = crate::dfa::limits::catch_engine_stop(|| differences::solve_one(&game, dir, d))
-                .map_err(anyhow::Error::from)??;
+            let run = differences::solve_one(&game, dir, d)?;
             if self.run.json {
                 say!("{}", crate::solved::report::to_json(&run));
             } else {
@@ -301,18 +298,16 @@ impl OthelloArgs {
             return Ok(());
         }
         let (mut classes, mut unwritten): (Vec<ClassRun>, Option<anyhow::Error>) = (Vec::new(), None);
-        let solved = crate::dfa::limits::catch_engine_stop(|| {
-            differences::solve(&game, dir, |c| {
-                if !self.run.json && unwritten.is_none() {
-                    unwritten = print_class(c).err();
-                }
-                classes.push(c.clone());
-            })
+        let solved = differences::solve(&game, dir, |c| {
+            if !self.run.json && unwritten.is_none() {
+                unwritten = print_class(c).err();
+            }
+            classes.push(c.clone());
         });
         if let Some(e) = unwritten {
             return Err(e);
         }
-        let value = solved.map_err(anyhow::Error::from)??;
+        let value = solved?;
         let positions: u64 = classes.iter().map(|c| c.found.positions[0] + c.found.positions[1]).sum();
         let (wall_s, peak) = (started.elapsed().as_secs_f64(), crate::record::peak_rss_bytes());
         if self.run.json {

@@ -28,7 +28,7 @@ fn file_stem(game: &dyn Game) -> String {
 
 /// The classes of `game`, one line each: name, then `<-` and the classes one move can reach.
 pub(super) fn list_classes(game: &dyn Game) -> Result<()> {
-    let classes = game.classes();
+    let classes = game.classes()?;
     if classes.is_empty() {
         anyhow::bail!("{} declares no classes", game.name());
     }
@@ -46,7 +46,7 @@ pub(super) fn solve_one_class(game: &dyn Game, dir: &Path, name: &str, run: &Run
     make_default_parents([(run.checkpoint.is_none(), checkpoint.as_deref())])?;
     check_outputs(None, run.csv.as_deref(), [Some(dir), checkpoint.as_deref(), run.spill.as_deref()], run.force)?;
     let started = Instant::now();
-    let mut solver = Solver::for_classes(game, solve_options(run, checkpoint.clone())?);
+    let mut solver = Solver::for_classes(game, solve_options(run, checkpoint.clone())?)?;
     let progress = follow_steps(&mut solver, game, run);
     let class = solver
         .solve_one_class(dir, name)
@@ -110,7 +110,7 @@ pub fn solve(game: &dyn Game, mode: Mode, run: &RunOptions) -> Result<SolveRepor
     let mut solver = {
         let _showing = super::progress::show(run);
         crate::progress!("{}: making the moves", game.name());
-        prepared.solver(game)
+        prepared.solver(game)?
     };
     solve_with(&mut solver, game, prepared, run, started)
 }
@@ -137,7 +137,10 @@ impl Prepared {
 
     /// The solver of `game` for this solve, with these options: [`Solver::for_classes`] for
     /// a solve by classes, [`Solver::with_options`] otherwise.
-    pub fn solver<'g>(&self, game: &'g dyn Game) -> Solver<'g> {
+    ///
+    /// # Errors
+    /// An engine stop while the solver makes its sets.
+    pub fn solver<'g>(&self, game: &'g dyn Game) -> crate::Result<Solver<'g>> {
         if self.by_classes {
             Solver::for_classes(game, self.options())
         } else {

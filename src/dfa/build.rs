@@ -44,7 +44,8 @@ impl DfaBuilder {
     /// The id of the state of `layer` with successors `row` (one per symbol).
     ///
     /// # Panics
-    /// If `row` has the wrong length or refers to an id `layer + 1` does not have.
+    /// If `row` has the wrong length or refers to an id `layer + 1` does not have, or if the
+    /// layer would hold more than [`MAX_LAYER_STATES`](super::limits::MAX_LAYER_STATES).
     pub fn add(&mut self, layer: usize, row: &[StateId]) -> StateId {
         assert_eq!(row.len(), self.shape.alphabet(layer), "row length must equal the alphabet");
         let next_len = self.tables.get(layer + 1).map_or(2, RowTable::len);
@@ -53,7 +54,7 @@ impl DfaBuilder {
             assert!(s.index() < next_len, "layer {layer}: successor {s:?} does not exist");
             self.scratch.push(s.0);
         }
-        StateId(self.tables[layer].intern(&self.scratch))
+        StateId(self.tables[layer].add(&self.scratch))
     }
 
     /// The finished canonical DFA whose start state is `initial` (a layer-0 id).

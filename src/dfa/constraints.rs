@@ -2,6 +2,7 @@
 //! "layer i holds one of these symbols", and counting constraints.
 
 use super::build::{DfaBuilder, from_strings};
+use super::limits::Stoppable;
 use super::{Dfa, Shape, StateId, Symbol};
 
 impl Dfa {
@@ -102,7 +103,10 @@ impl Dfa {
     }
 
     /// The intersection of all `sets` (the empty conjunction is every string).
-    pub fn conjunction(shape: &Shape, sets: &[Dfa]) -> Dfa {
-        sets.iter().fold(Dfa::accept_all(shape), |acc, s| acc.intersection(s))
+    ///
+    /// # Errors
+    /// An [`EngineStop`](super::limits::EngineStop).
+    pub fn conjunction(shape: &Shape, sets: &[Dfa]) -> Stoppable<Dfa> {
+        sets.iter().try_fold(Dfa::accept_all(shape), |acc, s| acc.intersection(s))
     }
 }

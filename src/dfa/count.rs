@@ -289,7 +289,7 @@ mod tests {
             let shape = Shape::uniform(layers, 3);
             // Every string but one.
             let missing: Vec<u8> = [2, 2].into_iter().chain(std::iter::repeat_n(0, layers - 2)).collect();
-            let set = Dfa::accept_all(&shape).difference(&Dfa::from_strings(&shape, &[missing]));
+            let set = Dfa::accept_all(&shape).difference(&Dfa::from_strings(&shape, &[missing])).unwrap();
             let total = 3u128.pow(layers as u32);
             let sampler = set.sampler().expect("counted");
             assert_eq!(sampler.len(), set.count());

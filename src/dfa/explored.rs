@@ -5,6 +5,7 @@
 use super::canonical::canonicalize;
 use super::ids::ScatterIds;
 use super::intern::{PAR_ROWS, intern_layer};
+use super::limits::Stoppable;
 use super::packed::PackedCodes;
 use super::reached::ReachedIds;
 use super::unique::RowTable;
@@ -18,7 +19,7 @@ pub(crate) const TUPLE: u32 = 1 << 31;
 /// child code of explored state `t` of layer `l` on symbol `c`. Interns every explored state's
 /// row into `tables` (which may already hold states that codes point to directly), deepest
 /// layer first, and returns the canonical DFA of explored state 0 of layer 0.
-pub(crate) fn intern_explored(shape: &Shape, tables: Vec<RowTable>, mut children: Vec<Vec<u32>>) -> Dfa {
+pub(crate) fn intern_explored(shape: &Shape, tables: Vec<RowTable>, mut children: Vec<Vec<u32>>) -> Stoppable<Dfa> {
     intern_layers(shape, tables, |l| std::mem::take(&mut children[l]), None)
 }
 
@@ -30,7 +31,7 @@ pub(crate) fn intern_packed(
     tables: Vec<RowTable>,
     children: Vec<PackedCodes>,
     reached: &[ReachedIds],
-) -> Dfa {
+) -> Stoppable<Dfa> {
     let mut children: Vec<Option<PackedCodes>> = children.into_iter().map(Some).collect();
     intern_layers(shape, tables, |l| children[l].take().map_or_else(Vec::new, PackedCodes::unpack), Some(reached))
 }
@@ -43,7 +44,7 @@ fn intern_layers(
     tables: Vec<RowTable>,
     mut take_layer: impl FnMut(usize) -> Vec<u32>,
     reached: Option<&[ReachedIds]>,
-) -> Dfa {
+) -> Stoppable<Dfa> {
     use rayon::prelude::*;
     let mut tables: Vec<Option<RowTable>> = tables.into_iter().map(Some).collect();
     let mut layers: Vec<Vec<u32>> = vec![Vec::new(); shape.len()];
@@ -67,11 +68,11 @@ fn intern_layers(
             resolve(&mut rows);
         }
         let table = tables[l].take().expect("each layer is interned once");
-        let (ids, table_rows) = intern_into(table, alphabet, &rows);
+        let (ids, table_rows) = intern_into(table, alphabet, &rows)?;
         layers[l] = table_rows;
         result_next = ids;
     }
-    canonicalize(shape, result_next[0], layers)
+    Ok(canonicalize(shape, result_next[0], layers))
 }
 
 /// Interns `rows` (flat, `alphabet` ids each) into `table`, which may already hold states that
@@ -80,25 +81,27 @@ fn intern_layers(
 /// is first looked up in the existing states (read-only, in parallel); the rows not found are
 /// interned among themselves by [`intern_layer`] (on all threads), and their states follow
 /// the table's. Ids are not in first-occurrence order; [`canonicalize`] renumbers.
-fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> (Vec<u32>, Vec<u32>) {
+fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> Stoppable<(Vec<u32>, Vec<u32>)> {
     use rayon::prelude::*;
     let count = rows.len() / alphabet;
     if count < PAR_ROWS || rayon::current_num_threads() == 1 {
-        let ids = rows.chunks_exact(alphabet).map(|row| table.intern(row)).collect();
-        return (ids, table.into_rows());
+        let ids = super::limits::collect_stoppable(rows.chunks_exact(alphabet).map(|row| table.intern(row)))?;
+        return Ok((ids, table.into_rows()));
     }
     const MISSING: u32 = u32::MAX;
     let found: Vec<u32> = rows.par_chunks_exact(alphabet).map(|row| table.lookup(row).unwrap_or(MISSING)).collect();
     let missing: Vec<u32> = (0..count as u32).into_par_iter().filter(|&t| found[t as usize] == MISSING).collect();
     if missing.is_empty() {
-        return (found, table.into_rows());
+        return Ok((found, table.into_rows()));
     }
     // After two placeholder rows, as `intern_layer` builds its table in place.
     let mut gathered: Vec<u32> = vec![0; 2 * alphabet];
     gathered.par_extend(
         missing.par_iter().flat_map_iter(|&t| rows[t as usize * alphabet..(t as usize + 1) * alphabet].iter().copied()),
     );
-    let (new_ids, new_rows) = intern_layer(alphabet, gathered);
+    let (new_ids, new_rows) = intern_layer(alphabet, gathered)?;
+    // The layer holds the table's states and the new ones.
+    super::limits::check_layer_states(table.len() + new_rows.len() / alphabet - 2)?;
     // Reserved rows were found above, so every new id is 2 or more; new state 2 is the table's
     // next id.
     let base = table.len() as u32 - 2;
@@ -109,5 +112,5 @@ fn intern_into(mut table: RowTable, alphabet: usize, rows: &[u32]) -> (Vec<u32>,
     });
     let mut table_rows = table.into_rows();
     table_rows.extend_from_slice(&new_rows[2 * alphabet..]);
-    (ids.into_vec(), table_rows)
+    Ok((ids.into_vec(), table_rows))
 }

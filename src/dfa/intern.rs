@@ -20,6 +20,7 @@
 
 use super::Layer;
 use super::ids::{hash_ids, ids_equal, move_ids_down};
+use super::limits::Stoppable;
 use super::unique::{RowTable, reserved_id};
 use rayon::prelude::*;
 
@@ -49,24 +50,25 @@ const REPEAT: u32 = 1 << 31;
 /// `layer` holds two placeholder rows and then the rows to intern, each `alphabet` ids: the
 /// table is built in the same buffer, where the reserved rows take the placeholders' place
 /// and the distinct rows (the first occurrences, in order) move down or stay, never up.
-pub(crate) fn intern_layer(alphabet: usize, layer: Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn intern_layer(alphabet: usize, layer: Vec<u32>) -> Stoppable<(Vec<u32>, Vec<u32>)> {
     intern_layer_matching(alphabet, layer, MATCH_BITS)
 }
 
 /// [`intern_layer`], matching rows by up to `match_bits` bits of their hashes until they are
 /// compared (tests use few, to exercise the partitions that must be done again).
-fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) -> (Vec<u32>, Vec<u32>) {
+fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) -> Stoppable<(Vec<u32>, Vec<u32>)> {
     let reserved = 2 * alphabet;
     assert!(layer.len() >= reserved, "the layer starts with two placeholder rows");
     let count = (layer.len() - reserved) / alphabet;
     debug_assert_eq!(layer.len(), reserved + count * alphabet, "whole rows");
     if count < PAR_ROWS {
         let mut table = RowTable::with_capacity(alphabet, count + 2);
-        let ids = layer[reserved..].chunks_exact(alphabet).map(|row| table.intern(row)).collect();
-        return (ids, table.into_rows());
+        let ids =
+            super::limits::collect_stoppable(layer[reserved..].chunks_exact(alphabet).map(|row| table.intern(row)))?;
+        return Ok((ids, table.into_rows()));
     }
     // Row indices leave the REPEAT bit free.
-    super::limits::check_layer_states(count + 2);
+    super::limits::check_layer_states(count + 2)?;
     let plan = Partitioning::new(count);
     let rows = Rows { rows: &layer[reserved..], alphabet };
     let (part_of, lists) = plan.split(&rows);
@@ -99,7 +101,7 @@ fn intern_layer_matching(alphabet: usize, mut layer: Vec<u32>, match_bits: u32) 
     drop(firsts);
     drop(part_of);
     compact_in_place(&mut layer, alphabet, &ids, &bases, next, plan.range_len);
-    (ids, layer)
+    Ok((ids, layer))
 }
 
 /// The rows of a layer being interned, `alphabet` ids each.
@@ -430,7 +432,7 @@ mod tests {
         for (alphabet, rows) in cases {
             let count = rows.len() / alphabet;
             let mut table = RowTable::new(alphabet);
-            let expected: Vec<u32> = rows.chunks_exact(alphabet).map(|row| table.intern(row)).collect();
+            let expected: Vec<u32> = rows.chunks_exact(alphabet).map(|row| table.intern(row).unwrap()).collect();
             let expected_rows = table.into_rows();
             // Placeholders that must not survive into the table.
             let mut layer = vec![u32::MAX; 2 * alphabet];
@@ -439,7 +441,7 @@ mod tests {
             // every partition that did must be done again, comparing rows.
             for (threads, match_bits) in [(1, MATCH_BITS), (2, MATCH_BITS), (3, MATCH_BITS), (1, 1), (2, 3)] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
-                let (ids, table) = pool.install(|| intern_layer_matching(alphabet, layer.clone(), match_bits));
+                let (ids, table) = pool.install(|| intern_layer_matching(alphabet, layer.clone(), match_bits)).unwrap();
                 let case = format!("alphabet {alphabet}, {count} rows, {threads} threads, {match_bits} bits");
                 assert_eq!(ids, expected, "{case}");
                 assert_eq!(table, expected_rows, "{case}");

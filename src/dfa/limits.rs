@@ -4,11 +4,11 @@
 //! tuples, explored states, repeated rows), so a layer holds at most [`MAX_LAYER_STATES`]
 //! states. A product layer that large needs tens of gigabytes, so in practice memory runs out
 //! first; but running out of ids must never wrap an id silently. The engine checks the count
-//! once per layer and, past the limit, stops the whole operation with a [`TooManyStates`]
-//! panic payload (threading a `Result` through every set operation would burden the hot paths
-//! and every caller for a case that ends the solve anyway). [`catch_engine_stop`] turns
-//! it back into [`Error::TooManyStates`] at the library's entry points (the solver's solves)
-//! and in the binary.
+//! as a layer grows and, past the limit, stops the whole operation: every set operation that
+//! builds states returns `Result<_, EngineStop>`, and the stop ([`EngineStop::TooManyStates`])
+//! travels up by `?` like any other error, becoming [`Error::TooManyStates`] where it meets
+//! the crate's errors. The checks sit where a layer's states are numbered, not in the inner
+//! loops, so the hot paths carry one well-predicted branch per new state.
 //!
 //! Both the limit and the budget below are the process's, as the checks run deep in every
 //! set operation on every thread. A solver installs the [`EngineLimits`] of its options for
@@ -16,23 +16,61 @@
 //!
 //! The same stop serves a **memory budget** ([`watch_memory`]): a thread samples the
 //! process's resident memory, and once it is over the budget the engine stops at its next
-//! layer (or every 65,536 new states) with an [`OverMemoryBudget`] payload, which becomes
+//! layer (or every 65,536 new states) with [`EngineStop::OverMemoryBudget`], which becomes
 //! [`Error::OverMemoryBudget`]: a size too large for the machine ends with one clear line
-//! instead of an allocation abort or the kernel's OOM killer.
+//! instead of an allocation abort or the kernel's OOM killer. A caller that can do the work in
+//! smaller pieces (the solver's regions) matches the stop and tries again.
 
-use crate::error::{Error, Result};
+use crate::error::Error;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// The most states (reserved ones included) one layer of any DFA the engine builds may hold.
 pub const MAX_LAYER_STATES: usize = (1 << 31) - 4096;
 
-/// The panic payload of an operation that would need more than the limit of states in one
-/// layer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TooManyStates {
-    /// The limit that was reached.
-    pub limit: usize,
+/// Why the engine stopped a set operation before it finished. The operation's partial work
+/// is dropped as the stop travels up; nothing it was building is returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineStop {
+    /// A layer would need more states than the limit in force
+    /// ([`EngineLimits::layer_states`], at most [`MAX_LAYER_STATES`]).
+    #[error("{}", Error::TooManyStates { limit: *limit })]
+    TooManyStates {
+        /// The limit that was reached.
+        limit: usize,
+    },
+    /// The process went over its memory budget ([`watch_memory`]).
+    #[error("{}", Error::OverMemoryBudget { budget: *budget, resident: *resident })]
+    OverMemoryBudget {
+        /// The budget, in bytes.
+        budget: u64,
+        /// Resident memory when the watcher saw it over, in bytes.
+        resident: u64,
+    },
+}
+
+impl From<EngineStop> for Error {
+    fn from(stop: EngineStop) -> Error {
+        match stop {
+            EngineStop::TooManyStates { limit } => Error::TooManyStates { limit },
+            EngineStop::OverMemoryBudget { budget, resident } => Error::OverMemoryBudget { budget, resident },
+        }
+    }
+}
+
+/// What a set operation that builds states returns.
+pub type Stoppable<T> = std::result::Result<T, EngineStop>;
+
+/// The values of `items` in a vector taken whole at once, or the first stop: collecting
+/// results through `collect` loses the exact length and grows the vector step by step, which
+/// on a layer's ids cost a few percent of a solve's instructions.
+#[inline]
+pub(crate) fn collect_stoppable<T>(items: impl ExactSizeIterator<Item = Stoppable<T>>) -> Stoppable<Vec<T>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(item?);
+    }
+    Ok(out)
 }
 
 /// The limit in force: [`MAX_LAYER_STATES`] unless a solver lowered it.
@@ -84,53 +122,47 @@ impl Drop for InstalledLimits {
     }
 }
 
-/// Stop the operation under way: a layer would need `states` states.
+/// The stop of an operation whose layer would need more states than `limit`.
 #[cold]
 #[inline(never)]
-pub(crate) fn too_many_states() -> ! {
-    std::panic::panic_any(TooManyStates { limit: layer_state_limit() })
+pub(crate) fn too_many_states(limit: usize) -> EngineStop {
+    EngineStop::TooManyStates { limit }
 }
 
-/// Panics with [`TooManyStates`] if a layer of `states` states is over the limit, or with
-/// [`OverMemoryBudget`] if the process is over its memory budget.
+/// [`EngineStop::TooManyStates`] if a layer of `states` states is over the limit,
+/// [`EngineStop::OverMemoryBudget`] if the process is over its memory budget.
 #[inline]
-pub(crate) fn check_layer_states(states: usize) {
-    if states > layer_state_limit() {
-        too_many_states();
+pub(crate) fn check_layer_states(states: usize) -> Stoppable<()> {
+    let limit = layer_state_limit();
+    if states > limit {
+        return Err(too_many_states(limit));
     }
-    check_memory();
+    check_memory()
 }
 
-/// Panics with [`OverMemoryBudget`] if the process is over its memory budget.
+/// [`EngineStop::OverMemoryBudget`] if the process is over its memory budget.
 #[inline]
-pub(crate) fn check_memory() {
+pub(crate) fn check_memory() -> Stoppable<()> {
     if OVER_BUDGET.load(Ordering::Relaxed) {
-        over_memory_budget();
+        return Err(over_memory_budget());
     }
+    Ok(())
 }
 
-/// Panics with [`OverMemoryBudget`] if `bytes` more than the process holds now would put it
+/// [`EngineStop::OverMemoryBudget`] if `bytes` more than the process holds now would put it
 /// over its memory budget: called before a large allocation, so that the budget stops the
 /// work before the memory is taken, not 50 ms of sampling after.
 #[inline]
-pub(crate) fn check_allocation(bytes: usize) {
-    check_memory();
+pub(crate) fn check_allocation(bytes: usize) -> Stoppable<()> {
+    check_memory()?;
     let budget = BUDGET.load(Ordering::Relaxed);
     let projected = RESIDENT_NOW.load(Ordering::Relaxed).saturating_add(bytes as u64);
     if budget > 0 && projected > budget {
         RESIDENT_SEEN.store(projected, Ordering::Relaxed);
         OVER_BUDGET.store(true, Ordering::Relaxed);
-        over_memory_budget();
+        return Err(over_memory_budget());
     }
-}
-
-/// The panic payload of an operation stopped because the process went over its memory budget.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OverMemoryBudget {
-    /// The budget, in bytes.
-    pub budget: u64,
-    /// Resident memory when the watcher saw it over, in bytes.
-    pub resident: u64,
+    Ok(())
 }
 
 static BUDGET: AtomicU64 = AtomicU64::new(0);
@@ -143,11 +175,11 @@ static OVER_BUDGET: AtomicBool = AtomicBool::new(false);
 
 #[cold]
 #[inline(never)]
-fn over_memory_budget() -> ! {
-    std::panic::panic_any(OverMemoryBudget {
+fn over_memory_budget() -> EngineStop {
+    EngineStop::OverMemoryBudget {
         budget: BUDGET.load(Ordering::Relaxed),
         resident: RESIDENT_SEEN.load(Ordering::Relaxed),
-    })
+    }
 }
 
 /// Keep this process's resident memory under `budget` bytes from now on: a thread samples
@@ -257,31 +289,6 @@ pub fn clear_memory_stop() {
 /// Memory the system can give this process now, in bytes, where reported.
 pub fn available_memory() -> Option<u64> {
     crate::sys::available_memory()
-}
-
-/// Run `f`, turning an operation stopped for [`TooManyStates`] or [`OverMemoryBudget`] into
-/// [`Error::TooManyStates`] or [`Error::OverMemoryBudget`]; any other panic goes on unwinding.
-///
-/// # Errors
-/// The stop, as an error.
-pub fn catch_engine_stop<T>(f: impl FnOnce() -> T) -> Result<T> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(value) => Ok(value),
-        Err(payload) => match payload.downcast::<TooManyStates>() {
-            Ok(t) => Err(Error::TooManyStates { limit: t.limit }),
-            Err(other) => match other.downcast::<OverMemoryBudget>() {
-                Ok(m) => Err(Error::OverMemoryBudget { budget: m.budget, resident: m.resident }),
-                Err(other) => std::panic::resume_unwind(other),
-            },
-        },
-    }
-}
-
-/// Whether a panic's payload is an engine stop ([`TooManyStates`], [`OverMemoryBudget`]),
-/// for a panic hook that keeps quiet about it, as the binary's does: the error is reported
-/// once, as an error.
-pub fn is_engine_stop(payload: &(dyn std::any::Any + Send)) -> bool {
-    payload.downcast_ref::<TooManyStates>().is_some() || payload.downcast_ref::<OverMemoryBudget>().is_some()
 }
 
 #[cfg(test)]

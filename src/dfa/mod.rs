@@ -59,6 +59,7 @@ mod validate;
 pub use build::DfaBuilder;
 pub use count::{Members, Sampler, SplitMix64};
 pub use image::{Background, Move, MovePlan};
+pub use limits::{EngineStop, Stoppable};
 pub use ops::Change;
 pub use product::product_states_explored;
 pub use rank::{Cursor, RankMemo, RankedSet};

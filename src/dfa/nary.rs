@@ -14,22 +14,23 @@
 
 use super::explored::{TUPLE, intern_explored};
 use super::ids::{ScatterIds, hash_ids};
+use super::limits::Stoppable;
 use super::unique::{RowTable, SliceTable};
 use super::{Dfa, Shape};
 use rayon::prelude::*;
 
 /// The union of all `sets` (all of one shape) in one pass.
-pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
+pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Stoppable<Dfa> {
     let live: Vec<&Dfa> = sets.iter().copied().filter(|d| !d.is_empty()).collect();
     for d in &live {
         assert_eq!(d.shape(), shape, "operands of one union must share a shape");
     }
     if live.iter().any(|d| d.is_full()) {
-        return Dfa::accept_all(shape);
+        return Ok(Dfa::accept_all(shape));
     }
     match live.len() {
-        0 => return Dfa::reject_all(shape),
-        1 => return live[0].clone(),
+        0 => return Ok(Dfa::reject_all(shape)),
+        1 => return Ok(live[0].clone()),
         _ => {}
     }
     let n = shape.len();
@@ -41,7 +42,7 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
     for l in (0..n).rev() {
         let alphabet = shape.alphabet(l);
         for (k, d) in live.iter().enumerate() {
-            super::limits::check_memory();
+            super::limits::check_memory()?;
             let layer = &d.layers()[l];
             let below = &maps_below[k];
             let mut map = Vec::with_capacity(layer.len());
@@ -49,7 +50,7 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
             for s in 2..layer.len() {
                 row.clear();
                 row.extend(layer.raw()[s * alphabet..(s + 1) * alphabet].iter().map(|&x| below[x as usize]));
-                map.push(tables[l].intern(&row));
+                map.push(tables[l].intern(&row)?);
             }
             maps_below[k] = map;
         }
@@ -59,14 +60,14 @@ pub(crate) fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
     roots.sort_unstable();
     roots.dedup();
     if roots.len() == 1 {
-        return live[0].clone();
+        return Ok(live[0].clone());
     }
 
     // 2. Subsets, top-down. children[l][t * alphabet + c] is a child code (see TUPLE).
     let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
     let mut current = Sets { members: roots.clone(), starts: vec![0, roots.len()] };
     for (l, table) in tables.iter().enumerate() {
-        let (codes, next) = expand_sets(table.rows(), shape.alphabet(l), &current);
+        let (codes, next) = expand_sets(table.rows(), shape.alphabet(l), &current)?;
         debug_assert!(l + 1 < n || next.len() == 0, "last layer only leads to 0 or 1");
         children.push(codes);
         current = next;
@@ -100,7 +101,7 @@ const UNIT: usize = 1 << 12;
 ///
 /// Units of sets are expanded in parallel; their new child sets are then numbered in shards by
 /// hash (equal sets meet in one shard), each shard on its own thread.
-fn expand_sets(raw: &[u32], alphabet: usize, current: &Sets) -> (Vec<u32>, Sets) {
+fn expand_sets(raw: &[u32], alphabet: usize, current: &Sets) -> Stoppable<(Vec<u32>, Sets)> {
     // Per unit: codes (u32::MAX marks a new child set), and the new child sets with hashes.
     let expand = |first: usize| {
         let last = (first + UNIT).min(current.len());
@@ -167,14 +168,17 @@ fn expand_sets(raw: &[u32], alphabet: usize, current: &Sets) -> (Vec<u32>, Sets)
         for (u, &first) in units.iter().zip(&unit_firsts) {
             for (i, &hash) in u.2.iter().enumerate() {
                 if shard_of(hash) == s {
-                    own.push((first + i, table.intern_hashed(u.1.get(i), hash)));
+                    own.push((first + i, table.intern_hashed(u.1.get(i), hash)?));
                 }
             }
         }
-        (own, table)
+        Ok((own, table))
     };
-    let tables: Vec<(Vec<(usize, u32)>, SliceTable)> =
-        if shards > 1 { (0..shards).into_par_iter().map(number).collect() } else { (0..1).map(number).collect() };
+    let tables: Vec<(Vec<(usize, u32)>, SliceTable)> = if shards > 1 {
+        (0..shards).into_par_iter().map(number).collect::<Stoppable<_>>()?
+    } else {
+        (0..1).map(number).collect::<Stoppable<_>>()?
+    };
     let mut next = Sets { members: Vec::new(), starts: vec![0] };
     for (own, table) in &tables {
         let offset = next.len() as u32;
@@ -199,7 +203,7 @@ fn expand_sets(raw: &[u32], alphabet: usize, current: &Sets) -> (Vec<u32>, Sets)
             });
         }
     }
-    (codes, next)
+    Ok((codes, next))
 }
 
 impl Dfa {
@@ -211,9 +215,12 @@ impl Dfa {
     /// lot, so move graphs merge their groups' images by pairwise unions in a balanced tree
     /// (`docs/engine-notes.md`, "Figures behind the code's comments").
     ///
+    /// # Errors
+    /// An [`EngineStop`](super::limits::EngineStop).
+    ///
     /// # Panics
     /// If the sets do not all have `shape`.
-    pub fn union_all(shape: &Shape, sets: &[&Dfa]) -> Dfa {
+    pub fn union_all(shape: &Shape, sets: &[&Dfa]) -> Stoppable<Dfa> {
         union_all(shape, sets)
     }
 }

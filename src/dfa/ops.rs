@@ -1,8 +1,11 @@
 //! The set operations of [`Dfa`], each one product ([`super::product`]) or a linear pass:
 //! union, intersection, difference, complement, change, the fused move image, relabelling.
 //!
-//! Operands of different shapes are a programmer error and panic, before any shortcut.
+//! Every operation that builds states may be stopped by the engine's limits and returns
+//! [`Stoppable`]; the complement, a linear relabelling of ids, cannot be. Operands of
+//! different shapes are a programmer error and panic, before any shortcut.
 
+use super::limits::Stoppable;
 use super::product::{All, DEAD, Either, Minus, SymbolMaps, identity_maps, product};
 use super::{Dfa, Shape, StateId, Symbol};
 
@@ -48,60 +51,62 @@ fn change_map(shape: &Shape, changes: &[Change]) -> Vec<Option<Vec<u16>>> {
 
 impl Dfa {
     /// Strings in both sets.
-    pub fn intersection(&self, other: &Dfa) -> Dfa {
+    pub fn intersection(&self, other: &Dfa) -> Stoppable<Dfa> {
         assert_eq!(self.shape, other.shape, "operands of one operation must share a shape");
         if self.is_empty() || other.is_full() {
-            return self.clone();
+            return Ok(self.clone());
         }
         if other.is_empty() || self.is_full() {
-            return other.clone();
+            return Ok(other.clone());
         }
         product(&self.shape, [self, other], &identity_maps(&self.shape), &All)
     }
 
     /// Strings in either set.
-    pub fn union(&self, other: &Dfa) -> Dfa {
+    pub fn union(&self, other: &Dfa) -> Stoppable<Dfa> {
         assert_eq!(self.shape, other.shape, "operands of one operation must share a shape");
         if self.is_full() || other.is_empty() {
-            return self.clone();
+            return Ok(self.clone());
         }
         if other.is_full() || self.is_empty() {
-            return other.clone();
+            return Ok(other.clone());
         }
         product(&self.shape, [self, other], &identity_maps(&self.shape), &Either)
     }
 
     /// Strings in `self` and not in `other`.
-    pub fn difference(&self, other: &Dfa) -> Dfa {
+    pub fn difference(&self, other: &Dfa) -> Stoppable<Dfa> {
         assert_eq!(self.shape, other.shape, "operands of one operation must share a shape");
         if self.is_empty() || other.is_empty() {
-            return self.clone();
+            return Ok(self.clone());
         }
         if other.is_full() {
-            return Dfa::reject_all(&self.shape);
+            return Ok(Dfa::reject_all(&self.shape));
         }
         product(&self.shape, [self, other], &identity_maps(&self.shape), &Minus)
     }
 
     /// `self ∪= other`. An empty `other` leaves `self` as it is: [`Dfa::union`] would copy it,
     /// and a solver's running sets reach gigabytes.
-    pub fn unite_with(&mut self, other: &Dfa) {
+    pub fn unite_with(&mut self, other: &Dfa) -> Stoppable<()> {
         if !other.is_empty() {
-            *self = self.union(other);
+            *self = self.union(other)?;
         }
+        Ok(())
     }
 
     /// `self \= other`, without a copy of `self` when `other` is empty (see
     /// [`Dfa::unite_with`]).
-    pub fn subtract(&mut self, other: &Dfa) {
+    pub fn subtract(&mut self, other: &Dfa) -> Stoppable<()> {
         if !other.is_empty() && !self.is_empty() {
-            *self = self.difference(other);
+            *self = self.difference(other)?;
         }
+        Ok(())
     }
 
     /// Whether every member of `self` is a member of `other`.
-    pub fn is_subset(&self, other: &Dfa) -> bool {
-        self.difference(other).is_empty()
+    pub fn is_subset(&self, other: &Dfa) -> Stoppable<bool> {
+        Ok(self.difference(other)?.is_empty())
     }
 
     /// Strings of the shape not in `self`. Linear time: swapping the two reserved ids keeps
@@ -128,12 +133,12 @@ impl Dfa {
     ///
     /// # Panics
     /// If two changes name the same layer or a change lies outside the shape.
-    pub fn change(&self, changes: &[Change]) -> Dfa {
+    pub fn change(&self, changes: &[Change]) -> Stoppable<Dfa> {
         self.image(&Dfa::accept_all(&self.shape), changes, &Dfa::accept_all(&self.shape))
     }
 
     /// `change⁻¹(S)`: the strings whose change lies in `self`.
-    pub fn change_inverse(&self, changes: &[Change]) -> Dfa {
+    pub fn change_inverse(&self, changes: &[Change]) -> Stoppable<Dfa> {
         let inverse: Vec<Change> = changes.iter().map(|c| c.inverse()).collect();
         self.change(&inverse)
     }
@@ -142,10 +147,10 @@ impl Dfa {
     ///
     /// The backward image of a move is `pre ∩ change⁻¹(S ∩ post)`, which is
     /// `S.image(post, inverse changes, pre)`.
-    pub fn image(&self, pre: &Dfa, changes: &[Change], post: &Dfa) -> Dfa {
+    pub fn image(&self, pre: &Dfa, changes: &[Change], post: &Dfa) -> Stoppable<Dfa> {
         let shape = &self.shape;
         if self.is_empty() || pre.is_empty() || post.is_empty() {
-            return Dfa::reject_all(shape);
+            return Ok(Dfa::reject_all(shape));
         }
         let cmap = change_map(shape, changes);
         let mapped = |l: usize| cmap[l].clone();
@@ -175,7 +180,7 @@ impl Dfa {
     ///
     /// # Panics
     /// If a map is not a permutation of its layer's alphabet.
-    pub fn relabel(&self, perm: &[Option<Vec<Symbol>>]) -> Dfa {
+    pub fn relabel(&self, perm: &[Option<Vec<Symbol>>]) -> Stoppable<Dfa> {
         let shape = &self.shape;
         assert_eq!(perm.len(), shape.len());
         let maps: SymbolMaps<1> = perm
@@ -206,7 +211,7 @@ impl Dfa {
     ///
     /// # Panics
     /// If a map does not cover its layer's alphabet or leaves it.
-    pub fn preimage_symbols(&self, map: &[Option<Vec<Symbol>>]) -> Dfa {
+    pub fn preimage_symbols(&self, map: &[Option<Vec<Symbol>>]) -> Stoppable<Dfa> {
         let shape = &self.shape;
         assert_eq!(map.len(), shape.len());
         let maps: SymbolMaps<1> = map
@@ -225,7 +230,7 @@ impl Dfa {
     }
 
     /// Swap symbols `a` and `b` in every layer (e.g. the two players' pieces).
-    pub fn swap_symbols(&self, a: Symbol, b: Symbol) -> Dfa {
+    pub fn swap_symbols(&self, a: Symbol, b: Symbol) -> Stoppable<Dfa> {
         let perm: Vec<Option<Vec<Symbol>>> = (0..self.shape.len())
             .map(|l| {
                 let n = self.shape.alphabet(l);

@@ -187,7 +187,8 @@ mod tests {
         // Strings with exactly two 1s and no 2 in the first place: rows that reach the
         // accept-all state early and rows that do not.
         let set = Dfa::count_between(&shape, 0..6, |s| s == 1, 2, 2)
-            .intersection(&Dfa::from_allowed(&shape, |l, s| l != 0 || s != 2));
+            .intersection(&Dfa::from_allowed(&shape, |l, s| l != 0 || s != 2))
+            .unwrap();
         let members = set.to_strings();
         let ranked = RankedSet::new(set.clone()).unwrap();
         assert_eq!(ranked.len(), members.len() as u128);
@@ -211,7 +212,8 @@ mod tests {
     fn cursors_and_memoised_ranks_agree_with_the_plain_walk() {
         let shape = Shape::uniform(7, 3);
         let set = Dfa::count_between(&shape, 0..7, |s| s == 2, 1, 3)
-            .intersection(&Dfa::from_allowed(&shape, |l, s| l != 3 || s != 1));
+            .intersection(&Dfa::from_allowed(&shape, |l, s| l != 3 || s != 1))
+            .unwrap();
         let members = set.to_strings();
         let ranked = RankedSet::new(set).unwrap();
         for start in [0, 1, members.len() / 2, members.len() - 1] {

@@ -6,6 +6,7 @@
 //! costs time in the size of `S` for every image, which dominated the meet in the middle's
 //! backup: its last plies image a 41 M-state loss set within a few hundred positions.
 
+use super::limits::Stoppable;
 use super::unique::RowTable;
 use super::{Dfa, StateId, Symbol};
 
@@ -40,7 +41,7 @@ pub(crate) fn reached_tables(
     set: &Dfa,
     map: Option<&[Vec<Symbol>]>,
     mut direct: Vec<Vec<u32>>,
-) -> (Vec<RowTable>, Vec<ReachedIds>) {
+) -> Stoppable<(Vec<RowTable>, Vec<ReachedIds>)> {
     let shape = set.shape();
     let n = shape.len();
     debug_assert_eq!(direct.len(), n + 1);
@@ -76,11 +77,11 @@ pub(crate) fn reached_tables(
         for &s in &states {
             row.clear();
             row.extend((0..alphabet).map(|c| ids[d + 1].get(layer.next(StateId(s), read(d, c)).0)));
-            here.push(table.intern(&row));
+            here.push(table.intern(&row)?);
         }
         ids[d] = ReachedIds { states, ids: here };
         tables.push(table);
     }
     tables.reverse();
-    (tables, ids)
+    Ok((tables, ids))
 }

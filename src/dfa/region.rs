@@ -216,8 +216,8 @@ mod tests {
                 let pieces: Vec<Dfa> = regions.iter().map(|r| set.restricted_to(r)).collect();
                 let mut union = Dfa::reject_all(&shape);
                 for p in &pieces {
-                    assert!(p.intersection(&union).is_empty(), "regions overlap");
-                    union = union.union(p);
+                    assert!(p.intersection(&union).unwrap().is_empty(), "regions overlap");
+                    union = union.union(p).unwrap();
                 }
                 assert_eq!(union, set, "seed {seed}, {parts} parts");
             }

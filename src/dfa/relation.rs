@@ -8,6 +8,7 @@
 //! pairs, and an imager kept across calls reuses them for the next set.
 
 use super::canonical::canonicalize;
+use super::limits::Stoppable;
 use super::unique::RowTable;
 use super::{Dfa, Symbol};
 
@@ -19,7 +20,7 @@ impl Dfa {
     ///
     /// # Panics
     /// If `layer` or a symbol of `relation` lies outside the shape.
-    pub fn layer_relation_image(&self, layer: usize, relation: &[(Symbol, Symbol)]) -> Dfa {
+    pub fn layer_relation_image(&self, layer: usize, relation: &[(Symbol, Symbol)]) -> Stoppable<Dfa> {
         self.relations_image(&[(layer, relation.to_vec())], None)
     }
 }
@@ -119,7 +120,7 @@ impl NodeStore {
     }
 
     /// The node of every state of `dfa`, per layer (`map[l][state]`), interning bottom-up.
-    fn import(&mut self, dfa: &Dfa) -> Vec<Vec<u32>> {
+    fn import(&mut self, dfa: &Dfa) -> Stoppable<Vec<Vec<u32>>> {
         let n = self.alphabets.len();
         let mut map: Vec<Vec<u32>> = vec![Vec::new(); n];
         let mut row = Vec::new();
@@ -131,11 +132,11 @@ impl NodeStore {
             for s in 2..states {
                 row.clear();
                 row.extend(raw[s * a..(s + 1) * a].iter().map(|&x| if l + 1 < n { map[l + 1][x as usize] } else { x }));
-                ids.push(self.tables[l].intern(&row));
+                ids.push(self.tables[l].intern(&row)?);
             }
             map[l] = ids;
         }
-        map
+        Ok(map)
     }
 
     /// The canonical DFA of node `root` of layer 0: its reachable nodes, renumbered.
@@ -175,43 +176,43 @@ impl NodeStore {
 
     /// The node of `L(x) ∪ L(y)`, both nodes of `layer` (`layer == n`: past the last layer,
     /// where only 0 and 1 exist).
-    fn union(&mut self, layer: usize, x: u32, y: u32) -> u32 {
+    fn union(&mut self, layer: usize, x: u32, y: u32) -> Stoppable<u32> {
         if x == y || y == 0 {
-            return x;
+            return Ok(x);
         }
         if x == 0 {
-            return y;
+            return Ok(y);
         }
         if x == 1 || y == 1 {
-            return 1;
+            return Ok(1);
         }
         self.pairwise(PairOp::Union, layer, x, y)
     }
 
     /// The node of `L(x) ∩ L(y)`, both nodes of `layer` (as in [`NodeStore::union`]).
-    fn intersection(&mut self, layer: usize, x: u32, y: u32) -> u32 {
+    fn intersection(&mut self, layer: usize, x: u32, y: u32) -> Stoppable<u32> {
         if x == y || y == 1 {
-            return x;
+            return Ok(x);
         }
         if x == 1 {
-            return y;
+            return Ok(y);
         }
         if x == 0 || y == 0 {
-            return 0;
+            return Ok(0);
         }
         self.pairwise(PairOp::Intersection, layer, x, y)
     }
 
     /// `op` on two nodes of `layer` past its terminal cases: memoised, row by row.
-    fn pairwise(&mut self, op: PairOp, layer: usize, x: u32, y: u32) -> u32 {
+    fn pairwise(&mut self, op: PairOp, layer: usize, x: u32, y: u32) -> Stoppable<u32> {
         let key = (x.min(y), x.max(y));
         let tag = 2 * layer as u32 + op as u32 + 1;
         if let Some(z) = self.recent.get(tag, key) {
-            return z;
+            return Ok(z);
         }
         if let Some(&z) = self.memo[op as usize][layer].get(&key) {
             self.recent.put(tag, key, z);
-            return z;
+            return Ok(z);
         }
         let a = self.alphabets[layer];
         let mut row = std::mem::take(&mut self.row[layer]);
@@ -222,9 +223,11 @@ impl NodeStore {
         for c in 0..a {
             let (cx, cy) = (self.child(layer, x, c), self.child(layer, y, c));
             if (cx, cy) != (last.0, last.1) {
+                // A stop leaves the store whole: the rows interned so far are nodes like any
+                // other, and nothing half-made is memoised (the row buffer is only scratch).
                 let z = match op {
-                    PairOp::Union => self.union(layer + 1, cx, cy),
-                    PairOp::Intersection => self.intersection(layer + 1, cx, cy),
+                    PairOp::Union => self.union(layer + 1, cx, cy)?,
+                    PairOp::Intersection => self.intersection(layer + 1, cx, cy)?,
                 };
                 last = (cx, cy, z);
             }
@@ -232,9 +235,10 @@ impl NodeStore {
         }
         let z = self.tables[layer].intern(&row);
         self.row[layer] = row;
+        let z = z?;
         self.memo[op as usize][layer].insert(key, z);
         self.recent.put(tag, key, z);
-        z
+        Ok(z)
     }
 }
 
@@ -322,14 +326,14 @@ impl RelationImager {
     ///
     /// # Panics
     /// If `set` or `within` has another shape.
-    pub fn image(&mut self, set: &Dfa, within: Option<&Dfa>) -> Dfa {
+    pub fn image(&mut self, set: &Dfa, within: Option<&Dfa>) -> Stoppable<Dfa> {
         let shape = self.shape.clone();
         assert_eq!(set.shape, shape, "the set has another shape");
         if let Some(w) = within {
             assert_eq!(w.shape, shape, "within has another shape");
         }
         if set.is_empty() || !self.moves_below[0] || within.is_some_and(Dfa::is_empty) {
-            return Dfa::reject_all(&shape);
+            return Ok(Dfa::reject_all(&shape));
         }
         if self.store.nodes() > STORE_LIMIT {
             self.store = NodeStore::new(&shape);
@@ -337,96 +341,92 @@ impl RelationImager {
             self.images.iter_mut().for_each(hashbrown::HashMap::clear);
             self.restricted.iter_mut().for_each(hashbrown::HashMap::clear);
         }
-        let map = self.store.import(set);
+        let map = self.store.import(set)?;
         let u = map[0][set.initial.0 as usize];
         let root = match within {
-            None => self.node_image(0, u),
+            None => self.node_image(0, u)?,
             Some(w) => {
-                let w_root = self.store.import(w)[0][w.initial.0 as usize];
-                self.restricted_image(0, w_root, u)
+                let w_root = self.store.import(w)?[0][w.initial.0 as usize];
+                self.restricted_image(0, w_root, u)?
             }
         };
-        self.store.extract(&shape, root)
+        Ok(self.store.extract(&shape, root))
     }
 
     /// The node of the image of node `u` of layer `l`: the suffixes with exactly one move in
     /// layers `l..` from a suffix in `L(u)`. Its row on `c` is the union of the image of `u`'s
     /// child (the move comes later) and `u`'s successors on the sources of `c` (the move is
     /// here). Memoised per node across calls.
-    fn node_image(&mut self, l: usize, u: u32) -> u32 {
+    fn node_image(&mut self, l: usize, u: u32) -> Stoppable<u32> {
         if u == 0 || !self.moves_below[l] {
-            return 0;
+            return Ok(0);
         }
         if let Some(&z) = self.images[l].get(&u) {
-            return z;
+            return Ok(z);
         }
-        // The node store grows with every new node: the budget stops it here (a panic
-        // poisons the imager's lock, and the next image rebuilds it).
-        super::limits::check_memory();
+        // The node store grows with every new node: the budget stops it here. Only finished
+        // nodes are memoised, so the imager stays usable after a stop.
+        super::limits::check_memory()?;
         let a = self.shape.alphabet(l);
         // The images of the children first (they recurse), then the unions with the moved row,
         // read in place.
-        let mut row: Vec<u32> = (0..a)
-            .map(|c| {
-                let child = self.store.child(l, u, c);
-                if l + 1 < self.shape.len() { self.node_image(l + 1, child) } else { 0 }
-            })
-            .collect();
+        let mut row: Vec<u32> = super::limits::collect_stoppable((0..a).map(|c| {
+            let child = self.store.child(l, u, c);
+            if l + 1 < self.shape.len() { self.node_image(l + 1, child) } else { Ok(0) }
+        }))?;
         if self.moves_at[l] {
-            self.fill_moved_row(l, u);
+            self.fill_moved_row(l, u)?;
             let moved = &self.moved[l][&u];
             for (later, &here) in row.iter_mut().zip(moved.iter()) {
-                *later = self.store.union(l + 1, *later, here);
+                *later = self.store.union(l + 1, *later, here)?;
             }
         }
-        let z = self.store.tables[l].intern(&row);
+        let z = self.store.tables[l].intern(&row)?;
         self.images[l].insert(u, z);
-        z
+        Ok(z)
     }
 
     /// The node of `L(w) ∩ image(L(u))` for nodes `w` and `u` of layer `l`: like
     /// [`RelationImager::node_image`], with each child restricted to `w`'s child on the same
     /// symbol, so that the recursion only visits the pairs `within` and the set reach together.
     /// Past an accept-all `w` it is the unrestricted image. Memoised per pair across calls.
-    fn restricted_image(&mut self, l: usize, w: u32, u: u32) -> u32 {
+    fn restricted_image(&mut self, l: usize, w: u32, u: u32) -> Stoppable<u32> {
         if u == 0 || w == 0 || !self.moves_below[l] {
-            return 0;
+            return Ok(0);
         }
         if w == 1 {
             return self.node_image(l, u);
         }
         if let Some(&z) = self.restricted[l].get(&(w, u)) {
-            return z;
+            return Ok(z);
         }
-        super::limits::check_memory();
+        super::limits::check_memory()?;
         let a = self.shape.alphabet(l);
         let last = l + 1 == self.shape.len();
-        let mut row: Vec<u32> = (0..a)
-            .map(|c| {
-                let (wc, uc) = (self.store.child(l, w, c), self.store.child(l, u, c));
-                if last { 0 } else { self.restricted_image(l + 1, wc, uc) }
-            })
-            .collect();
+        let mut row: Vec<u32> = super::limits::collect_stoppable((0..a).map(|c| {
+            let (wc, uc) = (self.store.child(l, w, c), self.store.child(l, u, c));
+            if last { Ok(0) } else { self.restricted_image(l + 1, wc, uc) }
+        }))?;
         if self.moves_at[l] {
-            self.fill_moved_row(l, u);
+            self.fill_moved_row(l, u)?;
             let moved = &self.moved[l][&u];
             let store = &mut self.store;
             for (c, later) in row.iter_mut().enumerate() {
                 let wc = store.child(l, w, c);
-                let here = store.intersection(l + 1, wc, moved[c]);
-                *later = store.union(l + 1, *later, here);
+                let here = store.intersection(l + 1, wc, moved[c])?;
+                *later = store.union(l + 1, *later, here)?;
             }
         }
-        let z = self.store.tables[l].intern(&row);
+        let z = self.store.tables[l].intern(&row)?;
         self.restricted[l].insert((w, u), z);
-        z
+        Ok(z)
     }
 
     /// Fill `moved[l][u]`: per symbol `c`, the union of the successors of node `u` (layer `l`)
     /// on the sources of `c`.
-    fn fill_moved_row(&mut self, l: usize, u: u32) {
+    fn fill_moved_row(&mut self, l: usize, u: u32) -> Stoppable<()> {
         if self.moved[l].contains_key(&u) {
-            return;
+            return Ok(());
         }
         let a = self.shape.alphabet(l);
         let mut row: Vec<u32> = Vec::with_capacity(a);
@@ -434,11 +434,12 @@ impl RelationImager {
             let mut acc = base.map_or(0, |b| row[b]);
             for &from in extra {
                 let x = self.store.child(l, u, from as usize);
-                acc = self.store.union(l + 1, acc, x);
+                acc = self.store.union(l + 1, acc, x)?;
             }
             row.push(acc);
         }
         self.moved[l].insert(u, row.into());
+        Ok(())
     }
 }
 
@@ -456,7 +457,11 @@ impl Dfa {
     /// # Panics
     /// If a layer or a symbol of `relations` lies outside the shape, or `within` has another
     /// shape.
-    pub fn relations_image(&self, relations: &[(usize, Vec<(Symbol, Symbol)>)], within: Option<&Dfa>) -> Dfa {
+    pub fn relations_image(
+        &self,
+        relations: &[(usize, Vec<(Symbol, Symbol)>)],
+        within: Option<&Dfa>,
+    ) -> Stoppable<Dfa> {
         RelationImager::new(&self.shape, relations).image(self, within)
     }
 }

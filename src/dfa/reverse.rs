@@ -25,29 +25,36 @@ use rayon::prelude::*;
 
 /// Subsets built per parallel work unit.
 const REVERSE_CHUNK: u32 = 2048;
+use super::limits::Stoppable;
 use super::{Dfa, Shape};
 
 impl Dfa {
     /// The strings whose reversal is a member, over the reversed shape (layer `i` of the result
     /// has the alphabet of layer `len - 1 - i`). On row-major boards: the 180° rotation.
-    pub fn reverse(&self) -> Dfa {
-        self.reverse_bounded(usize::MAX).expect("an unbounded reversal always finishes")
+    ///
+    /// # Errors
+    /// An [`EngineStop`](super::limits::EngineStop).
+    pub fn reverse(&self) -> Stoppable<Dfa> {
+        Ok(self.reverse_bounded(usize::MAX)?.expect("an unbounded reversal always finishes"))
     }
 
     /// [`Dfa::reverse`], given up (`None`) as soon as the subsets and child codes it holds
     /// exceed `budget` ids (4 bytes each). Reversal can blow up where relabelling cannot (a
     /// subset construction), so a caller with a cheaper fallback bounds it.
-    pub fn reverse_bounded(&self, budget: usize) -> Option<Dfa> {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](super::limits::EngineStop).
+    pub fn reverse_bounded(&self, budget: usize) -> Stoppable<Option<Dfa>> {
         let n = self.shape.len();
         let shape = Shape::new(self.shape.sizes().iter().rev().copied().collect::<Vec<u16>>());
         if self.initial.0 < 2 {
-            return Some(Dfa::trivial(&shape, self.initial));
+            return Ok(Some(Dfa::trivial(&shape, self.initial)));
         }
         // Subsets of the current depth's non-reserved states; at depth n (start) the only
         // state is the implicit accept, so the one subset is empty.
         let mut current: Slices = {
             let mut root = SliceTable::new();
-            root.intern(&[]);
+            root.intern(&[])?;
             root.into_slices()
         };
         let mut children: Vec<Vec<u32>> = Vec::with_capacity(n);
@@ -153,11 +160,11 @@ impl Dfa {
                     for (k, &e) in ends.iter().enumerate() {
                         let found = &members[from..e as usize];
                         from = e as usize;
-                        codes.push(if last { found[0] } else { TUPLE | next.intern_hashed(found, hashes[k]) });
+                        codes.push(if last { found[0] } else { TUPLE | next.intern_hashed(found, hashes[k])? });
                     }
                 }
                 if held + codes.len() + next.member_count() + current.member_count() > budget {
-                    return None;
+                    return Ok(None);
                 }
             }
             held += codes.len();
@@ -165,6 +172,6 @@ impl Dfa {
             current = next.into_slices();
         }
         let tables = (0..n).map(|i| RowTable::new(shape.alphabet(i))).collect();
-        Some(intern_explored(&shape, tables, children))
+        Ok(Some(intern_explored(&shape, tables, children)?))
     }
 }

@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(saved, a);
         let opened = Dfa::open_mapped(&path).unwrap();
         assert_eq!(opened, a);
-        assert_eq!(opened.union(&Dfa::reject_all(&shape)), a);
+        assert_eq!(opened.union(&Dfa::reject_all(&shape)).unwrap(), a);
         let empty = Dfa::reject_all(&shape).saved_mapped(&dir.path().join("empty.set")).unwrap();
         assert!(empty.is_empty());
     }

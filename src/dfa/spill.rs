@@ -71,9 +71,9 @@ mod tests {
         assert!(spilled.is_spilled() && !a.is_spilled());
         assert_eq!(spilled, a);
         assert_eq!(spilled.count(), a.count());
-        assert_eq!(spilled.union(&b), a.union(&b));
-        assert_eq!(b.difference(&spilled), b.difference(&a));
-        assert_eq!(spilled.intersection(&b), a.intersection(&b));
+        assert_eq!(spilled.union(&b).unwrap(), a.union(&b).unwrap());
+        assert_eq!(b.difference(&spilled).unwrap(), b.difference(&a).unwrap());
+        assert_eq!(spilled.intersection(&b).unwrap(), a.intersection(&b).unwrap());
         spilled.validate().unwrap();
         let empty = Dfa::reject_all(&shape).spilled_to(dir.path()).unwrap();
         assert!(empty.is_empty());

@@ -5,6 +5,7 @@
 
 use super::Layer;
 use super::ids::{hash_ids, ids_equal, push_ids};
+use super::limits::Stoppable;
 use hashbrown::HashTable;
 
 /// A hash-table entry of [`RowTable`] and [`SliceTable`]: the low 32 bits of the key's
@@ -76,35 +77,57 @@ impl RowTable {
     }
 
     /// The id of the state with this row, creating it if new. All-0 and all-1 rows are the
-    /// reserved ids (I4).
-    pub(crate) fn intern(&mut self, row: &[u32]) -> u32 {
+    /// reserved ids (I4). A new state past the layer limit, or over the memory budget, stops.
+    #[inline]
+    pub(crate) fn intern(&mut self, row: &[u32]) -> Stoppable<u32> {
         self.intern_hashed(row, hash_ids(row))
     }
 
     /// [`RowTable::intern`] given `hash_ids(row)`.
-    pub(crate) fn intern_hashed(&mut self, row: &[u32], hash: u64) -> u32 {
+    #[inline]
+    pub(crate) fn intern_hashed(&mut self, row: &[u32], hash: u64) -> Stoppable<u32> {
+        self.intern_checked::<true>(row, hash)
+    }
+
+    /// [`RowTable::intern`] for a caller that adds states one by one from what it already
+    /// holds ([`super::DfaBuilder`]): no memory check, and the layer limit is the caller's
+    /// error.
+    ///
+    /// # Panics
+    /// If the layer would pass the limit of states.
+    pub(crate) fn add(&mut self, row: &[u32]) -> u32 {
+        match self.intern_checked::<false>(row, hash_ids(row)) {
+            Ok(id) => id,
+            Err(stop) => panic!("{stop}"),
+        }
+    }
+
+    /// The insertion of [`RowTable::intern_hashed`]; `MEMORY` says whether it checks the
+    /// memory budget every 65,536 new states.
+    #[inline(always)]
+    fn intern_checked<const MEMORY: bool>(&mut self, row: &[u32], hash: u64) -> Stoppable<u32> {
         debug_assert_eq!(row.len(), self.alphabet);
         debug_assert_eq!(hash, hash_ids(row));
         if let Some(id) = reserved_id(row) {
-            return id;
+            return Ok(id);
         }
         let (alphabet, rows) = (self.alphabet, &self.rows);
         // One probe sequence for both the lookup and the insertion (most rows of a large
         // product are new).
         match self.table.entry(table_hash(hash), |&e| holds(rows, alphabet, e, hash, row), |&e| entry_hash(e)) {
-            hashbrown::hash_table::Entry::Occupied(found) => *found.get() as u32,
+            hashbrown::hash_table::Entry::Occupied(found) => Ok(*found.get() as u32),
             hashbrown::hash_table::Entry::Vacant(slot) => {
                 let id = self.rows.len() / alphabet;
                 if id >= self.limit {
-                    super::limits::too_many_states();
+                    return Err(super::limits::too_many_states(self.limit));
                 }
-                if id & 0xFFFF == 0 {
-                    super::limits::check_memory();
+                if MEMORY && id & 0xFFFF == 0 {
+                    super::limits::check_memory()?;
                 }
                 let id = id as u32;
                 push_ids(&mut self.rows, row);
                 slot.insert(entry(hash, id));
-                id
+                Ok(id)
             }
         }
     }
@@ -165,7 +188,8 @@ impl SliceTable {
         self.keys.member_count()
     }
 
-    pub(crate) fn intern(&mut self, set: &[u32]) -> u32 {
+    #[inline]
+    pub(crate) fn intern(&mut self, set: &[u32]) -> Stoppable<u32> {
         self.intern_hashed(set, hash_ids(set))
     }
 
@@ -180,25 +204,26 @@ impl SliceTable {
     }
 
     /// [`SliceTable::intern`] given `hash_ids(set)`.
-    pub(crate) fn intern_hashed(&mut self, set: &[u32], hash: u64) -> u32 {
+    #[inline(always)]
+    pub(crate) fn intern_hashed(&mut self, set: &[u32], hash: u64) -> Stoppable<u32> {
         debug_assert_eq!(hash, hash_ids(set));
         let keys = &self.keys;
         if let Some(&e) =
             self.table.find(table_hash(hash), |&e| entry_matches(e, hash) && ids_equal(keys.get(e as u32), set))
         {
-            return e as u32;
+            return Ok(e as u32);
         }
         if self.len() >= self.limit {
-            super::limits::too_many_states();
+            return Err(super::limits::too_many_states(self.limit));
         }
         if self.len() & 0xFFFF == 0 {
-            super::limits::check_memory();
+            super::limits::check_memory()?;
         }
         let i = self.len() as u32;
         self.keys.members.extend_from_slice(set);
         self.keys.starts.push(self.keys.members.len());
         self.table.insert_unique(table_hash(hash), entry(hash, i), |&e| entry_hash(e));
-        i
+        Ok(i)
     }
 }
 
@@ -220,5 +245,28 @@ impl Slices {
     /// Total length of the keys.
     pub(crate) fn member_count(&self) -> usize {
         self.members.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::limits::EngineStop;
+    use super::*;
+
+    /// A table at its limit of states stops with the stop as a value, keeps every state it
+    /// holds, and still finds them: a stopped operation leaves nothing half-made behind.
+    #[test]
+    fn a_table_at_its_limit_stops_with_a_value_and_keeps_its_states() {
+        let mut rows = RowTable { limit: 4, ..RowTable::new(2) };
+        assert_eq!(rows.intern(&[0, 1]), Ok(2));
+        assert_eq!(rows.intern(&[1, 0]), Ok(3));
+        assert_eq!(rows.intern(&[1, 1]), Ok(1), "a reserved row costs no state");
+        assert_eq!(rows.intern(&[2, 3]), Err(EngineStop::TooManyStates { limit: 4 }));
+        assert_eq!(rows.intern(&[1, 0]), Ok(3), "a state held is still found");
+        assert_eq!(rows.len(), 4);
+        let mut keys = SliceTable { limit: 1, ..SliceTable::new() };
+        assert_eq!(keys.intern(&[7, 8]), Ok(0));
+        assert!(matches!(keys.intern(&[9]), Err(EngineStop::TooManyStates { .. })));
+        assert_eq!(keys.intern(&[7, 8]), Ok(0));
     }
 }

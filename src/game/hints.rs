@@ -3,6 +3,7 @@
 
 use super::{PositionClass, Rules, SideMirror};
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::error::Result;
 use crate::game::GameParams;
 use crate::move_graph::Moves;
@@ -13,15 +14,15 @@ use crate::vocabulary::Side;
 pub trait SolverHints: Rules {
     /// The moves of `side` as the solver applies them: [`crate::game::Rules::moves`], overridden on the
     /// states of [`crate::game::Rules::listed_moves`].
-    fn solver_moves(&self, side: Side) -> Moves {
-        Moves::new(self.moves(side), self.listed_moves(side))
+    fn solver_moves(&self, side: Side) -> Stoppable<Moves> {
+        Ok(Moves::new(self.moves(side)?, self.listed_moves(side)))
     }
 
     /// Positions of the universe with `side` to move that the rules do not end but that have no
     /// legal move, if the game knows them (`None`: the solver computes them with one backward
     /// image of the whole universe, which can be the most expensive image of a solve).
-    fn stuck(&self, _side: Side) -> Option<Dfa> {
-        None
+    fn stuck(&self, _side: Side) -> Stoppable<Option<Dfa>> {
+        Ok(None)
     }
 
     /// Whether strings are written from the mover's point of view, so that both sides share
@@ -45,8 +46,8 @@ pub trait SolverHints: Rules {
     /// to one of the class's successors, which come earlier in the list. The solver can then
     /// solve one class at a time from the lowest up ([`PositionClass`]). Empty (the default):
     /// the game is only solved whole.
-    fn classes(&self) -> Vec<PositionClass> {
-        Vec::new()
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
+        Ok(Vec::new())
     }
 
     /// The universe class by class, for a game whose universe is made by forward images from
@@ -76,7 +77,7 @@ pub trait SolverHints: Rules {
     /// largest step, a loss step's escape filter, may take one at a time, so that each
     /// part's sets and tables are a fraction of the whole (Ostle: where the hole is). Empty
     /// (the default): the filter takes its positions whole.
-    fn filter_parts(&self, _side: Side) -> Vec<Dfa> {
-        Vec::new()
+    fn filter_parts(&self, _side: Side) -> Stoppable<Vec<Dfa>> {
+        Ok(Vec::new())
     }
 }

@@ -30,6 +30,7 @@ pub use hints::SolverHints;
 pub use params::{GameParams, Params};
 pub use rules::Rules;
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Symbol};
 pub use crate::vocabulary::{Outcome, Ply, Position, Side, Status, move_rank};
 
@@ -80,16 +81,25 @@ impl SideMirror {
     }
 
     /// The image of `set` (also the preimage: the map is an involution).
-    pub fn apply(&self, set: &Dfa) -> Dfa {
-        self.apply_bounded(set, usize::MAX).expect("an unbounded mirror always finishes")
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn apply(&self, set: &Dfa) -> Stoppable<Dfa> {
+        Ok(self.apply_bounded(set, usize::MAX)?.expect("an unbounded mirror always finishes"))
     }
 
     /// [`SideMirror::apply`], given up (`None`) when it would hold more than `budget` ids at
     /// once (see [`Dfa::reverse_bounded`]).
-    pub fn apply_bounded(&self, set: &Dfa, budget: usize) -> Option<Dfa> {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn apply_bounded(&self, set: &Dfa, budget: usize) -> Stoppable<Option<Dfa>> {
         match *self {
-            SideMirror::RotateAndSwap { a, b } => Some(set.reverse_bounded(budget)?.swap_symbols(a, b)),
-            SideMirror::SwapSymbols { a, b } => Some(set.swap_symbols(a, b)),
+            SideMirror::RotateAndSwap { a, b } => match set.reverse_bounded(budget)? {
+                Some(reversed) => Ok(Some(reversed.swap_symbols(a, b)?)),
+                None => Ok(None),
+            },
+            SideMirror::SwapSymbols { a, b } => Ok(Some(set.swap_symbols(a, b)?)),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! of positions and moves.
 
 use super::NoMove;
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Shape};
 use crate::error::Result;
 use crate::game::GameParams;
@@ -24,21 +25,24 @@ pub trait Rules: Sync {
     fn initial(&self) -> Position;
 
     /// Every legal position with `side` to move (the universe of a strong solve).
-    fn universe(&self, side: Side) -> Dfa;
+    ///
+    /// The sets of the rules are built by set operations, which the engine's limits may stop
+    /// (a board too large for the machine): hence [`Stoppable`] here and below.
+    fn universe(&self, side: Side) -> Stoppable<Dfa>;
 
     /// Positions in the universe with `side` to move that are already lost for `side` by a
     /// rule of the game. Positions without a legal move are added by the solver.
-    fn lost_terminal(&self, side: Side) -> Dfa;
+    fn lost_terminal(&self, side: Side) -> Stoppable<Dfa>;
 
     /// Positions with `side` to move that are already won for `side` (most games: none).
-    fn won_terminal(&self, _side: Side) -> Dfa {
-        Dfa::reject_all(self.shape())
+    fn won_terminal(&self, _side: Side) -> Stoppable<Dfa> {
+        Ok(Dfa::reject_all(self.shape()))
     }
 
     /// Positions with `side` to move that the rules end in a draw, e.g. equal scores (most
     /// games: none). A game with any says so in [`crate::game::Rules::has_draws`].
-    fn drawn_terminal(&self, _side: Side) -> Dfa {
-        Dfa::reject_all(self.shape())
+    fn drawn_terminal(&self, _side: Side) -> Stoppable<Dfa> {
+        Ok(Dfa::reject_all(self.shape()))
     }
 
     /// What a player with no legal move does in a position the rules do not end (default:
@@ -49,7 +53,7 @@ pub trait Rules: Sync {
 
     /// The moves of `side`: maps positions with `side` to move to positions with the other
     /// side to move. Applied only to non-terminal positions.
-    fn moves(&self, side: Side) -> MoveGraph;
+    fn moves(&self, side: Side) -> Stoppable<MoveGraph>;
 
     /// States of `side` whose moves the move graph does not describe, with their moves written
     /// out (most games: none). They override the graph for those states.

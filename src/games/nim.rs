@@ -3,6 +3,7 @@
 //!
 //! Encoding: one layer per heap, symbol = heap size `0..=M`. See `games/nim/README.md`.
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Change, Dfa, DfaBuilder, Shape, StateId, Symbol};
 use crate::error::{Error, Result};
 use crate::game::ExplicitRules;
@@ -130,18 +131,18 @@ impl Rules for Nim {
         Position { side: Side::First, board: vec![self.tokens as Symbol; self.heaps] }
     }
 
-    fn universe(&self, _side: Side) -> Dfa {
-        Dfa::accept_all(&self.shape)
+    fn universe(&self, _side: Side) -> Stoppable<Dfa> {
+        Ok(Dfa::accept_all(&self.shape))
     }
 
-    fn lost_terminal(&self, _side: Side) -> Dfa {
-        Dfa::from_string(&self.shape, &vec![0; self.heaps])
+    fn lost_terminal(&self, _side: Side) -> Stoppable<Dfa> {
+        Ok(Dfa::from_string(&self.shape, &vec![0; self.heaps]))
     }
 
     /// Per heap, a chain of "take one token" nodes: node (i, v) changes heap i from v to v-1.
     /// The input enters the chain at any v, the output leaves after any node, so every path is
     /// "take k ≥ 1 tokens from heap i" and the graph has N·M nodes for N·M(M+1)/2 moves.
-    fn moves(&self, _side: Side) -> MoveGraph {
+    fn moves(&self, _side: Side) -> Stoppable<MoveGraph> {
         let mut g = MoveGraph::new(&self.shape);
         for heap in 0..self.heaps {
             let mut above = None;
@@ -158,7 +159,7 @@ impl Rules for Nim {
                 above = Some(node);
             }
         }
-        g
+        Ok(g)
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -231,10 +232,10 @@ impl ExplicitRules for Nim {
 
 impl SolverHints for Nim {
     /// The tokens left: every move takes some, so each class's moves all lead to lower ones.
-    fn classes(&self) -> Vec<PositionClass> {
-        (0..=self.heaps * self.tokens)
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
+        Ok((0..=self.heaps * self.tokens)
             .map(|t| PositionClass { name: format!("{t}"), set: self.tokens_left(t), successors: (0..t).collect() })
-            .collect()
+            .collect())
     }
 
     /// Nim is impartial and its strings do not say who moves, so they already read the same
@@ -272,7 +273,7 @@ impl Nim {
         let xor0 = self.xor_zero();
         let all = Dfa::accept_all(self.shape());
         // Nim's sets are small: a class stored as a rest is made a set here.
-        let solution = &solution.with_rest_as_sets();
+        let solution = &solution.with_rest_as_sets()?;
         let mut covered_any = Dfa::reject_all(self.shape());
         for side in Side::BOTH {
             let union_of = |pred: &dyn Fn(Outcome) -> bool| {
@@ -280,20 +281,20 @@ impl Nim {
                     solution.classes.iter().filter(|c| c.side == side && pred(c.outcome)).map(|c| &c.set).collect();
                 Dfa::union_all(self.shape(), &sets)
             };
-            let losing = union_of(&|o| matches!(o, Outcome::Loss { .. }));
-            let winning = union_of(&|o| matches!(o, Outcome::Win { .. }));
-            let wrong = losing.difference(&xor0).union(&winning.intersection(&xor0));
+            let losing = union_of(&|o| matches!(o, Outcome::Loss { .. }))?;
+            let winning = union_of(&|o| matches!(o, Outcome::Win { .. }))?;
+            let wrong = losing.difference(&xor0)?.union(&winning.intersection(&xor0)?)?;
             if let Some(board) = wrong.iter().next() {
                 let example = self.render(&Position { side, board });
                 return Err(Error::Verification(format!(
                     "Nim solution disagrees with the XOR rule ({side} to move) at {example}"
                 )));
             }
-            covered_any = covered_any.union(&losing.union(&winning));
+            covered_any = covered_any.union(&losing.union(&winning)?)?;
         }
         if covered_any != all {
             let missing = all
-                .difference(&covered_any)
+                .difference(&covered_any)?
                 .iter()
                 .next()
                 .map(|b| self.render(&Position { side: Side::First, board: b }));

@@ -9,6 +9,7 @@
 //! Encoding: one layer per cell, row-major from the top row, symbols `.` `x` `o`; the side to
 //! move is not in the string. See `games/spread/README.md`.
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::game::ExplicitRules;
@@ -98,22 +99,24 @@ impl Spread {
     }
 
     /// Boards where `side` can claim a cell: an empty cell next to one of theirs.
-    fn can_claim(&self, side: Side) -> Dfa {
+    fn can_claim(&self, side: Side) -> Stoppable<Dfa> {
         let mut any = Dfa::reject_all(&self.shape);
         for cell in 0..self.shape.len() {
             for next in self.neighbours(cell) {
                 let pair = Dfa::from_allowed(&self.shape, |l, s| {
                     (l != cell || s == EMPTY) && (l != next || s == cell_of(side))
                 });
-                any = any.union(&pair);
+                any = any.union(&pair)?;
             }
         }
-        any
+        Ok(any)
     }
 
     /// Boards on which neither player can claim a cell: the game is over.
-    fn over(&self) -> Dfa {
-        Dfa::accept_all(&self.shape).difference(&self.can_claim(Side::First)).difference(&self.can_claim(Side::Second))
+    fn over(&self) -> Stoppable<Dfa> {
+        Dfa::accept_all(&self.shape)
+            .difference(&self.can_claim(Side::First)?)?
+            .difference(&self.can_claim(Side::Second)?)
     }
 
     /// Boards on which `side` holds more cells than the other (`Greater`), as many (`Equal`)
@@ -151,20 +154,20 @@ impl Rules for Spread {
         Position { side: Side::First, board }
     }
 
-    fn universe(&self, _side: Side) -> Dfa {
-        Dfa::accept_all(&self.shape)
+    fn universe(&self, _side: Side) -> Stoppable<Dfa> {
+        Ok(Dfa::accept_all(&self.shape))
     }
 
-    fn lost_terminal(&self, side: Side) -> Dfa {
-        self.over().intersection(&self.cells_compared(side, Ordering::Less))
+    fn lost_terminal(&self, side: Side) -> Stoppable<Dfa> {
+        self.over()?.intersection(&self.cells_compared(side, Ordering::Less))
     }
 
-    fn won_terminal(&self, side: Side) -> Dfa {
-        self.over().intersection(&self.cells_compared(side, Ordering::Greater))
+    fn won_terminal(&self, side: Side) -> Stoppable<Dfa> {
+        self.over()?.intersection(&self.cells_compared(side, Ordering::Greater))
     }
 
-    fn drawn_terminal(&self, side: Side) -> Dfa {
-        self.over().intersection(&self.cells_compared(side, Ordering::Equal))
+    fn drawn_terminal(&self, side: Side) -> Stoppable<Dfa> {
+        self.over()?.intersection(&self.cells_compared(side, Ordering::Equal))
     }
 
     fn without_a_move(&self) -> NoMove {
@@ -176,7 +179,7 @@ impl Rules for Spread {
     }
 
     /// One move per empty cell and neighbour of the mover's: claiming `cell` from `next`.
-    fn moves(&self, side: Side) -> MoveGraph {
+    fn moves(&self, side: Side) -> Stoppable<MoveGraph> {
         let mut g = MoveGraph::new(&self.shape);
         for cell in 0..self.shape.len() {
             for next in self.neighbours(cell) {
@@ -188,7 +191,7 @@ impl Rules for Spread {
                 );
             }
         }
-        g
+        Ok(g)
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -275,15 +278,15 @@ impl ExplicitRules for Spread {
 
 impl SolverHints for Spread {
     /// The empty cells: a claim fills one, a pass stays in its class.
-    fn classes(&self) -> Vec<PositionClass> {
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
         let cells = self.shape.len();
-        (0..=cells)
+        Ok((0..=cells)
             .map(|k| PositionClass {
                 name: format!("{k}"),
                 set: Dfa::count_between(&self.shape, 0..cells, |s| s == EMPTY, k, k),
                 successors: (0..k).collect(),
             })
-            .collect()
+            .collect())
     }
 }
 

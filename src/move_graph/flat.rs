@@ -3,6 +3,7 @@
 
 use super::progress::{Partial, Resume};
 use super::{Direction, Edge, MoveGraph};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Background, Change, Dfa, Move, MovePlan, Region};
 use std::borrow::Cow;
 
@@ -11,44 +12,46 @@ pub(super) type GroupPlan = (usize, MovePlan);
 
 impl MoveGraph {
     /// The prepared plan of all paths in `direction`, if the graph flattens.
-    pub(super) fn plan(&self, direction: Direction, split: usize) -> Option<&[GroupPlan]> {
-        self.plans[split][direction.index()]
-            .get_or_init(|| {
-                let paths = self.flat()?;
-                let background = match (&self.relabel, direction) {
-                    (None, _) => Background::identity(),
-                    (Some(map), Direction::Forward) => Background::forward(&self.shape, map),
-                    (Some(map), Direction::Backward) => Background::backward(&self.shape, map),
-                };
-                let mut groups: Vec<u32> = paths.iter().map(|p| p.group).collect();
-                groups.sort_unstable();
-                groups.dedup();
-                // At split level `split` a group's paths go into 2^split passes, in their
-                // order (a Breakthrough row's moves by from-file): each pass's image explores
-                // fewer combinations of moves at once, so its tables are smaller, for more
-                // passes over the same layers.
-                let plans = groups
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(ordinal, &g)| {
-                        let moves: Vec<Move> = paths
-                            .iter()
-                            .filter(|p| p.group == g)
-                            .map(|p| match direction {
-                                Direction::Forward => p.forward(),
-                                Direction::Backward => p.backward(),
-                            })
-                            .collect();
-                        let per_pass = moves.len().div_ceil(1 << split).max(1);
-                        moves
-                            .chunks(per_pass)
-                            .map(|part| (ordinal, MovePlan::new(&self.shape, part, background.clone())))
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                Some(plans)
-            })
-            .as_deref()
+    ///
+    /// # Errors
+    /// A stop while flattening (conditions pulled back along paths); nothing is kept then.
+    pub(super) fn plan(&self, direction: Direction, split: usize) -> Stoppable<Option<&[GroupPlan]>> {
+        let made = crate::once::get_or_try_init(&self.plans[split][direction.index()], || {
+            let Some(paths) = self.flat()? else { return Ok(None) };
+            let background = match (&self.relabel, direction) {
+                (None, _) => Background::identity(),
+                (Some(map), Direction::Forward) => Background::forward(&self.shape, map),
+                (Some(map), Direction::Backward) => Background::backward(&self.shape, map),
+            };
+            let mut groups: Vec<u32> = paths.iter().map(|p| p.group).collect();
+            groups.sort_unstable();
+            groups.dedup();
+            // At split level `split` a group's paths go into 2^split passes, in their
+            // order (a Breakthrough row's moves by from-file): each pass's image explores
+            // fewer combinations of moves at once, so its tables are smaller, for more
+            // passes over the same layers.
+            let plans = groups
+                .iter()
+                .enumerate()
+                .flat_map(|(ordinal, &g)| {
+                    let moves: Vec<Move> = paths
+                        .iter()
+                        .filter(|p| p.group == g)
+                        .map(|p| match direction {
+                            Direction::Forward => p.forward(),
+                            Direction::Backward => p.backward(),
+                        })
+                        .collect();
+                    let per_pass = moves.len().div_ceil(1 << split).max(1);
+                    moves
+                        .chunks(per_pass)
+                        .map(|part| (ordinal, MovePlan::new(&self.shape, part, background.clone())))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            Ok(Some(plans))
+        })?;
+        Ok(made.as_deref())
     }
     /// The union of the images of `set` under every plan.
     ///
@@ -68,15 +71,15 @@ impl MoveGraph {
         within: Option<&Dfa>,
         region: &Region,
         mut resume: Resume,
-    ) -> Dfa {
+    ) -> Stoppable<Dfa> {
         let (skip, mut pending) = resume.from.take().map_or((0, Vec::new()), |p| (p.groups_done, p.sets));
         for (i, (group, plan)) in plans.iter().enumerate().filter(|(_, (g, _))| *g >= skip) {
-            let mut merged = (0u32, set.image_planned_in(plan, within, region));
+            let mut merged = (0u32, set.image_planned_in(plan, within, region)?);
             while let Some((rank, _)) = pending.last()
                 && *rank == merged.0
             {
                 let (rank, earlier) = pending.pop().expect("checked above");
-                merged = (rank + 1, earlier.union(&merged.1));
+                merged = (rank + 1, earlier.union(&merged.1)?);
             }
             pending.push(merged);
             if plans.get(i + 1).is_none_or(|(next, _)| next != group) {
@@ -87,9 +90,9 @@ impl MoveGraph {
         // Whatever is left has distinct ranks; the smallest go first.
         let mut result = pending.pop().map_or_else(|| Dfa::reject_all(&self.shape), |p| p.1);
         while let Some((_, earlier)) = pending.pop() {
-            result = earlier.union(&result);
+            result = earlier.union(&result)?;
         }
-        result
+        Ok(result)
     }
     /// The strings of `within` with no path into `set` under any plan: each plan's image is
     /// explored only among the strings the plans before it left, and subtracted at once
@@ -105,7 +108,7 @@ impl MoveGraph {
         set: &Dfa,
         within: Cow<'_, Dfa>,
         mut resume: Resume,
-    ) -> Dfa {
+    ) -> Stoppable<Dfa> {
         let (skip, mut rest) = match resume.from.take() {
             Some(Partial { groups_done, mut sets }) if sets.len() == 1 => {
                 (groups_done, Cow::Owned(sets.pop().expect("one set").1))
@@ -116,26 +119,26 @@ impl MoveGraph {
             if rest.is_empty() {
                 break;
             }
-            let hit = set.image_planned(plan, Some(&rest));
+            let hit = set.image_planned(plan, Some(&rest))?;
             if !hit.is_empty() {
-                rest = Cow::Owned(rest.difference(&hit));
+                rest = Cow::Owned(rest.difference(&hit)?);
             }
             if plans.get(i + 1).is_none_or(|(next, _)| next != group) {
                 resume.report(group + 1, &[(0, &rest)]);
             }
         }
-        rest.into_owned()
+        Ok(rest.into_owned())
     }
 
     /// Every path as one move `(pre, changes, post)`, or `None` if there are more than
-    /// [`MAX_FLAT_PATHS`]. Computed once.
-    pub(super) fn flat(&self) -> Option<&[FlatMove]> {
-        self.flat.get_or_init(|| self.flatten()).as_deref()
+    /// [`MAX_FLAT_PATHS`]. Computed once (a stop keeps nothing).
+    pub(super) fn flat(&self) -> Stoppable<Option<&[FlatMove]>> {
+        Ok(crate::once::get_or_try_init(&self.flat, || self.flatten())?.as_deref())
     }
     /// Enumerate paths depth-first, composing changes and moving mid-path conditions onto the
     /// original string: a condition `c` met after changes `ch` keeps exactly the originals in
     /// `change⁻¹_ch(c)`.
-    pub(super) fn flatten(&self) -> Option<Vec<FlatMove>> {
+    pub(super) fn flatten(&self) -> Stoppable<Option<Vec<FlatMove>>> {
         struct Partial {
             node: usize,
             changes: Vec<Change>,
@@ -148,7 +151,7 @@ impl MoveGraph {
             out_edges[e.from.0 as usize].push(e);
         }
         if self.paths_above(&out_edges, MAX_FLAT_PATHS) {
-            return None;
+            return Ok(None);
         }
         let mut stack = vec![Partial { node: 0, changes: Vec::new(), pre: None, group: 0 }];
         while let Some(p) = stack.pop() {
@@ -164,15 +167,15 @@ impl MoveGraph {
                         group: p.group,
                     });
                     if out.len() > MAX_FLAT_PATHS {
-                        return None;
+                        return Ok(None);
                     }
                     continue;
                 }
                 let mut pre = p.pre.clone();
                 if let Some(c) = &e.condition {
-                    let pulled = if p.changes.is_empty() { c.clone() } else { c.change_inverse(&p.changes) };
+                    let pulled = if p.changes.is_empty() { c.clone() } else { c.change_inverse(&p.changes)? };
                     pre = Some(match pre {
-                        Some(x) => x.intersection(&pulled),
+                        Some(x) => x.intersection(&pulled)?,
                         None => pulled,
                     });
                 }
@@ -181,7 +184,7 @@ impl MoveGraph {
                 stack.push(Partial { node: to, changes, pre, group });
             }
         }
-        Some(out)
+        Ok(Some(out))
     }
 }
 
@@ -266,27 +269,31 @@ mod tests {
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..6 {
-            let graph = game.moves(side);
+            let graph = game.moves(side).unwrap();
             let image = |direction: Direction, split: usize, of: &Dfa| {
-                let plans = graph.plan(direction, split).expect("the game's moves flatten");
+                let plans = graph.plan(direction, split).unwrap().expect("the game's moves flatten");
                 graph.image_by_plans(
                     plans,
                     of,
-                    (direction == Direction::Backward).then(|| game.universe(side)).as_ref(),
+                    (direction == Direction::Backward).then(|| game.universe(side).unwrap()).as_ref(),
                     &Region::whole(),
                     Resume::none(),
                 )
             };
-            let forward = image(Direction::Forward, 0, &set);
-            let backward = image(Direction::Backward, 0, &forward);
+            let forward = image(Direction::Forward, 0, &set).unwrap();
+            let backward = image(Direction::Backward, 0, &forward).unwrap();
             assert!(!forward.is_empty() && !backward.is_empty());
             for split in 1..crate::dfa::limits::SPLIT_LEVELS {
                 assert!(
-                    graph.plan(Direction::Forward, split).unwrap().len()
-                        > graph.plan(Direction::Forward, split - 1).unwrap().len()
+                    graph.plan(Direction::Forward, split).unwrap().unwrap().len()
+                        > graph.plan(Direction::Forward, split - 1).unwrap().unwrap().len()
                 );
-                assert_eq!(image(Direction::Forward, split, &set), forward, "forward, split level {split}");
-                assert_eq!(image(Direction::Backward, split, &forward), backward, "backward, split level {split}");
+                assert_eq!(image(Direction::Forward, split, &set).unwrap(), forward, "forward, split level {split}");
+                assert_eq!(
+                    image(Direction::Backward, split, &forward).unwrap(),
+                    backward,
+                    "backward, split level {split}"
+                );
             }
             set = forward;
             side = side.other();
@@ -303,37 +310,40 @@ mod tests {
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..3 {
-            set = game.moves(side).forward(&set);
+            set = game.moves(side).unwrap().forward(&set).unwrap();
             side = side.other();
         }
-        let graph = game.moves(side.other());
-        let within = &game.universe(side.other());
+        let graph = game.moves(side.other()).unwrap();
+        let within = &game.universe(side.other()).unwrap();
         let snapshots = Mutex::new(Vec::new());
         let record = |groups_done: usize, sets: &[(u32, &Dfa)]| {
             let sets = sets.iter().map(|(r, d)| (*r, (*d).clone())).collect();
             snapshots.lock().unwrap().push(Partial { groups_done, sets });
         };
-        let plans = |split: usize| graph.plan(Direction::Backward, split).expect("the game's moves flatten");
-        let whole = graph.image_by_plans(
-            plans(0),
-            &set,
-            Some(within),
-            &Region::whole(),
-            Resume { from: None, record: Some(&record) },
-        );
+        let plans = |split: usize| graph.plan(Direction::Backward, split).unwrap().expect("the game's moves flatten");
+        let whole = graph
+            .image_by_plans(
+                plans(0),
+                &set,
+                Some(within),
+                &Region::whole(),
+                Resume { from: None, record: Some(&record) },
+            )
+            .unwrap();
         let image_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
-        let left =
-            graph.filter_by_plans(plans(0), &set, Cow::Borrowed(within), Resume { from: None, record: Some(&record) });
+        let left = graph
+            .filter_by_plans(plans(0), &set, Cow::Borrowed(within), Resume { from: None, record: Some(&record) })
+            .unwrap();
         let filter_snapshots = std::mem::take(&mut *snapshots.lock().unwrap());
         assert!(!whole.is_empty() && !left.is_empty());
-        assert_eq!(left, within.difference(&whole));
+        assert_eq!(left, within.difference(&whole).unwrap());
         let groups = plans(0).len();
         assert!(groups > 2 && image_snapshots.len() == groups && filter_snapshots.len() == groups);
         for split in 0..crate::dfa::limits::SPLIT_LEVELS {
             for from in image_snapshots.iter().cloned() {
                 let resume = Resume { from: Some(from), record: None };
                 assert_eq!(
-                    graph.image_by_plans(plans(split), &set, Some(within), &Region::whole(), resume),
+                    graph.image_by_plans(plans(split), &set, Some(within), &Region::whole(), resume).unwrap(),
                     whole,
                     "split level {split}"
                 );
@@ -341,7 +351,7 @@ mod tests {
             for from in filter_snapshots.iter().cloned() {
                 let resume = Resume { from: Some(from), record: None };
                 assert_eq!(
-                    graph.filter_by_plans(plans(split), &set, Cow::Borrowed(within), resume),
+                    graph.filter_by_plans(plans(split), &set, Cow::Borrowed(within), resume).unwrap(),
                     left,
                     "split level {split}"
                 );
@@ -357,17 +367,17 @@ mod tests {
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..3 {
-            let graph = game.moves(side);
+            let graph = game.moves(side).unwrap();
             let groups = graph.groups();
             assert!(groups.len() > 1, "{groups:?}");
-            let whole = graph.forward(&set);
-            let each = groups
-                .iter()
-                .fold(Dfa::reject_all(game.shape()), |all, &g| all.union(&graph.with_groups(|x| x == g).forward(&set)));
+            let whole = graph.forward(&set).unwrap();
+            let each = groups.iter().fold(Dfa::reject_all(game.shape()), |all, &g| {
+                all.union(&graph.with_groups(|x| x == g).forward(&set).unwrap()).unwrap()
+            });
             assert_eq!(each, whole);
-            let rest = graph.with_groups(|x| x != groups[0]).forward(&set);
-            assert_eq!(rest.union(&graph.with_groups(|x| x == groups[0]).forward(&set)), whole);
-            assert!(graph.with_groups(|_| false).forward(&set).is_empty());
+            let rest = graph.with_groups(|x| x != groups[0]).forward(&set).unwrap();
+            assert_eq!(rest.union(&graph.with_groups(|x| x == groups[0]).forward(&set).unwrap()).unwrap(), whole);
+            assert!(graph.with_groups(|_| false).forward(&set).unwrap().is_empty());
             set = whole;
             side = side.other();
         }

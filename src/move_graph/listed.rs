@@ -3,6 +3,7 @@
 //! strings that have no other move in games that pass ([`Moves`], [`Pass`]).
 
 use super::{MoveGraph, Resume};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Region, Symbol};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -71,12 +72,12 @@ pub struct Pass {
 
 impl Pass {
     /// The strings the members of `set` that pass lead to.
-    fn forward(&self, set: &Dfa) -> Dfa {
+    fn forward(&self, set: &Dfa) -> Stoppable<Dfa> {
         set.intersection(&self.from)
     }
 
     /// The members of `from` that pass into `set`.
-    fn backward(&self, set: &Dfa) -> Dfa {
+    fn backward(&self, set: &Dfa) -> Stoppable<Dfa> {
         set.intersection(&self.from)
     }
 }
@@ -108,31 +109,31 @@ impl Moves {
     }
 
     /// The strings the moves lead `set` to.
-    pub fn forward(&self, set: &Dfa) -> Dfa {
-        let moved = self.forward_without_pass(set);
+    pub fn forward(&self, set: &Dfa) -> Stoppable<Dfa> {
+        let moved = self.forward_without_pass(set)?;
         match &self.pass {
-            Some(p) => moved.union(&p.forward(set)),
-            None => moved,
+            Some(p) => moved.union(&p.forward(set)?),
+            None => Ok(moved),
         }
     }
 
     /// The strings with some move into `set`.
-    pub fn backward(&self, set: &Dfa) -> Dfa {
-        let moved = self.backward_without_pass(set);
+    pub fn backward(&self, set: &Dfa) -> Stoppable<Dfa> {
+        let moved = self.backward_without_pass(set)?;
         match &self.pass {
-            Some(p) => moved.union(&p.backward(set)),
-            None => moved,
+            Some(p) => moved.union(&p.backward(set)?),
+            None => Ok(moved),
         }
     }
 
     /// The strings of `within` with some move into `set`.
-    pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
+    pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Stoppable<Dfa> {
         self.backward_within_resumable(set, within, Resume::none())
     }
 
     /// [`Moves::backward_within`] in `region` of `within` only: the regions of a cut of
     /// `within` give disjoint parts whose union is the whole image.
-    pub fn backward_within_in(&self, set: &Dfa, within: &Dfa, region: &Region) -> Dfa {
+    pub fn backward_within_in(&self, set: &Dfa, within: &Dfa, region: &Region) -> Stoppable<Dfa> {
         if region.is_whole() {
             return self.backward_within(set, within);
         }
@@ -143,70 +144,70 @@ impl Moves {
     }
 
     /// [`Moves::backward_within`], with the graph's image resumable ([`Resume`]).
-    pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
-        let moved = self.backward_within_without_pass(set, within, resume);
+    pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Stoppable<Dfa> {
+        let moved = self.backward_within_without_pass(set, within, resume)?;
         match &self.pass {
-            Some(p) => moved.union(&p.backward(set).intersection(within)),
-            None => moved,
+            Some(p) => moved.union(&p.backward(set)?.intersection(within)?),
+            None => Ok(moved),
         }
     }
 
     /// The strings of `within` with no move into `set`: `within \ backward_within(set, within)`,
     /// where the graph's moves are taken a group at a time, each group's image explored only
     /// among the strings the groups before it left ([`MoveGraph::without_path_into`]).
-    pub fn without_move_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
+    pub fn without_move_into(&self, set: &Dfa, within: &Dfa) -> Stoppable<Dfa> {
         self.without_move_into_resumable(set, Cow::Borrowed(within), Resume::none())
     }
 
     /// [`Moves::without_move_into`], with the graph's filter resumable ([`Resume`]); a
     /// `within` handed over is dropped as soon as it is narrowed.
-    pub fn without_move_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
+    pub fn without_move_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Stoppable<Dfa> {
         // A passing string has no other move: it stays exactly when its pass misses `set`.
-        let passing_in = self.pass.as_ref().map(|p| p.backward(set));
-        let left = self.without_move_into_without_pass(set, within, resume);
+        let passing_in = self.pass.as_ref().map(|p| p.backward(set)).transpose()?;
+        let left = self.without_move_into_without_pass(set, within, resume)?;
         match passing_in {
             Some(passing_in) => left.difference(&passing_in),
-            None => left,
+            None => Ok(left),
         }
     }
 
-    fn forward_without_pass(&self, set: &Dfa) -> Dfa {
+    fn forward_without_pass(&self, set: &Dfa) -> Stoppable<Dfa> {
         let Some(l) = &self.listed else { return self.graph.forward(set) };
-        let listed = set.intersection(&l.sources);
+        let listed = set.intersection(&l.sources)?;
         if listed.is_empty() {
             return self.graph.forward(set);
         }
-        let by_graph = self.graph.forward(&set.difference(&l.sources));
+        let by_graph = self.graph.forward(&set.difference(&l.sources)?)?;
         let next: Vec<Vec<Symbol>> = listed.iter().par_bridge().flat_map_iter(|s| l.successors(&s)).collect();
         by_graph.union(&Dfa::from_strings(set.shape(), &next))
     }
 
-    fn backward_without_pass(&self, set: &Dfa) -> Dfa {
+    fn backward_without_pass(&self, set: &Dfa) -> Stoppable<Dfa> {
         let Some(l) = &self.listed else { return self.graph.backward(set) };
-        let by_graph = self.graph.backward(set).difference(&l.sources);
+        let by_graph = self.graph.backward(set)?.difference(&l.sources)?;
         by_graph.union(&Self::listed_into(l, set, &l.sources))
     }
 
-    fn backward_within_without_pass(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+    fn backward_within_without_pass(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Stoppable<Dfa> {
         let Some(l) = &self.listed else { return self.graph.backward_within_resumable(set, within, resume) };
-        let listed = within.intersection(&l.sources);
+        let listed = within.intersection(&l.sources)?;
         if listed.is_empty() {
             return self.graph.backward_within_resumable(set, within, resume);
         }
-        let by_graph = self.graph.backward_within_resumable(set, &within.difference(&l.sources), resume);
+        let by_graph = self.graph.backward_within_resumable(set, &within.difference(&l.sources)?, resume)?;
         by_graph.union(&Self::listed_into(l, set, &listed))
     }
 
-    fn without_move_into_without_pass(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
+    fn without_move_into_without_pass(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Stoppable<Dfa> {
         let Some(l) = &self.listed else { return self.graph.without_path_into_resumable(set, within, resume) };
-        let listed = within.intersection(&l.sources);
+        let listed = within.intersection(&l.sources)?;
         if listed.is_empty() {
             return self.graph.without_path_into_resumable(set, within, resume);
         }
-        let rest = Cow::Owned(within.difference(&l.sources));
+        let rest = Cow::Owned(within.difference(&l.sources)?);
         drop(within);
-        let by_graph = self.graph.without_path_into_resumable(set, rest, resume);
-        by_graph.union(&listed.difference(&Self::listed_into(l, set, &listed)))
+        let by_graph = self.graph.without_path_into_resumable(set, rest, resume)?;
+        by_graph.union(&listed.difference(&Self::listed_into(l, set, &listed))?)
     }
 
     /// The members of `candidates` (all listed) with a listed successor in `set`.

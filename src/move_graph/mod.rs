@@ -24,6 +24,7 @@ pub use flat::MAX_FLAT_PATHS;
 pub use listed::{ListedMoves, Moves, Pass};
 pub use progress::{Partial, Recorder, Resume};
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::limits::{SPLIT_LEVELS, split_level};
 use crate::dfa::{Change, Dfa, Region, RelationImager, Shape, Symbol};
 use flat::{FlatMove, GroupPlan};
@@ -263,38 +264,38 @@ impl MoveGraph {
     }
 
     /// The strings every path leads `set` to.
-    pub fn forward(&self, set: &Dfa) -> Dfa {
-        if let Some(relations) = self.layer_relations() {
+    pub fn forward(&self, set: &Dfa) -> Stoppable<Dfa> {
+        if let Some(relations) = self.layer_relations()? {
             return self.relation_images(relations, set, Direction::Forward, None);
         }
-        match self.plan(Direction::Forward, split_level()) {
+        match self.plan(Direction::Forward, split_level())? {
             Some(plans) => self.image_by_plans(plans, set, None, &Region::whole(), Resume::none()),
             None => self.forward_by_stages(set),
         }
     }
 
     /// The strings with some path into `set`.
-    pub fn backward(&self, set: &Dfa) -> Dfa {
+    pub fn backward(&self, set: &Dfa) -> Stoppable<Dfa> {
         self.backward_impl(set, None, &Region::whole(), Resume::none())
     }
 
     /// The strings of `within` with some path into `set`: `within ∩ backward(set)`, computed
     /// with `within` fused into the first stage so that work outside it is never done.
-    pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Dfa {
+    pub fn backward_within(&self, set: &Dfa, within: &Dfa) -> Stoppable<Dfa> {
         self.backward_impl(set, Some(within), &Region::whole(), Resume::none())
     }
 
     /// [`MoveGraph::backward_within`] in `region` of `within` only: its members there with a
     /// path into `set`. The regions of a cut of `within` give disjoint parts whose union is
     /// the whole image.
-    pub fn backward_within_in(&self, set: &Dfa, within: &Dfa, region: &Region) -> Dfa {
+    pub fn backward_within_in(&self, set: &Dfa, within: &Dfa, region: &Region) -> Stoppable<Dfa> {
         self.backward_impl(set, Some(within), region, Resume::none())
     }
 
     /// [`MoveGraph::backward_within`], resuming after the move groups `resume.from` says are
     /// done and reporting each finished group (see [`Resume`]). Graphs that are not imaged
     /// by plans start over and report nothing.
-    pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Dfa {
+    pub fn backward_within_resumable(&self, set: &Dfa, within: &Dfa, resume: Resume) -> Stoppable<Dfa> {
         self.backward_impl(set, Some(within), &Region::whole(), resume)
     }
 
@@ -304,7 +305,7 @@ impl MoveGraph {
     /// taken one after the other, each image explored only among the strings the plans
     /// before it left: what is known to have a path into `set` is not explored again, and no
     /// union of the plans' images (most of `within` when few strings have no path) is built.
-    pub fn without_path_into(&self, set: &Dfa, within: &Dfa) -> Dfa {
+    pub fn without_path_into(&self, set: &Dfa, within: &Dfa) -> Stoppable<Dfa> {
         self.without_path_into_resumable(set, Cow::Borrowed(within), Resume::none())
     }
 
@@ -312,25 +313,26 @@ impl MoveGraph {
     /// are done (its one set is what they left) and reporting each finished group (see
     /// [`Resume`]). Graphs that are not imaged by plans start over and report nothing.
     /// `within` handed over (`Cow::Owned`) is dropped once the first group has narrowed it.
-    pub fn without_path_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Dfa {
-        if let Some(relations) = self.layer_relations() {
-            return within.difference(&self.relation_images(relations, set, Direction::Backward, Some(&within)));
+    pub fn without_path_into_resumable(&self, set: &Dfa, within: Cow<'_, Dfa>, resume: Resume) -> Stoppable<Dfa> {
+        if let Some(relations) = self.layer_relations()? {
+            return within.difference(&self.relation_images(relations, set, Direction::Backward, Some(&within))?);
         }
-        match self.plan(Direction::Backward, split_level()) {
+        match self.plan(Direction::Backward, split_level())? {
             Some(plans) => self.filter_by_plans(plans, set, within, resume),
-            None => within.difference(&self.backward_dag(set, Some(&within))),
+            None => within.difference(&self.backward_dag(set, Some(&within))?),
         }
     }
 
-    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>, region: &Region, resume: Resume) -> Dfa {
-        let plans = self.plan(Direction::Backward, split_level());
+    fn backward_impl(&self, set: &Dfa, within: Option<&Dfa>, region: &Region, resume: Resume) -> Stoppable<Dfa> {
+        let plans = self.plan(Direction::Backward, split_level())?;
+        let relations = self.layer_relations()?;
         if let (false, Some(w)) = (region.is_whole(), within)
-            && (self.layer_relations().is_some() || plans.is_none())
+            && (relations.is_some() || plans.is_none())
         {
             // Only the plans' engine takes a region as it goes; the others get its copy.
             return self.backward_impl(set, Some(&w.restricted_to(region)), &Region::whole(), resume);
         }
-        if let Some(relations) = self.layer_relations() {
+        if let Some(relations) = relations {
             return self.relation_images(relations, set, Direction::Backward, within);
         }
         match plans {

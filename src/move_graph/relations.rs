@@ -2,6 +2,7 @@
 //! one symbol relation per layer, imaged by a kept [`RelationImager`].
 
 use super::{Direction, MoveGraph};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, RelationImager, Symbol};
 
 impl MoveGraph {
@@ -10,24 +11,25 @@ impl MoveGraph {
     /// layer, computed once. Images then take the graph's kept [`RelationImager`], one pass
     /// over all layers, instead of a pass that carries every move's hypotheses (Nim 8x31:
     /// 3,968 moves).
-    pub(super) fn layer_relations(&self) -> Option<&[LayerRelation]> {
-        self.relations.get_or_init(|| self.find_layer_relations()).as_deref()
+    pub(super) fn layer_relations(&self) -> Stoppable<Option<&[LayerRelation]>> {
+        Ok(crate::once::get_or_try_init(&self.relations, || self.find_layer_relations())?.as_deref())
     }
-    pub(super) fn find_layer_relations(&self) -> Option<Vec<LayerRelation>> {
+    pub(super) fn find_layer_relations(&self) -> Stoppable<Option<Vec<LayerRelation>>> {
         if self.relabel.is_some() {
-            return None;
+            return Ok(None);
         }
         let unconditional = |c: &Option<Dfa>| c.as_ref().is_none_or(Dfa::is_full);
         let mut by_layer: std::collections::BTreeMap<usize, Vec<(Symbol, Symbol)>> = Default::default();
-        for p in self.flat()? {
+        let Some(paths) = self.flat()? else { return Ok(None) };
+        for p in paths {
             match p.changes[..] {
                 [c] if unconditional(&p.pre) && unconditional(&p.post) => {
                     by_layer.entry(c.layer).or_default().push((c.from, c.to))
                 }
-                _ => return None,
+                _ => return Ok(None),
             }
         }
-        Some(by_layer.into_iter().collect())
+        Ok(Some(by_layer.into_iter().collect()))
     }
     /// The union over `relations` of the images (or, `backward`, preimages) of `set`, within
     /// `within` when given: one pass over all layers with the graph's kept imager
@@ -38,8 +40,9 @@ impl MoveGraph {
         set: &Dfa,
         direction: Direction,
         within: Option<&Dfa>,
-    ) -> Dfa {
-        // A poisoned lock only means an earlier image panicked; the imager is rebuilt then.
+    ) -> Stoppable<Dfa> {
+        // A poisoned lock only means an earlier image panicked; the imager is rebuilt then. A
+        // stop leaves it usable (it memoises finished nodes only).
         let mut slot = self.imagers[direction.index()].lock().unwrap_or_else(|e| {
             let mut guard = e.into_inner();
             *guard = None;

@@ -138,7 +138,7 @@ pub fn check_solution(game: &dyn Game, solution: &Solution, sample: usize, seed:
     for rest in &solution.rest {
         let all = rest.positions.is_some_and(|n| n <= sample as u128);
         let members = if all {
-            solution.rest_positions(rest).to_strings()
+            solution.rest_positions(rest)?.to_strings()
         } else {
             solution.sample_rest(rest, sample, &mut rng)?
         };

@@ -19,6 +19,7 @@ use super::pass::SecondSide;
 use super::universe::UniverseSets;
 use super::{PerSide, Sides, Solver, set_passes, timed};
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::error::{Error, Result};
 use crate::game::{Game, PositionClass};
 use crate::solved::solution::{ClassUniverse, ClassValues};
@@ -37,10 +38,6 @@ impl Solver<'_> {
     /// [`Error::BadParameters`] if the game declares no classes; class files of another game
     /// or corrupt; file errors.
     pub fn solve_by_classes(&mut self, dir: Option<&Path>) -> Result<Solution> {
-        crate::dfa::limits::catch_engine_stop(|| self.solve_by_classes_unchecked(dir))?
-    }
-
-    fn solve_by_classes_unchecked(&mut self, dir: Option<&Path>) -> Result<Solution> {
         self.checkpoints.set_mode(Mode::Strong);
         let classes = self.declared_classes()?;
         // Which later class last needs each class's values, so that they leave memory then.
@@ -78,7 +75,7 @@ impl Solver<'_> {
         }
         done.extend(values.into_iter().flatten().flatten());
         let initial = self.game.initial();
-        self.finish(Mode::Strong, initial, unite_by_value(done), Vec::new())
+        self.finish(Mode::Strong, initial, unite_by_value(done)?, Vec::new())
     }
 
     /// Solve the one class named `name`, reading the values of the lower classes it needs
@@ -88,10 +85,6 @@ impl Solver<'_> {
     /// [`Error::BadParameters`] for a class the game does not have; [`Error::Mismatch`] naming a
     /// lower class whose file is missing, or is of another game or class; corrupt files.
     pub fn solve_one_class(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
-        crate::dfa::limits::catch_engine_stop(|| self.solve_one_class_unchecked(dir, name))?
-    }
-
-    fn solve_one_class_unchecked(&mut self, dir: &Path, name: &str) -> Result<ClassValues> {
         self.checkpoints.set_mode(Mode::Strong);
         let classes = self.declared_classes()?;
         let Some(k) = classes.iter().position(|c| c.name == name) else {
@@ -130,7 +123,7 @@ impl Solver<'_> {
 
     /// The game's classes, checked to be listed lowest first.
     fn declared_classes(&self) -> Result<Vec<PositionClass>> {
-        let classes = self.game.classes();
+        let classes = self.game.classes()?;
         if classes.is_empty() {
             return Err(Error::BadParameters(format!("{} declares no classes", self.game.name())));
         }
@@ -186,22 +179,22 @@ impl Solver<'_> {
             set_passes(&mut self.moves, Some(passing));
             self.whole_passes = false;
         }
-        let mut start = self.pass_start(sets);
+        let mut start = self.pass_start(sets)?;
         // Where one move from the class can lead: the class, and the part of the lower
         // classes that its moves land on (by side to move after the move).
-        let lower_sets = class.successors.iter().fold(empty.clone(), |acc, &s| acc.union(&classes[s].set));
+        let lower_sets = class.successors.iter().try_fold(empty.clone(), |acc, &s| acc.union(&classes[s].set))?;
         let landing = match &targets {
             // A swept universe is closed under moves, so its successor classes' universes
             // hold every position a move from the class reaches. They serve as the landing
             // set as they are: a superset changes no value (no move reaches the extra
             // positions), and the forward image that would trim them costs a large share of a
             // class solve (`docs/measurements.md`, classes over swept universes).
-            Some(targets) => targets.map(|_, u| u.intersection(&lower_sets)),
-            None => self.whole_made().universe.map(|o, u| {
+            Some(targets) => targets.try_map(|_, u| u.intersection(&lower_sets))?,
+            None => self.whole_made().universe.try_map(|o, u| {
                 let mover = o.other();
-                let image = timed!("landing", self.moves[mover].forward(&start.undecided.sets()[mover]));
-                image.intersection(&lower_sets).intersection(u)
-            }),
+                let image = timed!("landing", self.moves[mover].forward(&start.undecided.sets()[mover])?);
+                image.intersection(&lower_sets)?.intersection(u)
+            })?,
         };
         drop(lower_sets);
         let mut lower = timed!("lower values", LowerValues::new(&shape, lower, &landing)?);
@@ -210,7 +203,7 @@ impl Solver<'_> {
         start.class = Some(class.name.clone());
         start.lower = lower;
         start.second_side = SecondSide::Imaged;
-        Ok(self.backward_pass(start)?.into_values())
+        Ok(self.backward_pass(start)?.into_values()?)
     }
 
     /// Class `k`'s sets, and where its moves land (`None`: in the whole universe, whose sets
@@ -224,14 +217,14 @@ impl Solver<'_> {
     ) -> Result<(UniverseSets, Option<PerSide<Dfa>>)> {
         let class = &classes[k];
         if let ClassUniverses::ByRule = universes {
-            self.make_whole();
+            self.make_whole()?;
             let w = self.whole_made();
-            let within = |sets: &PerSide<Dfa>| sets.map(|_, d| d.intersection(&class.set));
+            let within = |sets: &PerSide<Dfa>| sets.try_map(|_, d| d.intersection(&class.set));
             let sets = UniverseSets {
-                universe: within(&w.universe),
-                lost: within(&w.lost),
-                won: within(&w.won),
-                ongoing: within(&w.ongoing),
+                universe: within(&w.universe)?,
+                lost: within(&w.lost)?,
+                won: within(&w.won)?,
+                ongoing: within(&w.ongoing)?,
                 passing: None,
             };
             return Ok((sets, None));
@@ -247,9 +240,9 @@ impl Solver<'_> {
         let mut targets = universe.clone();
         for &s in &class.successors {
             let next = per_side(universes.get(self.game, s, classes)?);
-            targets = targets.zip_map(&next, |_, t, n| t.union(n));
+            targets = targets.try_zip_map(&next, |_, t, n| t.union(n))?;
         }
-        let sets = UniverseSets::new(self.game, &self.moves, universe, Some(&targets));
+        let sets = UniverseSets::new(self.game, &self.moves, universe, Some(&targets))?;
         Ok((sets, Some(targets)))
     }
 
@@ -333,14 +326,14 @@ impl ClassUniverses {
 
 /// One entry per (side, value): the union of the entries of every class with that value, in
 /// the order each value first appears. A solution file holds each value once.
-fn unite_by_value(classes: Vec<ValueClass>) -> Vec<ValueClass> {
+fn unite_by_value(classes: Vec<ValueClass>) -> Stoppable<Vec<ValueClass>> {
     let mut united: Vec<ValueClass> = Vec::new();
     for c in classes {
         match united.iter_mut().find(|u| u.side == c.side && u.outcome == c.outcome) {
-            Some(u) => u.set = u.set.union(&c.set),
+            Some(u) => u.set = u.set.union(&c.set)?,
             None => united.push(c),
         }
     }
     united.retain(|c| !c.set.is_empty());
-    united
+    Ok(united)
 }

@@ -31,7 +31,7 @@ impl Solver<'_> {
             let [_, journal] = self.journals(step, s);
             let record = |groups: usize, sets: &[(u32, &Dfa)]| journal.record(groups, sets);
             let resume = journal.start(&record)?;
-            return Ok(timed!("new losses", moves.without_move_into_resumable(escape, open, resume)));
+            return Ok(timed!("new losses", moves.without_move_into_resumable(escape, open, resume)?));
         }
         // The journal of the parts holds the losses of the parts done (its "groups" count
         // parts); each part's filter keeps its own journal of move groups.
@@ -50,16 +50,16 @@ impl Solver<'_> {
             }
         };
         for (k, part) in parts.iter().enumerate().skip(done) {
-            let open_part = timed!("part", open.intersection(part));
+            let open_part = timed!("part", open.intersection(part)?);
             if !open_part.is_empty() {
                 let journal = self.part_journal(step, s, Some(k));
                 let record = |groups: usize, sets: &[(u32, &Dfa)]| journal.record(groups, sets);
                 let resume = journal.start(&record)?;
                 let lost = timed!(
                     format!("losses {}/{}", k + 1, parts.len()),
-                    moves.without_move_into_resumable(escape, Cow::Owned(open_part), resume)
+                    moves.without_move_into_resumable(escape, Cow::Owned(open_part), resume)?
                 );
-                losses.unite_with(&lost);
+                losses.unite_with(&lost)?;
             }
             // The last part is always saved: reloading the parked sets after the filter has
             // gone over the budget before, and the filter's result should not go with it.
@@ -111,26 +111,27 @@ mod tests {
             part_above: 0,
             ..SolveOptions::default()
         };
-        let solver = Solver::with_options(&game, options(Duration::ZERO));
+        let solver = Solver::with_options(&game, options(Duration::ZERO)).unwrap();
         let s = Side::First;
         let t = StepKey::Backward { class: None, iteration: 1 };
         let open = solver.ongoing(s).clone();
-        let parts = game.filter_parts(s);
+        let parts = game.filter_parts(s).unwrap();
         assert_eq!(parts.len(), 9);
         // An escape set that some positions reach and others cannot: the positions with the
         // hole in the first row.
-        let escape = parts[..3].iter().fold(Dfa::reject_all(open.shape()), |acc, p| acc.union(p));
-        let escape = escape.intersection(solver.universe(s));
-        let whole = solver.moves(s).without_move_into(&escape, &open);
+        let escape = parts[..3].iter().fold(Dfa::reject_all(open.shape()), |acc, p| acc.union(p).unwrap());
+        let escape = escape.intersection(solver.universe(s)).unwrap();
+        let whole = solver.moves(s).without_move_into(&escape, &open).unwrap();
         assert!(!whole.is_empty() && whole != open);
-        assert!(parts.iter().filter(|p| !whole.intersection(p).is_empty()).count() >= 2);
+        assert!(parts.iter().filter(|p| !whole.intersection(p).unwrap().is_empty()).count() >= 2);
         let by_parts = solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap();
         assert_eq!(by_parts, whole);
         // Everything journaled: the next run only reads the losses back.
         assert_eq!(solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap(), whole);
         for done in [0, 1, 4, 9] {
             let losses = parts[..done].iter().fold(Dfa::reject_all(open.shape()), |acc, part| {
-                acc.union(&solver.moves(s).without_move_into(&escape, &open.intersection(part)))
+                acc.union(&solver.moves(s).without_move_into(&escape, &open.intersection(part).unwrap()).unwrap())
+                    .unwrap()
             });
             solver.part_journal(&t, s, None).record(done, &[(0, &losses)]);
             assert_eq!(solver.escape_filter(&t, s, Cow::Borrowed(&open), &escape).unwrap(), whole, "{done} parts");
@@ -142,7 +143,7 @@ mod tests {
         solver.forget_part_journals(&t, s);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
         // However long the interval, a filter's last part is journaled.
-        let solver = Solver::with_options(&game, options(Duration::from_secs(3600)));
+        let solver = Solver::with_options(&game, options(Duration::from_secs(3600))).unwrap();
         let u = StepKey::Backward { class: None, iteration: 2 };
         assert_eq!(solver.escape_filter(&u, s, Cow::Borrowed(&open), &escape).unwrap(), whole);
         let journal = solver.part_journal(&u, s, None).resume().unwrap().expect("the last part is journaled");

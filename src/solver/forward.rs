@@ -19,7 +19,7 @@ impl Solver<'_> {
         max_plies: Option<u32>,
     ) -> Result<Vec<Dfa>> {
         let shape = self.game.shape().clone();
-        self.make_whole();
+        self.make_whole()?;
         let mut plies = vec![Dfa::from_string(&shape, &start.board)];
         self.recorder.record(Phase::Forward, 0, start.side, SetName::Reachable, &plies[0]);
         loop {
@@ -37,11 +37,11 @@ impl Solver<'_> {
                     .map(|(_, d)| d)
                     .ok_or_else(|| Error::Mismatch(format!("{name}: empty checkpoint")))?,
                 None => {
-                    let mut expand = plies[k as usize].intersection(&self.whole_made().ongoing[side]);
+                    let mut expand = plies[k as usize].intersection(&self.whole_made().ongoing[side])?;
                     if let Some(d) = decided {
-                        expand = expand.difference(&d[side]);
+                        expand = expand.difference(&d[side])?;
                     }
-                    let next = self.forward(side, &expand);
+                    let next = self.forward(side, &expand)?;
                     self.checkpoints.save(&name, &[(SetName::Reachable.as_str(), &next)])?;
                     next
                 }

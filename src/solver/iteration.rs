@@ -12,6 +12,7 @@ use super::pass::{IterationInput, SecondSide, with_lower};
 use super::undecided::{Draws, Undecided};
 use super::{JournalPart, PerSide, Solver, StepKey, timed};
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::error::{Error, Result};
 use crate::move_graph::Moves;
 use crate::vocabulary::Side;
@@ -39,11 +40,17 @@ const NARROW_RATIO: (usize, usize) = (2, 5);
 ///
 /// When nothing was newly won (every other iteration, as wins and losses alternate) the
 /// `within` set is borrowed, not copied: it is gigabytes on the largest classes.
-fn open_for_losses<'a>(moves: &Moves, newest_win: &Dfa, within: &'a Dfa, new_wins: &Dfa, draws: Draws) -> Cow<'a, Dfa> {
-    let open = if new_wins.is_empty() { Cow::Borrowed(within) } else { Cow::Owned(within.difference(new_wins)) };
+fn open_for_losses<'a>(
+    moves: &Moves,
+    newest_win: &Dfa,
+    within: &'a Dfa,
+    new_wins: &Dfa,
+    draws: Draws,
+) -> Stoppable<Cow<'a, Dfa>> {
+    let open = if new_wins.is_empty() { Cow::Borrowed(within) } else { Cow::Owned(within.difference(new_wins)?) };
     let narrow = draws == Draws::Possible
         && newest_win.nontrivial_state_count() * NARROW_RATIO.1 < open.nontrivial_state_count() * NARROW_RATIO.0;
-    if narrow { Cow::Owned(timed!("candidates", moves.backward_within(newest_win, &open))) } else { open }
+    Ok(if narrow { Cow::Owned(timed!("candidates", moves.backward_within(newest_win, &open)?)) } else { open })
 }
 
 /// What a side's escape filter takes: the positions its new losses lie among and the set
@@ -78,7 +85,7 @@ impl Solver<'_> {
             let (win, undecided) = (&*win, &*undecided);
             return self.both_sides(undecided.sets(), input.second_side, |s: Side| {
                 let dw = self.new_wins(step, &input, s, undecided)?;
-                let dl = match self.loss_step(&input, s, &dw, win, undecided) {
+                let dl = match self.loss_step(&input, s, &dw, win, undecided)? {
                     Some(LossStep { open, escape }) => {
                         let open = match open {
                             Open::Undecided => Cow::Borrowed(&undecided.sets()[s]),
@@ -98,7 +105,7 @@ impl Solver<'_> {
             dw[s] = self.new_wins(step, &input, s, undecided)?;
         }
         for &s in win.sides() {
-            if let Some(loss_step) = self.loss_step(&input, s, &dw[s], win, undecided) {
+            if let Some(loss_step) = self.loss_step(&input, s, &dw[s], win, undecided)? {
                 dl[s] = self.park_and_filter(step, s, loss_step, win, undecided)?;
             }
         }
@@ -109,10 +116,10 @@ impl Solver<'_> {
     fn new_wins(&self, step: &StepKey, input: &IterationInput<'_>, s: Side, undecided: &Undecided) -> Result<Dfa> {
         let o = s.other();
         let [win_journal, _] = self.journals(step, s);
-        let newest_loss = with_lower(&input.new_loss[o][input.n], &input.lower_loss[o]);
+        let newest_loss = with_lower(&input.new_loss[o][input.n], &input.lower_loss[o])?;
         let record = |groups: usize, sets: &[(u32, &Dfa)]| win_journal.record(groups, sets);
         let resume = win_journal.start(&record)?;
-        Ok(timed!("new wins", self.moves[s].backward_within_resumable(&newest_loss, undecided.for_wins(s), resume)))
+        Ok(timed!("new wins", self.moves[s].backward_within_resumable(&newest_loss, undecided.for_wins(s), resume)?))
     }
 
     /// Side `s`'s escape filter's input, given its new wins `dw`; `None` when there can be
@@ -124,28 +131,28 @@ impl Solver<'_> {
         dw: &Dfa,
         win: &PerSide<Dfa>,
         undecided: &Undecided,
-    ) -> Option<LossStep> {
+    ) -> Stoppable<Option<LossStep>> {
         let o = s.other();
-        let newest_win = with_lower(&input.new_win[o][input.n], &input.lower_win[o]);
+        let newest_win = with_lower(&input.new_win[o][input.n], &input.lower_win[o])?;
         if newest_win.is_empty() {
-            return None;
+            return Ok(None);
         }
         let draws = Draws::of(self.game.has_draws());
-        let open = open_for_losses(&self.moves[s], &newest_win, &undecided.sets()[s], dw, draws);
+        let open = open_for_losses(&self.moves[s], &newest_win, &undecided.sets()[s], dw, draws)?;
         drop(newest_win);
         if open.is_empty() {
-            return None;
+            return Ok(None);
         }
         let escape = timed!("escape", {
-            let not_won = input.reach[o].difference(&win[o]);
+            let not_won = input.reach[o].difference(&win[o])?;
             let so_far = &input.lower_won_so_far[o];
-            if so_far.is_empty() { not_won } else { not_won.difference(so_far) }
+            if so_far.is_empty() { not_won } else { not_won.difference(so_far)? }
         });
         let open = match open {
             Cow::Borrowed(_) => Open::Undecided,
             Cow::Owned(open) => Open::Narrowed(open),
         };
-        Some(LossStep { open, escape })
+        Ok(Some(LossStep { open, escape }))
     }
 
     /// Both sides' increments from `side_step` (one side's new wins and losses): once when
@@ -171,7 +178,8 @@ impl Solver<'_> {
         let (first, second) = if second_side == SecondSide::MayMirror && self.mirror.applies(sides) {
             let (dw0, dl0) = side_step(Side::First)?;
             match rayon::join(|| self.mirror.apply(&dw0), || self.mirror.apply(&dl0)) {
-                (Some(dw1), Some(dl1)) => ((dw0, dl0), (dw1, dl1)),
+                (Ok(Some(dw1)), Ok(Some(dl1))) => ((dw0, dl0), (dw1, dl1)),
+                (Err(stop), _) | (_, Err(stop)) => return Err(stop.into()),
                 // The rotation would cost more than the images it replaces.
                 _ => ((dw0, dl0), side_step(Side::Second)?),
             }

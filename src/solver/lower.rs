@@ -2,6 +2,7 @@
 //! one move can reach when solving by classes, none for the whole universe.
 
 use super::{PerSide, Sides, Solver, StepKey};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Shape};
 use crate::error::{Error, Result};
 use crate::solved::ValueClass;
@@ -55,23 +56,27 @@ impl LowerValues {
                 Outcome::Draw => continue,
                 o => return Err(Error::Mismatch(format!("a lower class's value {o} has no exact distance"))),
             };
-            let set = v.set.intersection(&landing[v.side]);
+            let set = v.set.intersection(&landing[v.side])?;
             let by_distance = &mut parts[v.side];
             if by_distance.len() <= plies {
                 by_distance.resize_with(plies + 1, Vec::new);
             }
             by_distance[plies].push(set);
         }
-        let unite = |_: Side, by_distance: Vec<Vec<Dfa>>| -> Vec<Dfa> {
+        let unite = |_: Side, by_distance: Vec<Vec<Dfa>>| -> Stoppable<Vec<Dfa>> {
             by_distance
                 .into_iter()
                 .map(|mut sets| match sets.len() {
-                    1 => sets.pop().expect("one set"),
+                    1 => Ok(sets.pop().expect("one set")),
                     _ => Dfa::union_all(shape, &sets.iter().collect::<Vec<_>>()),
                 })
                 .collect()
         };
-        Ok(LowerValues { win: win_parts.into_map(unite), loss: loss_parts.into_map(unite), held: Held::InMemory })
+        Ok(LowerValues {
+            win: win_parts.try_into_map(unite)?,
+            loss: loss_parts.try_into_map(unite)?,
+            held: Held::InMemory,
+        })
     }
 
     /// DFA states of all the sets together (for the trace).
@@ -217,7 +222,7 @@ mod tests {
         let values = || LowerValues::new(&shape, classes.iter().map(Cow::Borrowed).collect(), &landing).unwrap();
         let dir = crate::scratch::tempdir();
         let options = super::super::SolveOptions { checkpoints: Some(dir.path().to_path_buf()), ..Default::default() };
-        let solver = Solver::with_options(&game, options);
+        let solver = Solver::with_options(&game, options).unwrap();
         let (mut memory, mut parked) = (values(), values());
         solver.park_lower("c", &mut parked, &empty).unwrap();
         assert_eq!(parked.max_distance(), Some(1));

@@ -8,7 +8,7 @@ use super::running::{RunHome, RunManifest, RunningSet};
 use super::step_key::JournalPart;
 use super::{PerSide, Solver, StepKey, pass};
 use crate::dfa::Dfa;
-use crate::dfa::limits::{self, catch_engine_stop};
+use crate::dfa::limits::{self, Stoppable};
 use crate::error::{Error, Result};
 use crate::move_graph::Moves;
 use crate::record::{Phase, SetName};
@@ -43,9 +43,9 @@ impl Solver<'_> {
         }
         let mut r = self.retrograde(Some(depth))?;
         let sides = r.win.sharing();
-        let decided = r.win.zip_map(&r.loss, |_, w, l| w.union(l));
+        let decided = r.win.try_zip_map(&r.loss, |_, w, l| w.union(l))?;
         let mut plies = self.forward_plies(initial, Some(&decided), None)?;
-        let backup_moves = catch_engine_stop(|| PerSide::new(sides, |s| self.moves_of_undecided(s, &decided[s])))?;
+        let backup_moves = PerSide::try_new(sides, |s| self.moves_of_undecided(s, &decided[s]))?;
         let job = self.meet_job;
         match job.map(MeetJob::ply) {
             Some(None) => {
@@ -118,11 +118,11 @@ impl Solver<'_> {
         // those plies' forward sets. These are the solve's small sets; the running values
         // that hold the same positions are its largest, and subtracting them was the
         // backup's peak memory on 6x6 (`docs/measurements.md`).
-        let unvalued = |k: usize, ply: &Dfa, ongoing: &PerSide<Dfa>, later: &PerSide<Dfa>| {
+        let unvalued = |k: usize, ply: &Dfa, ongoing: &PerSide<Dfa>, later: &PerSide<Dfa>| -> Result<(Dfa, Dfa)> {
             let s = Side::after(initial.side, Ply(k as u32));
-            let fresh = ply.intersection(&ongoing[s]).difference(&decided[s]);
-            let reached = ply.intersection(&decided[s]);
-            (fresh.difference(&later[s]), reached)
+            let fresh = ply.intersection(&ongoing[s])?.difference(&decided[s])?;
+            let reached = ply.intersection(&decided[s])?;
+            Ok((fresh.difference(&later[s])?, reached))
         };
         // Each ply is a chain (its positions to value, their preimage, the running
         // unions the next ply reads). The other thread meanwhile prepares the next
@@ -136,7 +136,7 @@ impl Solver<'_> {
         let mut later = PerSide::new(sides, |_| empty.clone());
         let spill = self.spill.clone();
         let add_later = |later: &mut PerSide<Dfa>, side: Side, ply: Dfa| -> Result<()> {
-            let union = catch_engine_stop(|| later[side].union(&ply))?;
+            let union = later[side].union(&ply)?;
             later[side] = spill.keep(union)?;
             Ok(())
         };
@@ -226,7 +226,7 @@ impl Solver<'_> {
                 }
             }
             let ply = take_ply(k);
-            reached_decided[side].add(&ply.intersection(&decided[side]))?;
+            reached_decided[side].add(&ply.intersection(&decided[side])?)?;
             add_later(&mut later, side, ply)?;
             undone = k;
         }
@@ -255,7 +255,7 @@ impl Solver<'_> {
         let mut prepared = match undone.checked_sub(1) {
             Some(k) => {
                 let ply = take_ply(k);
-                let prepared = catch_engine_stop(|| unvalued(k, &ply, &self.whole_made().ongoing, &later))?;
+                let prepared = unvalued(k, &ply, &self.whole_made().ongoing, &later)?;
                 add_later(&mut later, Side::after(initial.side, Ply(k as u32)), ply)?;
                 Some(prepared)
             }
@@ -296,14 +296,14 @@ impl Solver<'_> {
                     "     ply {k} {side}: new wins of {} states among {} states, from losses of {:?} states, in {:.2} s",
                     win_new.nontrivial_state_count(), new.nontrivial_state_count(),
                     losses.iter().map(|l| l.nontrivial_state_count()).collect::<Vec<_>>(), started.elapsed().as_secs_f64());
-                let lose_new = catch_engine_stop(|| new.difference(&win_new))?;
+                let lose_new = new.difference(&win_new)?;
                 Ok((win_new, lose_new, seen))
             };
             // A job of this ply stops after it: the next ply is not prepared.
             let before = if fixed.is_some() { None } else { k.checked_sub(1).map(|j| (j, take_ply(j))) };
             let prepare = |(j, ply): &(usize, Dfa)| {
                 let started = std::time::Instant::now();
-                let prepared = catch_engine_stop(|| unvalued(*j, ply, ongoing, later_ref));
+                let prepared = unvalued(*j, ply, ongoing, later_ref);
                 tracing::debug!(target: "dfasolve::solver", "     ply {j} prepared in {:.2} s", started.elapsed().as_secs_f64());
                 prepared
             };
@@ -373,7 +373,7 @@ impl Solver<'_> {
         let mut reachable_valued = 0u128;
         let counted = |set: &Dfa| set.checked_count().unwrap_or(u128::MAX);
         for ((s, reached), (_, loss)) in reached_decided.into_iter_sides().zip(loss_all.into_iter_sides()) {
-            let reached = reached.into_dfa();
+            let reached = reached.into_dfa()?;
             self.recorder.record(Phase::Backup, 0, s, SetName::ReachedDecided, &reached);
             let domain = std::mem::replace(&mut later[s], empty.clone());
             let valued = counted(&domain);
@@ -414,21 +414,21 @@ impl Solver<'_> {
     /// new wins are positions outside `decided` with a move into a loss: those groups find
     /// none, and imaging them against the loss sets can cost as much as a group that does
     /// (Breakthrough's first side: its moves onto the last row of the string).
-    fn moves_of_undecided(&self, side: Side, decided: &Dfa) -> Option<Moves> {
+    fn moves_of_undecided(&self, side: Side, decided: &Dfa) -> Stoppable<Option<Moves>> {
         let (moves, made) = (&self.moves[side], self.whole_made());
-        let undecided = made.ongoing[side].difference(decided);
+        let undecided = made.ongoing[side].difference(decided)?;
         let mut idle = Vec::new();
         for group in moves.groups() {
-            let only = moves.with_groups(|g| g == group)?;
-            if only.backward_within(&made.universe[side.other()], &undecided).is_empty() {
+            let Some(only) = moves.with_groups(|g| g == group) else { return Ok(None) };
+            if only.backward_within(&made.universe[side.other()], &undecided)?.is_empty() {
                 idle.push(group);
             }
         }
         if idle.is_empty() {
-            return None;
+            return Ok(None);
         }
         tracing::debug!(target: "dfasolve::solver", "     {side}: the backup leaves out move groups {idle:?}, which no undecided position has");
-        moves.with_groups(|g| !idle.contains(&g))
+        Ok(moves.with_groups(|g| !idle.contains(&g)))
     }
 }
 

@@ -3,6 +3,7 @@
 //! their own, within a memory budget.
 
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::game::SideMirror;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -92,21 +93,21 @@ impl Mirror {
 
     /// The mirror image of `set`, or `None` when it would run over the budget (or a set as
     /// large already did).
-    pub(super) fn apply(&self, set: &Dfa) -> Option<Dfa> {
-        let m = self.side_mirror?;
+    pub(super) fn apply(&self, set: &Dfa) -> Stoppable<Option<Dfa>> {
+        let Some(m) = self.side_mirror else { return Ok(None) };
         let t = Instant::now();
         if set.state_count() >= self.refused_at.load(Ordering::Relaxed) {
             tracing::debug!(target: "dfasolve::solver", "{:>12}: skipped, a set as large was over budget before", "mirror");
-            return None;
+            return Ok(None);
         }
         let (per_state, base) = self.budget;
         let budget = set.state_count().saturating_mul(per_state).saturating_add(base);
-        let out = m.apply_bounded(set, budget);
+        let out = m.apply_bounded(set, budget)?;
         if out.is_none() {
             self.refused_at.fetch_min(set.state_count(), Ordering::Relaxed);
         }
         let states = out.as_ref().map_or("over budget".into(), |d| format!("{} states", d.nontrivial_state_count()));
         tracing::debug!(target: "dfasolve::solver", "{:>12}: {:8.3} s, {states}", "mirror", t.elapsed().as_secs_f64());
-        out
+        Ok(out)
     }
 }

@@ -65,6 +65,7 @@ pub use step_key::{JournalPart, NotAStepKey, StepKey};
 
 use crate::dfa::Dfa;
 use crate::dfa::limits::InstalledLimits;
+use crate::dfa::limits::Stoppable;
 use crate::error::{Error, Result};
 use crate::game::Game;
 use crate::move_graph::{Moves, Pass};
@@ -135,29 +136,38 @@ pub struct Solver<'g> {
 
 impl<'g> Solver<'g> {
     /// Prepare the move graphs and terminal sets of `game`, with the default options.
-    pub fn new(game: &'g dyn Game) -> Solver<'g> {
+    ///
+    /// # Errors
+    /// An engine stop while making the move graphs or the universe's sets.
+    pub fn new(game: &'g dyn Game) -> Result<Solver<'g>> {
         Solver::with_options(game, SolveOptions::default())
     }
 
     /// Prepare the move graphs and terminal sets of `game` to solve with `options` (their
     /// engine limits are in force from now on, for as long as the solver lives).
-    pub fn with_options(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
-        let mut solver = Solver::for_classes(game, options);
-        solver.make_whole();
-        solver
+    ///
+    /// # Errors
+    /// As [`Solver::new`].
+    pub fn with_options(game: &'g dyn Game, options: SolveOptions) -> Result<Solver<'g>> {
+        let mut solver = Solver::for_classes(game, options)?;
+        solver.make_whole()?;
+        Ok(solver)
     }
 
     /// Prepare the move graphs of `game` for a solve by classes with `options`, without the
     /// whole universe's sets: a game whose universe is made class by class
     /// ([`SolverHints::class_universes`](crate::game::SolverHints::class_universes)) then never builds them. Any other solve makes them when
     /// it starts; the accessors of those sets need them made.
-    pub fn for_classes(game: &'g dyn Game, options: SolveOptions) -> Solver<'g> {
+    ///
+    /// # Errors
+    /// An engine stop while making the move graphs.
+    pub fn for_classes(game: &'g dyn Game, options: SolveOptions) -> Result<Solver<'g>> {
         let started = Instant::now();
         let limits = options.limits.install();
         // With mover-relative strings both sides are the same computation: done once.
         let sides = Sides::of_game(game.mover_relative());
-        let moves = PerSide::new(sides, |s| game.solver_moves(s));
-        Solver {
+        let moves = PerSide::try_new(sides, |s| game.solver_moves(s))?;
+        Ok(Solver {
             game,
             moves,
             sides,
@@ -171,7 +181,7 @@ impl<'g> Solver<'g> {
             _limits: limits,
             journal_every: options.journal_every,
             park_above: options.park_above,
-            filter_parts: PerSide::new(sides, |s| game.filter_parts(s)),
+            filter_parts: PerSide::try_new(sides, |s| game.filter_parts(s))?,
             part_above: options.part_above,
             mirror: Mirror::new(
                 if sides == Sides::Shared { None } else { game.side_mirror() },
@@ -182,7 +192,7 @@ impl<'g> Solver<'g> {
             backup_parts: options.backup_parts.max(1),
             meet_job: options.meet_job,
             run_cap: options.run_cap.unwrap_or_else(|| default_run_cap(options.limits.memory_budget)),
-        }
+        })
     }
 
     /// Call `f` with every step record as it is produced (e.g. to grow a record file; the
@@ -228,19 +238,20 @@ impl<'g> Solver<'g> {
 
     /// The whole universe's sets, made now if they are not yet, with the whole universe's
     /// passes on the moves.
-    fn make_whole(&mut self) {
+    fn make_whole(&mut self) -> Stoppable<()> {
         if self.whole.is_none() {
             let game = self.game;
             // Said first: on a large game these sets alone take minutes.
             crate::progress!("{}: making the universe and the sets of finished positions", game.name());
-            let universe = PerSide::new(self.sides, |s| timed!("universe", game.universe(s)));
-            self.whole = Some(UniverseSets::new(game, &self.moves, universe, None));
+            let universe = PerSide::try_new(self.sides, |s| Ok(timed!("universe", game.universe(s)?)))?;
+            self.whole = Some(UniverseSets::new(game, &self.moves, universe, None)?);
         }
         let whole = self.whole.as_ref().expect("made above");
         if !self.whole_passes {
             set_passes(&mut self.moves, whole.passing.as_ref());
             self.whole_passes = true;
         }
+        Ok(())
     }
 
     /// The whole universe's sets, made by [`Solver::make_whole`] before any whole-universe step.
@@ -254,18 +265,27 @@ impl<'g> Solver<'g> {
     }
 
     /// Positions reachable in one move of `side` from `set` (`set` should be ongoing).
-    pub fn forward(&self, side: Side, set: &Dfa) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn forward(&self, side: Side, set: &Dfa) -> Stoppable<Dfa> {
         self.moves[side].forward(set)
     }
 
     /// Positions with `side` to move with some move into `set`.
-    pub fn backward(&self, side: Side, set: &Dfa) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn backward(&self, side: Side, set: &Dfa) -> Stoppable<Dfa> {
         self.moves[side].backward(set)
     }
 
     /// Positions of `within` with `side` to move and some move into `set` (cheaper than
     /// [`Solver::backward`] and an intersection: work outside `within` is never done).
-    pub fn backward_within(&self, side: Side, set: &Dfa, within: &Dfa) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn backward_within(&self, side: Side, set: &Dfa, within: &Dfa) -> Stoppable<Dfa> {
         self.moves[side].backward_within(set, within)
     }
 
@@ -273,13 +293,9 @@ impl<'g> Solver<'g> {
     ///
     /// # Errors
     /// [`Error::BadParameters`] for meet in the middle on a game with draws; checkpoint I/O;
-    /// [`Error::TooManyStates`] if a set would need more states in a layer than ids number.
+    /// [`Error::TooManyStates`] if a set would need more states in a layer than ids number,
+    /// [`Error::OverMemoryBudget`] past the memory budget.
     pub fn solve(&mut self, mode: Mode) -> Result<Solution> {
-        crate::dfa::limits::catch_engine_stop(|| self.solve_unchecked(mode))?
-    }
-
-    /// [`Solver::solve`], letting an operation stopped for too many states unwind.
-    fn solve_unchecked(&mut self, mode: Mode) -> Result<Solution> {
         self.checkpoints.set_mode(mode);
         let initial = self.game.initial();
         let (classes, rest, reachable_valued) = match mode {

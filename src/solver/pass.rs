@@ -11,6 +11,7 @@ use super::undecided::{Draws, Undecided};
 use super::universe::UniverseSets;
 use super::{PerSide, Solver, StepKey, timed};
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::error::Result;
 use crate::record::{Phase, SetName};
 use crate::solved::ValueClass;
@@ -92,15 +93,15 @@ impl PassResult {
     /// Value classes with exact distances, then the draws (at the fixpoint, what is left
     /// undecided), moved out of the increments: on the largest boards they are most of the
     /// memory at the end.
-    pub(super) fn into_values(self) -> Vec<ValueClass> {
+    pub(super) fn into_values(self) -> Stoppable<Vec<ValueClass>> {
         let mut values = exact_classes(self.new_win, self.new_loss);
         for (s, undecided) in self.undecided.into_iter_sides() {
-            let draws = undecided.union(&self.settled_draws[s]);
+            let draws = undecided.union(&self.settled_draws[s])?;
             if !draws.is_empty() {
                 values.push(ValueClass::new(s, Outcome::Draw, draws));
             }
         }
-        values
+        Ok(values)
     }
 }
 
@@ -120,21 +121,22 @@ pub(super) struct IterationInput<'p> {
 }
 
 /// `own`, with `lower` added when there is any.
-pub(super) fn with_lower<'a>(own: &'a Dfa, lower: &Dfa) -> Cow<'a, Dfa> {
-    if lower.is_empty() { Cow::Borrowed(own) } else { Cow::Owned(own.union(lower)) }
+pub(super) fn with_lower<'a>(own: &'a Dfa, lower: &Dfa) -> Stoppable<Cow<'a, Dfa>> {
+    Ok(if lower.is_empty() { Cow::Borrowed(own) } else { Cow::Owned(own.union(lower)?) })
 }
 
 impl Solver<'_> {
     /// The start of a pass over `sets` (the whole universe's, or a class's), with no lower
     /// values and no move landing outside (a class sets `landing` and adds its lower values).
-    pub(super) fn pass_start(&self, sets: UniverseSets) -> PassStart {
+    pub(super) fn pass_start(&self, sets: UniverseSets) -> Stoppable<PassStart> {
         let UniverseSets { universe, won, lost, ongoing, .. } = sets;
-        let undecided = Undecided::new(&ongoing, &won, &lost, Draws::of(self.game.has_draws()));
+        let undecided = Undecided::new(&ongoing, &won, &lost, Draws::of(self.game.has_draws()))?;
         // Positions that are neither ongoing nor won or lost by rule (no move left) are
         // draws from the start; the ongoing ones that stay undecided are the others.
-        let settled_draws = universe.map(|s, u| u.difference(&ongoing[s]).difference(&won[s]).difference(&lost[s]));
+        let settled_draws =
+            universe.try_map(|s, u| u.difference(&ongoing[s])?.difference(&won[s])?.difference(&lost[s]))?;
         let sides = universe.sharing();
-        PassStart {
+        Ok(PassStart {
             class: None,
             landing: None,
             universe,
@@ -145,7 +147,7 @@ impl Solver<'_> {
             lower: LowerValues::none(sides),
             second_side: SecondSide::MayMirror,
             depth: Depth::Fixpoint,
-        }
+        })
     }
 
     /// Run a pass from `start`: iteration after iteration until one adds nothing and no lower
@@ -178,7 +180,7 @@ impl Solver<'_> {
         }
         let reach = match landing {
             None => universe,
-            Some(landing) => universe.zip_map(&landing, |_, u, l| u.union(l)),
+            Some(landing) => universe.try_zip_map(&landing, |_, u, l| u.union(l))?,
         };
         let mut new_win = won.map(|_, w| vec![w.clone()]);
         let mut win = won;
@@ -198,7 +200,7 @@ impl Solver<'_> {
             let (lower_win, lower_loss) = self.lower_at(&mut lower, n, &empty)?;
             for (s, so_far) in lower_won_so_far.iter_mut() {
                 if !lower_win[s].is_empty() {
-                    *so_far = so_far.union(&lower_win[s]);
+                    *so_far = so_far.union(&lower_win[s])?;
                 }
             }
             let step = step_key(n + 1);
@@ -238,10 +240,10 @@ impl Solver<'_> {
             for &s in win.sides() {
                 let (dw, dl) = (&new_win[s][n], &new_loss[s][n]);
                 timed!("win union", {
-                    win[s].unite_with(dw);
+                    win[s].unite_with(dw)?;
                     &win[s]
                 });
-                undecided.settle(s, dw, dl);
+                undecided.settle(s, dw, dl)?;
                 self.recorder.record(Phase::Backward, n as u32, s, SetName::NewWin, dw);
                 self.recorder.record(Phase::Backward, n as u32, s, SetName::NewLoss, dl);
             }

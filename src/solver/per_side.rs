@@ -108,6 +108,28 @@ impl<T> PerSide<T> {
         }
     }
 
+    /// [`PerSide::map`] with a fallible `f`: the first error.
+    ///
+    /// # Errors
+    /// The first error `f` returns.
+    pub fn try_map<U, E>(&self, mut f: impl FnMut(Side, &T) -> Result<U, E>) -> Result<PerSide<U>, E> {
+        Ok(match self {
+            PerSide::Shared(v) => PerSide::Shared(f(Side::First, v)?),
+            PerSide::Apart([a, b]) => PerSide::Apart([f(Side::First, a)?, f(Side::Second, b)?]),
+        })
+    }
+
+    /// [`PerSide::into_map`] with a fallible `f`: the first error.
+    ///
+    /// # Errors
+    /// The first error `f` returns.
+    pub fn try_into_map<U, E>(self, mut f: impl FnMut(Side, T) -> Result<U, E>) -> Result<PerSide<U>, E> {
+        Ok(match self {
+            PerSide::Shared(v) => PerSide::Shared(f(Side::First, v)?),
+            PerSide::Apart([a, b]) => PerSide::Apart([f(Side::First, a)?, f(Side::Second, b)?]),
+        })
+    }
+
     /// [`PerSide::map`] consuming the values.
     pub fn into_map<U>(self, mut f: impl FnMut(Side, T) -> U) -> PerSide<U> {
         match self {
@@ -124,6 +146,22 @@ impl<T> PerSide<T> {
     pub fn zip_map<U, V>(&self, other: &PerSide<U>, mut f: impl FnMut(Side, &T, &U) -> V) -> PerSide<V> {
         assert_eq!(self.sharing(), other.sharing(), "per-side values of a shared and an unshared kind");
         self.map(|s, t| f(s, t, &other[s]))
+    }
+
+    /// [`PerSide::zip_map`] with a fallible `f`: the first error.
+    ///
+    /// # Errors
+    /// The first error `f` returns.
+    ///
+    /// # Panics
+    /// As [`PerSide::zip_map`].
+    pub fn try_zip_map<U, V, E>(
+        &self,
+        other: &PerSide<U>,
+        mut f: impl FnMut(Side, &T, &U) -> Result<V, E>,
+    ) -> Result<PerSide<V>, E> {
+        assert_eq!(self.sharing(), other.sharing(), "per-side values of a shared and an unshared kind");
+        self.try_map(|s, t| f(s, t, &other[s]))
     }
 }
 

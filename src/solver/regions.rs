@@ -23,7 +23,7 @@
 use super::StepKey;
 use super::checkpoint::Checkpoints;
 use super::step_key::JournalPart;
-use crate::dfa::limits::{self, catch_engine_stop};
+use crate::dfa::limits::{self, EngineStop, Stoppable};
 use crate::dfa::{Dfa, Region};
 use crate::error::{Error, Result};
 use crate::move_graph::Moves;
@@ -176,16 +176,15 @@ pub(super) fn wins_by_regions(
         let base = limits::resident_now();
         let started = Instant::now();
         limits::reset_resident_peak();
-        let part = catch_engine_stop(|| image_within(moves, &losses, new, &region));
-        match part {
+        match image_within(moves, &losses, new, &region) {
             Ok(part) => {
                 seen.largest_part = seen.largest_part.max(limits::resident_peak().saturating_sub(base));
                 seen.longest_part_s = seen.longest_part_s.max(started.elapsed().as_secs_f64());
-                done = catch_engine_stop(|| done.union(&part))?;
+                done = done.union(&part)?;
             }
-            Err(stop @ Error::OverMemoryBudget { .. }) => {
+            Err(stop @ EngineStop::OverMemoryBudget { .. }) => {
                 let Some([a, b]) = region.split(new).filter(|_| seen.parts < MAX_PARTS) else {
-                    return Err(stop);
+                    return Err(stop.into());
                 };
                 crate::progress!("backup ply {ply}: region {region} passed the memory budget; cut in two");
                 limits::settle_under(0.9);
@@ -194,7 +193,7 @@ pub(super) fn wins_by_regions(
                 todo.push(a);
                 seen.parts += 1;
             }
-            Err(other) => return Err(other),
+            Err(other) => return Err(other.into()),
         }
         if checkpoints.enabled() && !todo.is_empty() && last_save.elapsed() >= journal_every {
             let mut next_first = todo.clone();
@@ -263,7 +262,7 @@ pub(super) fn wins_by_fixed_parts(
         let mut wins = Dfa::reject_all(new.shape());
         for region in part {
             let within = wins_within(moves, &losses, new, region.clone())?;
-            wins = catch_engine_stop(|| wins.union(&within))?;
+            wins = wins.union(&within)?;
         }
         Ok(wins)
     };
@@ -309,7 +308,7 @@ pub(super) fn wins_by_fixed_parts(
                 part
             }
         };
-        done = catch_engine_stop(|| done.union(&part))?;
+        done = done.union(&part)?;
     }
     Ok((done, seen))
 }
@@ -327,28 +326,29 @@ fn wins_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: Region) -> Res
     let mut todo = vec![region];
     let mut done = Dfa::reject_all(new.shape());
     while let Some(region) = todo.pop() {
-        match catch_engine_stop(|| image_within(moves, losses, new, &region)) {
-            Ok(part) => done = catch_engine_stop(|| done.union(&part))?,
-            Err(stop @ Error::OverMemoryBudget { .. }) => {
-                let Some([a, b]) = region.split(new) else { return Err(stop) };
+        match image_within(moves, losses, new, &region) {
+            Ok(part) => done = done.union(&part)?,
+            Err(stop @ EngineStop::OverMemoryBudget { .. }) => {
+                let Some([a, b]) = region.split(new) else { return Err(stop.into()) };
                 limits::settle_under(0.9);
                 limits::clear_memory_stop();
                 todo.push(b);
                 todo.push(a);
             }
-            Err(other) => return Err(other),
+            Err(other) => return Err(other.into()),
         }
     }
     Ok(done)
 }
 
 /// The positions of `new` within `region` with a move into any of `losses` (not empty).
-fn image_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: &Region) -> Dfa {
-    let mut images: Vec<Dfa> = losses.iter().map(|l| moves.backward_within_in(l, new, region)).collect();
+fn image_within(moves: &Moves, losses: &[&Dfa], new: &Dfa, region: &Region) -> Stoppable<Dfa> {
+    let mut images: Vec<Dfa> =
+        losses.iter().map(|l| moves.backward_within_in(l, new, region)).collect::<Stoppable<_>>()?;
     images.sort_by_key(Dfa::state_count);
     let mut images = images.into_iter();
     let first = images.next().expect("some loss set");
-    images.fold(first, |all, image| all.union(&image))
+    images.try_fold(first, |all, image| all.union(&image))
 }
 
 #[cfg(test)]
@@ -364,10 +364,10 @@ mod tests {
         let mut set = Dfa::from_string(game.shape(), &game.initial().board);
         let mut side = game.initial().side;
         for _ in 0..3 {
-            set = game.moves(side).forward(&set);
+            set = game.moves(side).unwrap().forward(&set).unwrap();
             side = side.other();
         }
-        let next = game.moves(side).forward(&set);
+        let next = game.moves(side).unwrap().forward(&set).unwrap();
         let losses = next.restricted_to(&Region::parts_of(&next, 2)[0]);
         (game, set, losses)
     }
@@ -377,8 +377,8 @@ mod tests {
     #[test]
     fn any_cut_gives_the_wins_of_the_whole_ply() {
         let (game, new, losses) = ply_and_losses();
-        let moves = game.solver_moves(Side::Second);
-        let whole = moves.backward_within(&losses, &new);
+        let moves = game.solver_moves(Side::Second).unwrap();
+        let whole = moves.backward_within(&losses, &new).unwrap();
         assert!(!whole.is_empty() && whole != new);
         let none = Checkpoints::none();
         for parts in [1, 2, 3, 8, 50] {
@@ -388,8 +388,8 @@ mod tests {
             assert_eq!(wins, whole, "{parts} parts");
             assert!(seen.parts >= parts.min(8), "{parts} asked, {} cut", seen.parts);
             for region in Region::parts_of(&new, parts) {
-                let direct = moves.backward_within_in(&losses, &new, &region);
-                assert_eq!(direct, whole.intersection(&new.restricted_to(&region)), "region {region}");
+                let direct = moves.backward_within_in(&losses, &new, &region).unwrap();
+                assert_eq!(direct, whole.intersection(&new.restricted_to(&region)).unwrap(), "region {region}");
             }
         }
     }
@@ -400,8 +400,8 @@ mod tests {
     #[test]
     fn fixed_parts_made_apart_give_the_wins_of_the_whole_ply() {
         let (game, new, losses) = ply_and_losses();
-        let moves = game.solver_moves(Side::Second);
-        let whole = moves.backward_within(&losses, &new);
+        let moves = game.solver_moves(Side::Second).unwrap();
+        let whole = moves.backward_within(&losses, &new).unwrap();
         for of in [1, 2, 3, 5, 8, 16, 64] {
             let dir = crate::scratch::tempdir();
             let checkpoints = Checkpoints::new(dir.path().to_path_buf(), game.params());
@@ -453,7 +453,7 @@ mod tests {
     #[test]
     fn a_journal_of_other_sets_is_refused() {
         let (game, new, losses) = ply_and_losses();
-        let moves = game.solver_moves(Side::Second);
+        let moves = game.solver_moves(Side::Second).unwrap();
         let dir = crate::scratch::tempdir();
         let checkpoints = Checkpoints::new(dir.path().to_path_buf(), game.params());
         let key = StepKey::Backup(3).journal(Side::Second, JournalPart::Wins);
@@ -462,7 +462,7 @@ mod tests {
             wins_by_regions(&moves, &[&losses], &new, &checkpoints, 3, Side::Second, Duration::ZERO, seen)
         };
         let regions = Region::parts_of(&new, 4);
-        let done = moves.backward_within_in(&losses, &new, &regions[0]);
+        let done = moves.backward_within_in(&losses, &new, &regions[0]).unwrap();
         let record =
             |inputs: Vec<String>| serde_json::to_value(Record { inputs, todo: regions[1..].to_vec() }).unwrap();
         checkpoints.save_with(&key, &record(vec!["0".repeat(32), "1".repeat(32)]), &[("done", &done)]).unwrap();
@@ -472,6 +472,6 @@ mod tests {
         }
         let inputs = vec![new.fingerprint(), losses.fingerprint()];
         checkpoints.save_with(&key, &record(inputs), &[("done", &done)]).unwrap();
-        assert_eq!(run().unwrap().0, moves.backward_within(&losses, &new));
+        assert_eq!(run().unwrap().0, moves.backward_within(&losses, &new).unwrap());
     }
 }

@@ -32,20 +32,20 @@ impl Solver<'_> {
     /// # Errors
     /// Checkpoint files that cannot be written or read.
     pub fn retrograde(&mut self, max_iterations: Option<u32>) -> Result<Retrograde> {
-        self.make_whole();
-        let mut start = self.pass_start(self.whole_made().for_pass());
+        self.make_whole()?;
+        let mut start = self.pass_start(self.whole_made().for_pass())?;
         start.depth = max_iterations.map_or(Depth::Fixpoint, Depth::Iterations);
         let r = self.backward_pass(start)?;
         // The pass keeps no running losses (it needs none): the union of the increments.
         let shape = self.game.shape();
-        let loss = r.new_loss.map(|_, sets| Dfa::union_all(shape, &sets.iter().collect::<Vec<_>>()));
+        let loss = r.new_loss.try_map(|_, sets| Dfa::union_all(shape, &sets.iter().collect::<Vec<_>>()))?;
         Ok(Retrograde { win: r.win, loss, new_win: r.new_win, new_loss: r.new_loss, complete: r.complete })
     }
 
     /// Retrograde to the fixpoint: exact distances, and draws where nothing was decided.
     pub(super) fn solve_strong(&mut self) -> Result<Vec<ValueClass>> {
-        self.make_whole();
-        let start = self.pass_start(self.whole_made().for_pass());
-        Ok(self.backward_pass(start)?.into_values())
+        self.make_whole()?;
+        let start = self.pass_start(self.whole_made().for_pass())?;
+        Ok(self.backward_pass(start)?.into_values()?)
     }
 }

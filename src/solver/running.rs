@@ -19,6 +19,7 @@
 
 use super::spill::Spill;
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::error::{Error, Result};
 use std::path::PathBuf;
 
@@ -159,7 +160,7 @@ impl RunningSet {
         if more.is_empty() {
             return Ok(());
         }
-        self.recent = Part::unsaved(self.recent.set.union(more));
+        self.recent = Part::unsaved(self.recent.set.union(more)?);
         let newest = &self.settled.last().expect("never empty").set;
         let (recent_states, newest_states) =
             (self.recent.set.nontrivial_state_count(), newest.nontrivial_state_count());
@@ -169,7 +170,7 @@ impl RunningSet {
                 let run = self.keep(recent)?;
                 self.settled.push(run);
             } else {
-                let merged = newest.union(&recent);
+                let merged = newest.union(&recent)?;
                 drop(recent);
                 let merged = self.keep(merged)?;
                 *self.settled.last_mut().expect("never empty") = merged;
@@ -209,7 +210,7 @@ impl RunningSet {
     /// The whole set as disjoint DFAs, the parts merged smallest first for as long as a
     /// merge stays within the run cap: one DFA unless the set is larger than one union can
     /// build. Never empty.
-    pub(super) fn into_parts(self) -> Vec<Dfa> {
+    pub(super) fn into_parts(self) -> Stoppable<Vec<Dfa>> {
         let mut parts: Vec<Dfa> = self.settled.into_iter().map(|p| p.set).collect();
         parts.push(self.recent.set);
         parts.sort_by_key(Dfa::state_count);
@@ -221,12 +222,12 @@ impl RunningSet {
                         || part.is_empty()
                         || last.nontrivial_state_count() + part.nontrivial_state_count() <= self.run_cap =>
                 {
-                    *last = last.union(&part);
+                    *last = last.union(&part)?;
                 }
                 _ => merged.push(part),
             }
         }
-        merged
+        Ok(merged)
     }
 
     /// The whole set as disjoint DFAs, each with the file that holds it, if any: at home and
@@ -241,7 +242,7 @@ impl RunningSet {
         let states: usize = self.parts().map(Dfa::nontrivial_state_count).sum();
         let home = match self.home.clone() {
             Some(home) if states > self.run_cap => home,
-            _ => return Ok(self.into_parts().into_iter().filter(|p| !p.is_empty()).map(|p| (p, None)).collect()),
+            _ => return Ok(self.into_parts()?.into_iter().filter(|p| !p.is_empty()).map(|p| (p, None)).collect()),
         };
         self.persist()?;
         let parts = self.settled.into_iter().chain(std::iter::once(self.recent));
@@ -255,9 +256,9 @@ impl RunningSet {
     }
 
     /// The whole set as one DFA.
-    pub(super) fn into_dfa(self) -> Dfa {
-        let mut whole = RunningSet { run_cap: usize::MAX, ..self }.into_parts();
-        whole.pop().expect("one part without a cap")
+    pub(super) fn into_dfa(self) -> Stoppable<Dfa> {
+        let mut whole = RunningSet { run_cap: usize::MAX, ..self }.into_parts()?;
+        Ok(whole.pop().expect("one part without a cap"))
     }
 }
 
@@ -282,13 +283,13 @@ mod tests {
                     let words: Vec<Vec<u8>> = (0..(batch % 5)).map(|j| word(batch * 131 + j * 17 + 3)).collect();
                     running.add(&Dfa::from_strings(&shape, &words)).unwrap();
                     expected.extend(words);
-                    let union = running.parts().fold(Dfa::reject_all(&shape), |u, p| u.union(p));
+                    let union = running.parts().fold(Dfa::reject_all(&shape), |u, p| u.union(p).unwrap());
                     assert_eq!(union, Dfa::from_strings(&shape, &expected));
                     kept_apart |= !running.parts().last().unwrap().is_empty();
                 }
                 assert!(kept_apart || cap == 12, "some addition stayed in the recent part, unmerged");
                 assert_eq!(running.runs() > 1, cap == 12, "cap {cap}: {} runs", running.runs());
-                assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
+                assert_eq!(running.into_dfa().unwrap(), Dfa::from_strings(&shape, &expected));
             }
         }
     }
@@ -324,16 +325,16 @@ mod tests {
             running = restored;
         }
         assert!(running.runs() > 1);
-        let parts = running.clone().into_parts();
+        let parts = running.clone().into_parts().unwrap();
         assert!(parts.len() > 1, "a set past the cap stays in parts");
         for (i, a) in parts.iter().enumerate() {
             for b in &parts[..i] {
-                assert!(a.intersection(b).is_empty(), "parts are disjoint");
+                assert!(a.intersection(b).unwrap().is_empty(), "parts are disjoint");
             }
         }
-        let union = parts.iter().fold(Dfa::reject_all(&shape), |u, p| u.union(p));
+        let union = parts.iter().fold(Dfa::reject_all(&shape), |u, p| u.union(p).unwrap());
         assert_eq!(union, Dfa::from_strings(&shape, &expected));
-        let whole = RunningSet { run_cap: usize::MAX, ..running.clone() }.into_parts();
+        let whole = RunningSet { run_cap: usize::MAX, ..running.clone() }.into_parts().unwrap();
         assert_eq!(whole, vec![Dfa::from_strings(&shape, &expected)]);
         // Past a run, the parts are the files they lie in; within one, one set in no file.
         let files = running.clone().into_files().unwrap();
@@ -341,12 +342,15 @@ mod tests {
         let mut union = Dfa::reject_all(&shape);
         for (part, file) in &files {
             assert_eq!(&Dfa::open_mapped(file.as_ref().expect("in a file")).unwrap(), part);
-            assert!(!part.is_empty() && union.intersection(part).is_empty(), "parts are disjoint and not empty");
-            union = union.union(part);
+            assert!(
+                !part.is_empty() && union.intersection(part).unwrap().is_empty(),
+                "parts are disjoint and not empty"
+            );
+            union = union.union(part).unwrap();
         }
         assert_eq!(union, Dfa::from_strings(&shape, &expected));
         let one = RunningSet { run_cap: usize::MAX, ..running.clone() }.into_files().unwrap();
         assert_eq!(one, vec![(Dfa::from_strings(&shape, &expected), None)]);
-        assert_eq!(running.into_dfa(), Dfa::from_strings(&shape, &expected));
+        assert_eq!(running.into_dfa().unwrap(), Dfa::from_strings(&shape, &expected));
     }
 }

@@ -17,6 +17,7 @@
 
 use super::{PerSide, timed};
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::vocabulary::Side;
 
 /// Whether a game can end in a draw, which decides what [`Undecided`] keeps.
@@ -49,10 +50,15 @@ pub(super) struct Undecided {
 impl Undecided {
     /// The ongoing positions that are neither `won` nor `lost`, keeping those not won as
     /// well when the game may end in `draws`.
-    pub(super) fn new(ongoing: &PerSide<Dfa>, won: &PerSide<Dfa>, lost: &PerSide<Dfa>, draws: Draws) -> Undecided {
-        let not_won = ongoing.zip_map(won, |_, o, w| o.difference(w));
-        let undecided = not_won.zip_map(lost, |_, n, l| n.difference(l));
-        Undecided { undecided, not_won: (draws == Draws::Possible).then_some(not_won) }
+    pub(super) fn new(
+        ongoing: &PerSide<Dfa>,
+        won: &PerSide<Dfa>,
+        lost: &PerSide<Dfa>,
+        draws: Draws,
+    ) -> Stoppable<Undecided> {
+        let not_won = ongoing.try_zip_map(won, |_, o, w| o.difference(w))?;
+        let undecided = not_won.try_zip_map(lost, |_, n, l| n.difference(l))?;
+        Ok(Undecided { undecided, not_won: (draws == Draws::Possible).then_some(not_won) })
     }
 
     /// The undecided positions, by side to move.
@@ -76,20 +82,21 @@ impl Undecided {
     }
 
     /// Remove side `s`'s new wins `dw` and new losses `dl` (each within the undecided set).
-    pub(super) fn settle(&mut self, s: Side, dw: &Dfa, dl: &Dfa) {
+    pub(super) fn settle(&mut self, s: Side, dw: &Dfa, dl: &Dfa) -> Stoppable<()> {
         // The smaller set first, and no copies for empty operands: on the largest classes a
         // copy of the undecided set took the solve past its budget.
         if let Some(not_won) = &mut self.not_won {
             timed!("not won", {
-                not_won[s].subtract(dw);
+                not_won[s].subtract(dw)?;
                 &not_won[s]
             });
         }
         timed!("undecided", {
-            self.undecided[s].subtract(dw);
-            self.undecided[s].subtract(dl);
+            self.undecided[s].subtract(dw)?;
+            self.undecided[s].subtract(dl)?;
             &self.undecided[s]
         });
+        Ok(())
     }
 
     /// Every set held, named, so that a step that does not read them can park them on disk.
@@ -131,23 +138,34 @@ mod tests {
         let won = set(&shape, &[[0, 0], [0, 1], [0, 2]]);
         let lost = set(&shape, &[[1, 1]]);
         let both = |d: &Dfa| PerSide::splat(super::super::Sides::Apart, d);
-        let mut u = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), Draws::Possible);
+        let mut u = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), Draws::Possible).unwrap();
         for s in Side::BOTH {
-            assert_eq!(u.sets()[s], ongoing.difference(&won).difference(&lost));
+            assert_eq!(u.sets()[s], ongoing.difference(&won).unwrap().difference(&lost).unwrap());
             // "Not won" (first symbol 1 or 2) has fewer DFA states than the undecided set.
-            assert_eq!(*u.for_wins(s), ongoing.difference(&won));
+            assert_eq!(*u.for_wins(s), ongoing.difference(&won).unwrap());
             assert!(u.for_wins(s).nontrivial_state_count() < u.sets()[s].nontrivial_state_count());
         }
         let dw = set(&shape, &[[2, 0]]);
         let dl = set(&shape, &[[1, 2]]);
-        u.settle(Side::First, &dw, &dl);
-        let undecided = ongoing.difference(&won).difference(&lost).difference(&dw).difference(&dl);
+        u.settle(Side::First, &dw, &dl).unwrap();
+        let undecided = ongoing
+            .difference(&won)
+            .unwrap()
+            .difference(&lost)
+            .unwrap()
+            .difference(&dw)
+            .unwrap()
+            .difference(&dl)
+            .unwrap();
         assert_eq!(u.sets()[Side::First], undecided);
-        assert!(undecided.difference(u.for_wins(Side::First)).is_empty(), "every undecided position stays within");
-        assert!(u.for_wins(Side::First).intersection(&won.union(&dw)).is_empty());
-        let before = ongoing.difference(&won).difference(&lost);
+        assert!(
+            undecided.difference(u.for_wins(Side::First)).unwrap().is_empty(),
+            "every undecided position stays within"
+        );
+        assert!(u.for_wins(Side::First).intersection(&won.union(&dw).unwrap()).unwrap().is_empty());
+        let before = ongoing.difference(&won).unwrap().difference(&lost).unwrap();
         assert_eq!(u.sets()[Side::Second], before, "the other side is untouched");
-        let without = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), Draws::Never);
+        let without = Undecided::new(&both(&ongoing), &both(&won), &both(&lost), Draws::Never).unwrap();
         assert_eq!(without.for_wins(Side::Second), &without.sets()[Side::Second]);
         // Shared sides: settling either side settles the one set.
         let mut shared = Undecided::new(
@@ -155,8 +173,9 @@ mod tests {
             &PerSide::Shared(won),
             &PerSide::Shared(lost),
             Draws::Possible,
-        );
-        shared.settle(Side::Second, &dw, &dl);
+        )
+        .unwrap();
+        shared.settle(Side::Second, &dw, &dl).unwrap();
         assert_eq!(shared.sets()[Side::First], undecided);
         assert_eq!(shared.parts_mut().len(), 2, "one undecided and one not-won set");
     }

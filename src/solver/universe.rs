@@ -5,6 +5,7 @@
 use super::per_side::PerSide;
 use super::timed;
 use crate::dfa::Dfa;
+use crate::dfa::limits::Stoppable;
 use crate::game::{Game, NoMove};
 use crate::move_graph::Moves;
 use crate::vocabulary::Side;
@@ -31,29 +32,29 @@ impl UniverseSets {
         moves: &PerSide<Moves>,
         universe: PerSide<Dfa>,
         targets: Option<&PerSide<Dfa>>,
-    ) -> UniverseSets {
+    ) -> Stoppable<UniverseSets> {
         let targets = targets.unwrap_or(&universe);
         // Terminal by rule, whatever the moves would be; then the positions the rules do not
         // end but that have no legal move, which lose or pass.
-        let lost_by_rule = universe.map(|s, u| game.lost_terminal(s).intersection(u));
-        let won_by_rule = universe.map(|s, u| game.won_terminal(s).intersection(u));
-        let drawn_by_rule = universe.map(|s, u| game.drawn_terminal(s).intersection(u));
-        let by_rule = lost_by_rule.map(|s, lost| lost.union(&won_by_rule[s]).union(&drawn_by_rule[s]));
-        let stuck = universe.map(|s, u| {
-            let stuck = match game.stuck(s) {
-                Some(stuck) => stuck.intersection(u),
+        let lost_by_rule = universe.try_map(|s, u| game.lost_terminal(s)?.intersection(u))?;
+        let won_by_rule = universe.try_map(|s, u| game.won_terminal(s)?.intersection(u))?;
+        let drawn_by_rule = universe.try_map(|s, u| game.drawn_terminal(s)?.intersection(u))?;
+        let by_rule = lost_by_rule.try_map(|s, lost| lost.union(&won_by_rule[s])?.union(&drawn_by_rule[s]))?;
+        let stuck = universe.try_map(|s, u| {
+            let stuck = match game.stuck(s)? {
+                Some(stuck) => stuck.intersection(u)?,
                 None => {
-                    let has_move = timed!("has move", moves[s].backward_within(&targets[s.other()], u));
-                    u.difference(&has_move)
+                    let has_move = timed!("has move", moves[s].backward_within(&targets[s.other()], u)?);
+                    u.difference(&has_move)?
                 }
             };
             stuck.difference(&by_rule[s])
-        });
+        })?;
         let passes = game.without_a_move() == NoMove::Passes;
-        let lost = if passes { lost_by_rule } else { lost_by_rule.zip_map(&stuck, |_, l, st| l.union(st)) };
-        let won = won_by_rule.zip_map(&lost, |_, w, l| w.difference(l));
-        let ongoing = universe.map(|s, u| u.difference(&by_rule[s]).difference(&lost[s]));
-        UniverseSets { universe, lost, won, ongoing, passing: passes.then_some(stuck) }
+        let lost = if passes { lost_by_rule } else { lost_by_rule.try_zip_map(&stuck, |_, l, st| l.union(st))? };
+        let won = won_by_rule.try_zip_map(&lost, |_, w, l| w.difference(l))?;
+        let ongoing = universe.try_map(|s, u| u.difference(&by_rule[s])?.difference(&lost[s]))?;
+        Ok(UniverseSets { universe, lost, won, ongoing, passing: passes.then_some(stuck) })
     }
 
     /// A copy of the sets a pass starts from (the passes stay on the moves).

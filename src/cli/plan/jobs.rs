@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// game that makes its class universes by sweeping from the start, the lowest class's job
 /// makes them all and every other job waits for it.
 pub(super) fn class_plan(game: &dyn Game, solve: &[String], dir: &Path, args: &PlanArgs) -> Result<Plan> {
-    let classes = game.classes();
+    let classes = game.classes()?;
     if classes.is_empty() {
         bail!("{} declares no classes: it has no solve by classes to plan", game.name());
     }

@@ -26,6 +26,7 @@
 mod plan;
 
 use super::explored::{TUPLE, intern_packed};
+use super::limits::Stoppable;
 use super::packed::PackedCodes;
 use super::unique::{SliceTable, Slices};
 use super::{Dfa, Region, Symbol};
@@ -44,9 +45,12 @@ type Explored = (Vec<u32>, SliceTable, Vec<u32>);
 impl Dfa {
     /// `within ∩ ⋃_m post_m ∩ change_m(self ∩ pre_m)` in one pass (see the module docs).
     ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    ///
     /// # Panics
     /// If shapes differ or a move changes a layer twice or outside the shape.
-    pub fn image_union(&self, moves: &[Move], within: Option<&Dfa>) -> Dfa {
+    pub fn image_union(&self, moves: &[Move], within: Option<&Dfa>) -> Stoppable<Dfa> {
         self.image_union_over(moves, within, &Background::identity())
     }
 
@@ -55,7 +59,7 @@ impl Dfa {
     ///
     /// # Panics
     /// As [`Dfa::image_union`].
-    pub fn image_union_over(&self, moves: &[Move], within: Option<&Dfa>, background: &Background) -> Dfa {
+    pub fn image_union_over(&self, moves: &[Move], within: Option<&Dfa>, background: &Background) -> Stoppable<Dfa> {
         self.image_planned(&MovePlan::new(self.shape(), moves, background.clone()), within)
     }
 
@@ -63,7 +67,7 @@ impl Dfa {
     ///
     /// # Panics
     /// If shapes differ.
-    pub fn image_planned(&self, plan: &MovePlan, within: Option<&Dfa>) -> Dfa {
+    pub fn image_planned(&self, plan: &MovePlan, within: Option<&Dfa>) -> Stoppable<Dfa> {
         self.image_planned_in(plan, within, &Region::whole())
     }
 
@@ -72,7 +76,7 @@ impl Dfa {
     ///
     /// # Panics
     /// If shapes differ, or a region is given without `within`.
-    pub fn image_planned_in(&self, plan: &MovePlan, within: Option<&Dfa>, region: &Region) -> Dfa {
+    pub fn image_planned_in(&self, plan: &MovePlan, within: Option<&Dfa>, region: &Region) -> Stoppable<Dfa> {
         assert!(within.is_some() || region.is_whole(), "a region is a part of `within`");
         let shape = self.shape();
         assert_eq!(&plan.shape, shape, "the plan is for another shape");
@@ -85,7 +89,7 @@ impl Dfa {
         }
         let w0 = within.map_or(1, |w| w.initial().0);
         if self.is_empty() || w0 == 0 || plan.moves.is_empty() {
-            return Dfa::reject_all(shape);
+            return Ok(Dfa::reject_all(shape));
         }
         let n = shape.len();
         if n == 0 {
@@ -94,7 +98,7 @@ impl Dfa {
                 .moves
                 .iter()
                 .any(|m| m.pre.as_ref().is_none_or(Dfa::is_full) && m.post.as_ref().is_none_or(Dfa::is_full));
-            return if ok { Dfa::accept_all(shape) } else { Dfa::reject_all(shape) };
+            return Ok(if ok { Dfa::accept_all(shape) } else { Dfa::reject_all(shape) });
         }
 
         // Root set.
@@ -120,10 +124,10 @@ impl Dfa {
         root.dedup();
         let mut key = vec![w0];
         match classify(&mut root, w0, exact) {
-            Class::Reject => return Dfa::reject_all(shape),
-            Class::Accept => return Dfa::accept_all(shape),
+            Class::Reject => return Ok(Dfa::reject_all(shape)),
+            Class::Accept => return Ok(Dfa::accept_all(shape)),
             Class::Direct(_) => match &background.map {
-                None => return self.clone(),
+                None => return Ok(self.clone()),
                 Some(map) => return self.preimage_symbols(&map.iter().cloned().map(Some).collect::<Vec<_>>()),
             },
             Class::Explore => encode(&root, &mut key),
@@ -136,7 +140,7 @@ impl Dfa {
         let mut direct: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
         let mut current: Slices = {
             let mut root = SliceTable::new();
-            root.intern(&key);
+            root.intern(&key)?;
             root.into_slices()
         };
         for l in 0..n {
@@ -152,7 +156,8 @@ impl Dfa {
                           local: &mut SliceTable,
                           elems: &mut Vec<Element>,
                           pending: &mut Vec<u32>,
-                          pointed: &mut Vec<u32>| {
+                          pointed: &mut Vec<u32>|
+             -> Stoppable<()> {
                 let key = current.get(t);
                 let w = key[0];
                 for c in 0..alphabet {
@@ -182,10 +187,11 @@ impl Dfa {
                             pending.clear();
                             pending.push(w2);
                             encode(elems, pending);
-                            codes.push(TUPLE | local.intern(pending));
+                            codes.push(TUPLE | local.intern(pending)?);
                         }
                     }
                 }
+                Ok(())
             };
             // Larger chunks find more of a layer's duplicate keys locally, which leaves fewer
             // for the sequential merge, whose lookups in the layer's table miss the cache:
@@ -196,26 +202,29 @@ impl Dfa {
                 let (mut codes, mut local, mut elems, mut pending, mut pointed) =
                     (Vec::with_capacity(range.len() * alphabet), SliceTable::new(), Vec::new(), Vec::new(), Vec::new());
                 for t in range {
-                    expand(t, &mut codes, &mut local, &mut elems, &mut pending, &mut pointed);
+                    expand(t, &mut codes, &mut local, &mut elems, &mut pending, &mut pointed)?;
                 }
                 pointed.sort_unstable();
                 pointed.dedup();
-                (codes, local, pointed)
+                Ok((codes, local, pointed))
             };
             let mut next = SliceTable::new();
             let mut layer_codes = Vec::with_capacity(count as usize * alphabet);
             let pointed_next = &mut direct[l + 1];
-            let mut merge =
-                |parts: Vec<Explored>| {
-                    for (codes, local, pointed) in parts {
-                        pointed_next.extend(pointed);
-                        let global: Vec<u32> = (0..local.len() as u32).map(|i| next.intern(local.get(i))).collect();
-                        drop(local);
-                        layer_codes.extend(codes.into_iter().map(|code| {
+            let mut merge = |parts: Vec<Explored>| -> Stoppable<()> {
+                for (codes, local, pointed) in parts {
+                    pointed_next.extend(pointed);
+                    let global: Vec<u32> =
+                        super::limits::collect_stoppable((0..local.len() as u32).map(|i| next.intern(local.get(i))))?;
+                    drop(local);
+                    layer_codes.extend(
+                        codes.into_iter().map(|code| {
                             if code & TUPLE != 0 { TUPLE | global[(code & !TUPLE) as usize] } else { code }
-                        }));
-                    }
-                };
+                        }),
+                    );
+                }
+                Ok(())
+            };
             if count >= 2 * CHUNK {
                 // Chunks run in parallel a batch at a time. Merging is sequential, so a batch
                 // is merged while the next one is explored (the merging thread steals
@@ -229,19 +238,23 @@ impl Dfa {
                         (first..(first + BATCH).min(chunks))
                             .into_par_iter()
                             .map(|chunk| run(chunk * CHUNK..((chunk + 1) * CHUNK).min(count)))
-                            .collect::<Vec<Explored>>()
+                            .collect::<Stoppable<Vec<Explored>>>()
                     };
                     let parts = match waiting.take() {
-                        None => explore(),
-                        Some(done) => rayon::join(explore, || merge(done)).0,
+                        None => explore()?,
+                        Some(done) => {
+                            let (parts, merged) = rayon::join(explore, || merge(done));
+                            merged?;
+                            parts?
+                        }
                     };
                     waiting = Some(parts);
                 }
                 if let Some(done) = waiting {
-                    merge(done);
+                    merge(done)?;
                 }
             } else {
-                merge(vec![run(0..count)]);
+                merge(vec![run(0..count)?])?;
             }
             if tracing::enabled!(target: "dfasolve::image::layers", tracing::Level::TRACE) {
                 let total: usize = (0..next.len() as u32).map(|t| next.get(t).len()).sum();
@@ -275,8 +288,8 @@ impl Dfa {
         }
         // Backward: intern rows into tables preloaded with the states of S (or of its preimage
         // under the map) that direct codes reach, and point the codes at them.
-        let (tables, ids) = super::reached::reached_tables(self, background.map.as_deref(), direct);
-        let result = intern_packed(shape, tables, children, &ids);
+        let (tables, ids) = super::reached::reached_tables(self, background.map.as_deref(), direct)?;
+        let result = intern_packed(shape, tables, children, &ids)?;
         if trace {
             tracing::debug!(target: "dfasolve::image",
                 "image_union: result {} states at {:.1} s, {} MiB resident",
@@ -285,7 +298,7 @@ impl Dfa {
                 crate::sys::resident_mib()
             );
         }
-        result
+        Ok(result)
     }
 }
 

@@ -24,6 +24,7 @@ mod tuples;
 use super::canonical::canonicalize;
 use super::ids::warm;
 use super::intern::intern_layer;
+use super::limits::Stoppable;
 use super::{Dfa, Shape};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -119,7 +120,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
     operands: [&Dfa; K],
     maps: &SymbolMaps<K>,
     terminal: &T,
-) -> Dfa {
+) -> Stoppable<Dfa> {
     let n = shape.len();
     for op in &operands {
         assert_eq!(op.shape(), shape, "operands of one operation must share a shape");
@@ -132,8 +133,8 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
     }
     let root: [u32; K] = std::array::from_fn(|j| operands[j].initial().0);
     match terminal.decide(&root, exact[0]) {
-        Decision::Reject => return Dfa::reject_all(shape),
-        Decision::Accept => return Dfa::accept_all(shape),
+        Decision::Reject => return Ok(Dfa::reject_all(shape)),
+        Decision::Accept => return Ok(Dfa::accept_all(shape)),
         Decision::Continue => {}
     }
 
@@ -162,7 +163,7 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         let bucketing = Bucketing::new(first_components, tuples.len() * alphabet);
         let expand = unit_expander(|(unit, out): (&[[u32; K]], &mut [u32])| {
             // A layer's children can take gigabytes: stop within a unit of going over budget.
-            crate::dfa::limits::check_memory();
+            crate::dfa::limits::check_memory()?;
             let mut pending = Vec::with_capacity(out.len());
             for (group, group_codes) in unit.chunks(GROUP).zip(out.chunks_mut(GROUP * alphabet)) {
                 // Read ahead (see GROUP); the fold keeps the reads from being optimised away.
@@ -194,18 +195,22 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
                     }
                 }
             }
-            UnitChildren::new(out, pending, &bucketing)
+            Ok(UnitChildren::new(out, pending, &bucketing))
         });
         // The codes buffer is taken whole: refuse it before, not 50 ms of sampling after.
-        crate::dfa::limits::check_allocation(tuples.len() * alphabet * 4);
+        crate::dfa::limits::check_allocation(tuples.len() * alphabet * 4)?;
         let mut codes = codes_buffer(tuples.len() * alphabet, alphabet);
         let body = &mut codes[2 * alphabet..];
         let mut units: Vec<UnitChildren<'_, K>> = if tuples.len() >= 2 * PAR_CHUNK {
-            tuples.par_chunks(PAR_CHUNK).zip(body.par_chunks_mut(PAR_CHUNK * alphabet)).map(expand).collect()
+            tuples
+                .par_chunks(PAR_CHUNK)
+                .zip(body.par_chunks_mut(PAR_CHUNK * alphabet))
+                .map(expand)
+                .collect::<Stoppable<_>>()?
         } else {
-            tuples.chunks(PAR_CHUNK).zip(body.chunks_mut(PAR_CHUNK * alphabet)).map(expand).collect()
+            tuples.chunks(PAR_CHUNK).zip(body.chunks_mut(PAR_CHUNK * alphabet)).map(expand).collect::<Stoppable<_>>()?
         };
-        number_children(&mut units, &bucketing, &mut scratch, &mut next_tuples);
+        number_children(&mut units, &bucketing, &mut scratch, &mut next_tuples)?;
         drop(units);
         PRODUCT_STATES.fetch_add(tuples.len() as u64, Ordering::Relaxed);
         children.push(codes);
@@ -234,18 +239,18 @@ pub(crate) fn product<const K: usize, T: Terminal<K>>(
         } else {
             resolve(body);
         }
-        let (result, table) = intern_layer(alphabet, rows);
+        let (result, table) = intern_layer(alphabet, rows)?;
         tables[l] = table;
         result_next = result;
     }
-    canonicalize(shape, result_next[0], tables)
+    Ok(canonicalize(shape, result_next[0], tables))
 }
 
 /// Ties the lifetime of an expanding closure's result to the codes it is handed (closures
 /// do not infer that).
 fn unit_expander<'a, const K: usize, F>(f: F) -> F
 where
-    F: Fn((&[[u32; K]], &'a mut [u32])) -> UnitChildren<'a, K>,
+    F: Fn((&[[u32; K]], &'a mut [u32])) -> Stoppable<UnitChildren<'a, K>>,
 {
     f
 }

@@ -19,6 +19,7 @@
 //! Measurements, and the alternatives tried, are in `docs/engine-notes.md`.
 
 use crate::dfa::ids::{hash_ids, reuse_len};
+use crate::dfa::limits::Stoppable;
 use rayon::prelude::*;
 
 /// Tuples per bucket aimed at: a bucket's table and ids stay in the L2 cache.
@@ -155,11 +156,11 @@ pub(crate) fn number_children<const K: usize>(
     bucketing: &Bucketing,
     scratch: &mut NumberScratch<K>,
     into: &mut Vec<[u32; K]>,
-) {
+) -> Stoppable<()> {
     let total: usize = units.iter().map(UnitChildren::pending).sum();
     if total == 0 {
         into.clear();
-        return;
+        return Ok(());
     }
     let buckets = bucketing.count;
     let parallel = total >= PAR_TUPLES && rayon::current_num_threads() > 1;
@@ -206,7 +207,7 @@ pub(crate) fn number_children<const K: usize>(
     let mut bucket_offset = vec![0u32; buckets];
     let distinct: usize = ranges.iter().map(|r| r.distinct.len()).sum();
     // Marks sit above every index (FIRST_MARK is far above the limit).
-    crate::dfa::limits::check_layer_states(distinct + 2);
+    crate::dfa::limits::check_layer_states(distinct + 2)?;
     reuse_len(into, distinct, [0; K]);
     let mut pieces_of_into: Vec<&mut [[u32; K]]> = Vec::with_capacity(ranges.len());
     {
@@ -269,6 +270,7 @@ pub(crate) fn number_children<const K: usize>(
     } else {
         batches.iter_mut().zip(cursors).for_each(read_back);
     }
+    Ok(())
 }
 
 /// Cuts `0..starts.len() - 1` (buckets) into at most `pieces` ranges of whole buckets with
@@ -393,7 +395,7 @@ mod tests {
                 let mut children: Vec<UnitChildren<'_, K>> =
                     made.iter_mut().map(|(codes, p)| UnitChildren::new(codes, p.clone(), &bucketing)).collect();
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
-                pool.install(|| number_children(&mut children, &bucketing, &mut scratch, &mut distinct));
+                pool.install(|| number_children(&mut children, &bucketing, &mut scratch, &mut distinct)).unwrap();
                 let unique: HashSet<[u32; K]> = distinct.iter().copied().collect();
                 assert_eq!(unique.len(), distinct.len(), "an index is given to one tuple only");
                 assert_eq!(unique, pending.iter().copied().collect::<HashSet<_>>(), "every pending tuple is numbered");

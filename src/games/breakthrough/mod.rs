@@ -10,6 +10,7 @@
 //! or, with [`SquareOrder::Columns`], column by column (layer `c·H + r`); symbol 0 empty, 1 a
 //! first player's pawn, 2 a second player's pawn. See `games/breakthrough/README.md`.
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::game::ExplicitRules;
@@ -300,20 +301,20 @@ impl Rules for Breakthrough {
 
     /// At most 2W pawns a side, and no pawn of the mover on its own goal row (it would have
     /// ended the game the move it arrived).
-    fn universe(&self, side: Side) -> Dfa {
+    fn universe(&self, side: Side) -> Stoppable<Dfa> {
         let counts = self.pawns_between(side, 0, 2 * self.width).intersection(&self.pawns_between(
             side.other(),
             0,
             2 * self.width,
-        ));
+        ))?;
         counts.difference(&self.pawn_on_row(side, self.goal_row(side)))
     }
 
     /// The opponent reached its goal row, or the mover has no pawns left.
-    fn lost_terminal(&self, side: Side) -> Dfa {
+    fn lost_terminal(&self, side: Side) -> Stoppable<Dfa> {
         let reached = self.pawn_on_row(side.other(), self.goal_row(side.other()));
         let wiped_out = self.pawns_between(side, 0, 0);
-        reached.union(&wiped_out).intersection(&self.universe(side))
+        reached.union(&wiped_out)?.intersection(&self.universe(side)?)
     }
 
     /// One path per pawn move: the change empties the from-square and fills the to-square;
@@ -322,7 +323,7 @@ impl Rules for Breakthrough {
     /// Moves are evaluated in one group per from-row: a pass then carries only the moves of
     /// one row band at a time, a third less memory than one group for all moves for up to a
     /// tenth more time (`docs/engine-notes.md`): memory is what stops the largest boards.
-    fn moves(&self, side: Side) -> MoveGraph {
+    fn moves(&self, side: Side) -> Stoppable<MoveGraph> {
         let mut g = MoveGraph::new(&self.shape);
         let me = pawn(side);
         let enemy = pawn(side.other());
@@ -353,7 +354,7 @@ impl Rules for Breakthrough {
                 }
             }
         }
-        g
+        Ok(g)
     }
 
     fn pieces(&self, pos: &Position, side: Side) -> Option<usize> {
@@ -489,19 +490,21 @@ impl ExplicitRules for Breakthrough {
 impl SolverHints for Breakthrough {
     /// The pawns on the board, `(first, second)`: a move keeps them or captures one, so a
     /// class `(a, b)` leads only to `(a, b)`, `(a - 1, b)` and `(a, b - 1)`. Named `AvB`.
-    fn classes(&self) -> Vec<PositionClass> {
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
         let counts = self.class_counts();
         let index = |a: usize, b: usize| counts.iter().position(|&c| c == (a, b));
         counts
             .iter()
-            .map(|&(a, b)| PositionClass {
-                name: format!("{a}v{b}"),
-                set: self.pawns_between(Side::First, a, a).intersection(&self.pawns_between(Side::Second, b, b)),
-                successors: [a.checked_sub(1).map(|a| (a, b)), b.checked_sub(1).map(|b| (a, b))]
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(a, b)| index(a, b))
-                    .collect(),
+            .map(|&(a, b)| {
+                Ok(PositionClass {
+                    name: format!("{a}v{b}"),
+                    set: self.pawns_between(Side::First, a, a).intersection(&self.pawns_between(Side::Second, b, b))?,
+                    successors: [a.checked_sub(1).map(|a| (a, b)), b.checked_sub(1).map(|b| (a, b))]
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|(a, b)| index(a, b))
+                        .collect(),
+                })
             })
             .collect()
     }

@@ -20,9 +20,9 @@ impl Breakthrough {
     /// # Errors
     /// The first error `each` returns.
     pub fn classes_from_start(&self, each: &mut dyn FnMut(usize, [Dfa; 2]) -> Result<()>) -> Result<()> {
-        let classes = self.classes();
-        let moves = Side::BOTH.map(|side| self.moves(side));
-        let ended = Side::BOTH.map(|side| self.lost_terminal(side));
+        let classes = self.classes()?;
+        let moves = Side::try_both(|side| self.moves(side))?;
+        let ended = Side::try_both(|side| self.lost_terminal(side))?;
         let empty = || [Dfa::reject_all(&self.shape), Dfa::reject_all(&self.shape)];
         let counts = self.class_counts();
         let most = 4 * self.width;
@@ -41,18 +41,18 @@ impl Breakthrough {
         let mut ply = 0;
         while done > 0 {
             ply += 1;
-            let landed = Side::BOTH.map(|to_play| {
+            let landed = Side::try_both(|to_play| {
                 let mover = to_play.other().index();
                 let from = frontier[..done]
                     .iter()
-                    .fold(Dfa::reject_all(&self.shape), |u, f| u.union(&f[mover]))
-                    .difference(&ended[mover]);
+                    .try_fold(Dfa::reject_all(&self.shape), |u, f| u.union(&f[mover]))?
+                    .difference(&ended[mover])?;
                 moves[mover].forward(&from)
-            });
+            })?;
             for t in 0..done {
                 for (i, landed) in landed.iter().enumerate() {
-                    let new = landed.intersection(&totals[t]).difference(&seen[t][i]);
-                    seen[t][i] = seen[t][i].union(&new);
+                    let new = landed.intersection(&totals[t])?.difference(&seen[t][i])?;
+                    seen[t][i] = seen[t][i].union(&new)?;
                     frontier[t][i] = new;
                 }
             }
@@ -68,7 +68,7 @@ impl Breakthrough {
                 done -= 1;
                 let total = std::mem::replace(&mut seen[done], empty());
                 for k in (0..classes.len()).filter(|&k| counts[k].0 + counts[k].1 == done) {
-                    each(k, total.each_ref().map(|set| set.intersection(&classes[k].set)))?;
+                    each(k, Side::try_both(|side| total[side.index()].intersection(&classes[k].set))?)?;
                 }
             }
         }
@@ -89,7 +89,7 @@ mod tests {
         let mut seen = HashSet::from([start.clone()]);
         let mut queue = VecDeque::from([start]);
         while let Some(pos) = queue.pop_front() {
-            if game.lost_terminal(pos.side).contains(&pos.board) {
+            if game.lost_terminal(pos.side).unwrap().contains(&pos.board) {
                 continue;
             }
             for next in game.explicit_moves(&pos) {
@@ -105,14 +105,17 @@ mod tests {
     fn the_classes_hold_exactly_the_positions_the_rules_reach() {
         for (w, h) in [(2, 4), (3, 4), (2, 5)] {
             let game = Breakthrough::new(w, h).unwrap().reachable_only();
-            let classes = game.classes();
+            let classes = game.classes().unwrap();
             let expected = reached_by_the_rules(&game);
             let mut found = 0u128;
             let mut seen = vec![false; classes.len()];
             game.classes_from_start(&mut |k, sets| {
                 assert!(!std::mem::replace(&mut seen[k], true), "{w}x{h}: class {} twice", classes[k].name);
                 for (side, set) in crate::vocabulary::Side::BOTH.into_iter().zip(&sets) {
-                    assert!(set.difference(&classes[k].set).is_empty(), "{w}x{h}: a position outside its class");
+                    assert!(
+                        set.difference(&classes[k].set).unwrap().is_empty(),
+                        "{w}x{h}: a position outside its class"
+                    );
                     found += set.count();
                     for board in set.iter() {
                         let pos = Position { side, board };

@@ -1,6 +1,7 @@
 //! The lines of a board: every run of `line` squares across, up or diagonally, as layers.
 
 use super::Connect4;
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Symbol};
 
 /// Every line of `game`, each as the layers of its squares.
@@ -21,7 +22,7 @@ pub(super) fn lines(game: &Connect4) -> Vec<Vec<usize>> {
 }
 
 /// Boards on which `symbol` fills some line: the union of one small set per line.
-pub(super) fn any_line(game: &Connect4, symbol: Symbol) -> Dfa {
+pub(super) fn any_line(game: &Connect4, symbol: Symbol) -> Stoppable<Dfa> {
     let sets: Vec<Dfa> = game
         .lines
         .iter()

@@ -12,6 +12,7 @@
 pub mod explicit;
 mod lines;
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::game::ExplicitRules;
@@ -118,14 +119,14 @@ impl Connect4 {
     }
 
     /// Boards whose discs rest on the bottom or on other discs.
-    fn gravity(&self) -> Dfa {
+    fn gravity(&self) -> Stoppable<Dfa> {
         let mut floating = Dfa::reject_all(&self.shape);
         for column in 0..self.width {
             for row in 1..self.height {
                 let (below, here) = (self.layer(column, row - 1), self.layer(column, row));
                 let gap =
                     Dfa::from_allowed(&self.shape, |l, s| (l != below || s == EMPTY) && (l != here || s != EMPTY));
-                floating = floating.union(&gap);
+                floating = floating.union(&gap)?;
             }
         }
         Dfa::accept_all(&self.shape).difference(&floating)
@@ -142,8 +143,8 @@ impl Connect4 {
     }
 
     /// Boards on which `side` fills a line.
-    fn has_a_line(&self, side: Side) -> &Dfa {
-        self.line_sets[side.index()].get_or_init(|| lines::any_line(self, disc(side)))
+    fn has_a_line(&self, side: Side) -> Stoppable<&Dfa> {
+        crate::once::get_or_try_init(&self.line_sets[side.index()], || lines::any_line(self, disc(side)))
     }
 
     /// Boards with no empty square.
@@ -180,18 +181,18 @@ impl Rules for Connect4 {
         Position { side: Side::First, board: vec![EMPTY; self.shape.len()] }
     }
 
-    fn universe(&self, side: Side) -> Dfa {
-        self.gravity().intersection(&self.discs_for(side)).difference(self.has_a_line(side))
+    fn universe(&self, side: Side) -> Stoppable<Dfa> {
+        self.gravity()?.intersection(&self.discs_for(side))?.difference(self.has_a_line(side)?)
     }
 
     /// The other side has a line (the solver keeps the universe's part).
-    fn lost_terminal(&self, side: Side) -> Dfa {
-        self.has_a_line(side.other()).clone()
+    fn lost_terminal(&self, side: Side) -> Stoppable<Dfa> {
+        Ok(self.has_a_line(side.other())?.clone())
     }
 
     /// A full board on which the other side has no line.
-    fn drawn_terminal(&self, side: Side) -> Dfa {
-        self.full().difference(self.has_a_line(side.other()))
+    fn drawn_terminal(&self, side: Side) -> Stoppable<Dfa> {
+        self.full().difference(self.has_a_line(side.other())?)
     }
 
     fn has_draws(&self) -> bool {
@@ -200,7 +201,7 @@ impl Rules for Connect4 {
 
     /// One move per square: a disc lands there when the square below holds one (or it is on
     /// the bottom row). Moves in one column are one evaluation group.
-    fn moves(&self, side: Side) -> MoveGraph {
+    fn moves(&self, side: Side) -> Stoppable<MoveGraph> {
         let mut g = MoveGraph::new(&self.shape);
         for column in 0..self.width {
             for row in 0..self.height {
@@ -214,7 +215,7 @@ impl Rules for Connect4 {
                 );
             }
         }
-        g
+        Ok(g)
     }
 
     fn render(&self, pos: &Position) -> String {
@@ -329,15 +330,15 @@ impl ExplicitRules for Connect4 {
 
 impl SolverHints for Connect4 {
     /// The discs on the board, the full board first: every move adds one.
-    fn classes(&self) -> Vec<PositionClass> {
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
         let squares = self.shape.len();
-        (0..=squares)
+        Ok((0..=squares)
             .map(|empty| PositionClass {
                 name: format!("{}", squares - empty),
                 set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
                 successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
             })
-            .collect()
+            .collect())
     }
 }
 

@@ -10,7 +10,7 @@ use crate::vocabulary::Outcome;
 fn the_strong_solve_equals_negamax_on_every_position() {
     for (w, h, line) in [(3, 3, 3), (4, 3, 3), (4, 4, 4), (3, 4, 3), (5, 3, 4)] {
         let g = Connect4::new(w, h, line).unwrap();
-        let mut solver = Solver::new(&g);
+        let mut solver = Solver::new(&g).unwrap();
         let solution = solver.solve(Mode::Strong).unwrap();
         let mut negamax = Negamax::new(&g);
         let mut checked = 0;
@@ -80,7 +80,7 @@ fn discs_drop_and_full_columns_are_closed() {
 fn forward_plies_of_7x6_are_oeis_a212693() {
     const A212693: [u128; 9] = [1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275];
     let g = Connect4::new(7, 6, 4).unwrap();
-    let plies = Solver::new(&g).forward_plies(&g.initial(), None, Some(8)).unwrap();
+    let plies = Solver::new(&g).unwrap().forward_plies(&g.initial(), None, Some(8)).unwrap();
     let by_sets: Vec<u128> = plies.iter().map(crate::dfa::Dfa::count).collect();
     let mut ply = vec![g.initial()];
     let mut by_rules = vec![1u128];

@@ -40,6 +40,7 @@ pub mod ranked;
 pub mod subgame;
 mod variant;
 
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Shape, Symbol};
 use crate::error::{Error, Result};
 use crate::game::ExplicitRules;
@@ -142,9 +143,9 @@ impl Ostle {
                         forbidden.map(|forbidden| v.encode(&State { cells: cells.clone(), forbidden }))
                     })
                     .collect();
-                Dfa::from_strings(&self.shape, &states)
+                Ok(Dfa::from_strings(&self.shape, &states))
             })
-            .reduce(|| Dfa::reject_all(&self.shape), |a, b| a.union(&b));
+            .try_reduce(|| Dfa::reject_all(&self.shape), |a, b| a.union(&b))?;
         // Each board's moves and where they lead; a state has them all but its forbidden one.
         let moves: Vec<Vec<(Move, Vec<Symbol>)>> = boards
             .par_iter()
@@ -175,7 +176,10 @@ impl Ostle {
     }
 
     /// Boards with one hole, no marker and both piece counts in `lo..=pieces`.
-    pub fn boards(&self, lo_mine: usize, lo_theirs: usize) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn boards(&self, lo_mine: usize, lo_theirs: usize) -> Stoppable<Dfa> {
         let (s, n, k) = (&self.shape, self.variant.squares(), self.variant.pieces);
         Dfa::conjunction(
             s,
@@ -189,7 +193,10 @@ impl Ostle {
     }
 
     /// Positions (no marker) where neither side is down to `lose_at` pieces.
-    pub fn ongoing_boards(&self) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn ongoing_boards(&self) -> Stoppable<Dfa> {
         let t = self.variant.lose_at;
         self.boards(t + 1, t + 1)
     }
@@ -226,22 +233,22 @@ impl Rules for Ostle {
 
     /// The possibly reachable states (results of a non-terminal move of any board) and the
     /// initial state. Closed under moves, and exactly the states the published counts use.
-    fn universe(&self, _side: Side) -> Dfa {
-        let moves = self.solver_moves(Side::First);
-        let reachable = moves.forward(&self.ongoing_boards());
+    fn universe(&self, _side: Side) -> Stoppable<Dfa> {
+        let moves = self.solver_moves(Side::First)?;
+        let reachable = moves.forward(&self.ongoing_boards()?)?;
         reachable.union(&Dfa::from_string(&self.shape, &self.initial().board))
     }
 
-    fn lost_terminal(&self, _side: Side) -> Dfa {
-        self.down_to_limit(false)
+    fn lost_terminal(&self, _side: Side) -> Stoppable<Dfa> {
+        Ok(self.down_to_limit(false))
     }
 
-    fn won_terminal(&self, _side: Side) -> Dfa {
+    fn won_terminal(&self, _side: Side) -> Stoppable<Dfa> {
         self.down_to_limit(true).difference(&self.down_to_limit(false))
     }
 
-    fn moves(&self, _side: Side) -> MoveGraph {
-        self.move_graph()
+    fn moves(&self, _side: Side) -> Stoppable<MoveGraph> {
+        Ok(self.move_graph())
     }
 
     /// The class reading's listed states (see [`Ostle::new`]); none for the exact reading.
@@ -325,14 +332,14 @@ impl SolverHints for Ostle {
     /// None: a player whose game is not over has a piece, and a piece can always move (a push
     /// ends at an empty square, the hole or the edge), in at least three directions, so the
     /// forbidden move never leaves it without one. (Tests compare with the explicit rules.)
-    fn stuck(&self, _side: Side) -> Option<Dfa> {
-        Some(Dfa::reject_all(&self.shape))
+    fn stuck(&self, _side: Side) -> Stoppable<Option<Dfa>> {
+        Ok(Some(Dfa::reject_all(&self.shape)))
     }
 
     /// The pieces on the board, `{p, q}` whoever moves (strings are from the mover's view): a
     /// move removes at most one piece, so `{p, q}` leads only to itself, `{p - 1, q}` and
     /// `{p, q - 1}`. Named `PvQ` with `P ≥ Q`.
-    fn classes(&self) -> Vec<PositionClass> {
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
         let (lo, hi) = (self.variant.lose_at, self.variant.pieces);
         let mut pairs: Vec<(usize, usize)> = (lo..=hi).flat_map(|p| (lo..=p).map(move |q| (p, q))).collect();
         pairs.sort_by_key(|&(p, q)| (p + q, p));
@@ -344,8 +351,8 @@ impl SolverHints for Ostle {
         pairs
             .iter()
             .map(|&(p, q)| {
-                let set = mine(p).intersection(&theirs(q));
-                let set = if p == q { set } else { set.union(&mine(q).intersection(&theirs(p))) };
+                let set = mine(p).intersection(&theirs(q))?;
+                let set = if p == q { set } else { set.union(&mine(q).intersection(&theirs(p))?)? };
                 let mut successors: Vec<usize> = [(p.wrapping_sub(1), q), (p, q.wrapping_sub(1))]
                     .into_iter()
                     .filter(|&(a, b)| a >= lo && a <= hi && b >= lo && b <= hi)
@@ -353,15 +360,15 @@ impl SolverHints for Ostle {
                     .collect();
                 // From P v P either side losing a piece gives the same class: read it once.
                 successors.dedup();
-                PositionClass { name: format!("{p}v{q}"), set, successors }
+                Ok(PositionClass { name: format!("{p}v{q}"), set, successors })
             })
             .collect()
     }
 
     /// Where the hole is, one part per square: every position has exactly one hole, and a
     /// part fixes a layer of every string, so its sets are much smaller than the whole's.
-    fn filter_parts(&self, _side: Side) -> Vec<Dfa> {
-        (0..self.variant.squares()).map(|k| Dfa::from_allowed(&self.shape, |l, c| l != k || c == HOLE)).collect()
+    fn filter_parts(&self, _side: Side) -> Stoppable<Vec<Dfa>> {
+        Ok((0..self.variant.squares()).map(|k| Dfa::from_allowed(&self.shape, |l, c| l != k || c == HOLE)).collect())
     }
 
     fn mover_relative(&self) -> bool {

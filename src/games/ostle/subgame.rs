@@ -39,9 +39,9 @@ pub struct SubgameClass {
 /// [`Error::Mismatch`] if `small` is not such a subgame of `big`.
 pub fn removal_gap(small: &Ostle, big: &Ostle) -> Result<(String, Dfa)> {
     let class = kv_k_class(small, big)?;
-    let small_universe = small.universe(Side::First);
-    let big_class = big.universe(Side::First).intersection(&class.set);
-    Ok((class.name, big_class.difference(&small_universe)))
+    let small_universe = small.universe(Side::First)?;
+    let big_class = big.universe(Side::First)?.intersection(&class.set)?;
+    Ok((class.name, big_class.difference(&small_universe)?))
 }
 
 /// The class file of the K v K class of `big` made from `solution`, a strong solution of
@@ -66,13 +66,13 @@ pub fn class_from_subgame(small: &Ostle, big: &Ostle, solution: Solution) -> Res
     let mut values = solution.classes;
     // One set at a time, so that only one copy of the largest is ever added.
     for v in &mut values {
-        v.set = v.set.intersection(&class.set);
+        v.set = v.set.intersection(&class.set)?;
     }
     values.retain(|v| !v.set.is_empty());
     for (outcome, strings) in gap_values {
         let set = Dfa::from_strings(big.shape(), &strings);
         match values.iter_mut().find(|v| v.outcome == outcome) {
-            Some(v) => v.set = v.set.union(&set),
+            Some(v) => v.set = v.set.union(&set)?,
             None => values.push(ValueClass::new(Side::First, outcome, set)),
         }
     }
@@ -92,7 +92,7 @@ fn kv_k_class(small: &Ostle, big: &Ostle) -> Result<PositionClass> {
         )));
     }
     let name = format!("{0}v{0}", s.pieces);
-    Ok(big.classes().into_iter().find(|c| c.name == name).expect("every K v K above the limit is a class"))
+    Ok(big.classes()?.into_iter().find(|c| c.name == name).expect("every K v K above the limit is a class"))
 }
 
 /// The values of the gap states by one explicit step: won in d + 1 if some move leads to a

@@ -141,9 +141,9 @@ fn ensure_universes(game: &Othello, dir: &Path) -> Result<()> {
         Some(d) => {
             let class = ClassUniverse::load(&path(d), &params, game.shape(), &d.to_string())?;
             crate::progress!("universes resumed after the class of {d} discs");
-            game.classes_from(d, class.sets, &mut save);
+            game.classes_from(d, class.sets, &mut save)?;
         }
-        None => game.classes_from_start(&mut save),
+        None => game.classes_from_start(&mut save)?,
     }
     outcome?;
     for d in reached + 1..=squares {
@@ -523,7 +523,7 @@ mod tests {
         let mut universe = ClassUniverse::load(&path, &params, game.shape(), "10").unwrap();
         let sampler = universe.sets[1].sampler().unwrap();
         let dropped = Dfa::from_string(game.shape(), &sampler.nth(0));
-        universe.sets[1] = universe.sets[1].difference(&dropped);
+        universe.sets[1] = universe.sets[1].difference(&dropped).unwrap();
         universe.save(&path).unwrap();
         let err = solve(&game, dir.path(), |_| {}).unwrap_err();
         assert!(matches!(err, Error::Mismatch(_)), "{err}");

@@ -10,6 +10,7 @@
 
 use super::OthelloParams;
 use super::differences_solved::outcome;
+use crate::dfa::limits::Stoppable;
 use crate::error::{Error, Result};
 use crate::game::GameParams;
 use crate::solved::explore::{DfaSolved, Look, Solved, rank_moves};
@@ -120,7 +121,10 @@ pub fn bisect<E>(
 
 /// The measures of threshold `t` from its solution: positions and states of the exactly-`t`
 /// sets, and states of the at-least-`t` sets.
-pub fn measure(t: i32, solution: &Solution, file: String, wall_s: Option<f64>) -> Threshold {
+///
+/// # Errors
+/// An [`EngineStop`](crate::dfa::limits::EngineStop) while uniting a side's classes.
+pub fn measure(t: i32, solution: &Solution, file: String, wall_s: Option<f64>) -> Stoppable<Threshold> {
     let (mut exactly, mut exactly_states, mut at_least_states) = (0u128, 0, 0);
     for side in Side::BOTH {
         let of = |keep: &dyn Fn(Outcome) -> bool| {
@@ -128,15 +132,15 @@ pub fn measure(t: i32, solution: &Solution, file: String, wall_s: Option<f64>) -
                 solution.classes.iter().filter(|c| c.side == side && keep(c.outcome)).map(|c| &c.set).collect();
             crate::dfa::Dfa::union_all(solution.classes[0].set.shape(), &sets)
         };
-        let drawn = of(&|o| o == Outcome::Draw);
+        let drawn = of(&|o| o == Outcome::Draw)?;
         exactly += drawn.count();
         exactly_states += drawn.state_count();
-        at_least_states += of(&|o| against_threshold(o, side) != Ordering::Less).state_count();
+        at_least_states += of(&|o| against_threshold(o, side) != Ordering::Less)?.state_count();
         if solution.mover_relative {
             break;
         }
     }
-    Threshold { threshold: t, file, exactly, exactly_states, at_least_states, wall_s }
+    Ok(Threshold { threshold: t, file, exactly, exactly_states, at_least_states, wall_s })
 }
 
 /// A margins directory answering positions: values and distances from the plain game's

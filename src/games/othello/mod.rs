@@ -21,6 +21,7 @@ pub mod margins;
 pub mod plies;
 pub mod sets;
 
+use crate::dfa::limits::Stoppable;
 use crate::game::{Game, GameParams, NoMove, Position, PositionClass, Side, SideMirror, Status};
 
 /// Othello's saved formats besides the DFA solution: its exact margins (a solution per
@@ -97,9 +98,9 @@ impl crate::game::Params for OthelloParams {
 /// The boards of `set` (positions with `mover` to move) on which `mover` has no move and
 /// the other side has: their passes, positions of the other side. `moves` by side index,
 /// `all` every board.
-fn passes(moves: &[MoveGraph; 2], all: &Dfa, mover: Side, set: &Dfa) -> Dfa {
+fn passes(moves: &[MoveGraph; 2], all: &Dfa, mover: Side, set: &Dfa) -> Stoppable<Dfa> {
     let (me, them) = (mover.index(), mover.other().index());
-    let stuck = set.difference(&moves[me].backward_within(all, set));
+    let stuck = set.difference(&moves[me].backward_within(all, set)?)?;
     moves[them].backward_within(all, &stuck)
 }
 
@@ -182,16 +183,25 @@ impl Othello {
     }
 
     /// The positions reachable from the start, per side to move: the union of its plies.
-    fn reached(&self) -> &[Dfa; 2] {
-        self.reached.get_or_init(|| {
+    fn reached(&self) -> Stoppable<&[Dfa; 2]> {
+        crate::once::get_or_try_init(&self.reached, || {
             let mut seen = [Dfa::reject_all(&self.shape), Dfa::reject_all(&self.shape)];
+            let mut stopped = Ok(());
             self.plies_from_start(|n, ply| {
                 tracing::debug!(target: "dfasolve::othello", "ply {n}: {} positions, {} states",
                     ply[0].count() + ply[1].count(), ply[0].state_count() + ply[1].state_count());
-                seen = [seen[0].union(&ply[0]), seen[1].union(&ply[1])];
-                ControlFlow::Continue(())
-            });
-            seen
+                match Side::try_both(|side| seen[side.index()].union(&ply[side.index()])) {
+                    Ok(both) => {
+                        seen = both;
+                        ControlFlow::Continue(())
+                    }
+                    Err(stop) => {
+                        stopped = Err(stop);
+                        ControlFlow::Break(())
+                    }
+                }
+            })?;
+            stopped.map(|()| seen)
         })
     }
 
@@ -199,22 +209,27 @@ impl Othello {
     /// same board, the other side to move), per side to move, for `n` = 0, 1, ...: `each`
     /// sees every ply until it breaks or a ply is empty (the games have all ended). Every
     /// move adds a disc and two passes in a row end the game, so the plies end.
-    pub fn plies_from_start(&self, mut each: impl FnMut(u32, &[Dfa; 2]) -> ControlFlow<()>) {
-        let moves = [self.moves(Side::First), self.moves(Side::Second)];
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn plies_from_start(&self, mut each: impl FnMut(u32, &[Dfa; 2]) -> ControlFlow<()>) -> Stoppable<()> {
+        let moves = [self.moves(Side::First)?, self.moves(Side::Second)?];
         let all = Dfa::accept_all(&self.shape);
         let mut ply = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
         for n in 0.. {
             if ply.iter().all(Dfa::is_empty) || each(n, &ply).is_break() {
-                return;
+                return Ok(());
             }
             // Who moves to reach each side's next positions: the other side. Who can move is
             // asked of the ply's positions only: the set of every board on which a side can
             // move does not compress on wide boards.
-            ply = [Side::Second, Side::First].map(|mover| {
+            let [to_second, to_first] = Side::try_both(|mover| {
                 let me = mover.index();
-                moves[me].forward(&ply[me]).union(&passes(&moves, &all, mover, &ply[me]))
-            });
+                moves[me].forward(&ply[me])?.union(&passes(&moves, &all, mover, &ply[me])?)
+            })?;
+            ply = [to_first, to_second];
         }
+        unreachable!("the loop over every ply returns")
     }
 
     /// The positions reachable from the start by the number of discs on the board, per side
@@ -222,9 +237,12 @@ impl Othello {
     /// until it breaks or a class is empty. Every move adds a disc, and a pass (the mover has
     /// no move and the opponent has) keeps the board, so a class is the images of the class
     /// below plus the passes within it; only two classes are held at a time.
-    pub fn classes_from_start(&self, each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>) {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn classes_from_start(&self, each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>) -> Stoppable<()> {
         let start = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
-        self.classes_from(4, start, each);
+        self.classes_from(4, start, each)
     }
 
     /// As [`Othello::classes_from_start`], from the class of `discs` discs given as `class`
@@ -235,26 +253,27 @@ impl Othello {
         discs: usize,
         mut class: [Dfa; 2],
         mut each: impl FnMut(usize, [Dfa; 2]) -> ControlFlow<()>,
-    ) {
-        let moves = [self.moves(Side::First), self.moves(Side::Second)];
+    ) -> Stoppable<()> {
+        let moves = [self.moves(Side::First)?, self.moves(Side::Second)?];
         for discs in discs..=self.shape.len() {
             // The passes: positions of one side without a move where the other side has one
             // are also positions of the other side (who then has a move: no second pass).
             // The boards each side can move on are built for the solve anyway (its terminal
             // sets), so the passes are set operations here, not images.
-            let [to_second, to_first] = Side::BOTH.map(|mover| {
-                class[mover.index()].difference(self.movable(mover)).intersection(self.movable(mover.other()))
-            });
-            class = [class[0].union(&to_first), class[1].union(&to_second)];
+            let [to_second, to_first] = Side::try_both(|mover| {
+                class[mover.index()].difference(self.movable(mover)?)?.intersection(self.movable(mover.other())?)
+            })?;
+            class = [class[0].union(&to_first)?, class[1].union(&to_second)?];
             if class.iter().all(Dfa::is_empty) {
-                return;
+                return Ok(());
             }
-            let next = [moves[1].forward(&class[1]), moves[0].forward(&class[0])];
+            let next = [moves[1].forward(&class[1])?, moves[0].forward(&class[0])?];
             if each(discs, class).is_break() {
-                return;
+                return Ok(());
             }
             class = next;
         }
+        Ok(())
     }
 
     /// Black's disc difference at the end compared with the threshold, for the player to move.
@@ -270,20 +289,22 @@ impl Othello {
     }
 
     /// The boards on which `side` has a move.
-    fn movable(&self, side: Side) -> &Dfa {
-        &self.movable.get_or_init(|| Side::BOTH.map(|s| self.board.can_move(&self.shape, s)))[side.index()]
+    fn movable(&self, side: Side) -> Stoppable<&Dfa> {
+        let both =
+            crate::once::get_or_try_init(&self.movable, || Side::try_both(|s| self.board.can_move(&self.shape, s)))?;
+        Ok(&both[side.index()])
     }
 
     /// Boards on which neither side can move: the game is over.
-    fn over(&self) -> Dfa {
-        Dfa::accept_all(&self.shape).difference(self.movable(Side::First)).difference(self.movable(Side::Second))
+    fn over(&self) -> Stoppable<Dfa> {
+        Dfa::accept_all(&self.shape).difference(self.movable(Side::First)?)?.difference(self.movable(Side::Second)?)
     }
 
     /// Over boards whose score is `order` for `side` to move (the solver takes them within
     /// its universe: the whole reachable one is not made for this).
-    fn scored(&self, side: Side, order: Ordering) -> Dfa {
+    fn scored(&self, side: Side, order: Ordering) -> Stoppable<Dfa> {
         let for_black = if side == Side::First { order } else { order.reverse() };
-        self.boards().intersection(&self.over()).intersection(&self.board.difference_compared(
+        self.boards().intersection(&self.over()?)?.intersection(&self.board.difference_compared(
             &self.shape,
             self.threshold,
             for_black,
@@ -333,19 +354,19 @@ impl Rules for Othello {
     }
 
     /// Every board whose four centre squares hold discs, or those reachable from the start.
-    fn universe(&self, side: Side) -> Dfa {
-        if self.reachable { self.reached()[side.index()].clone() } else { self.boards() }
+    fn universe(&self, side: Side) -> Stoppable<Dfa> {
+        Ok(if self.reachable { self.reached()?[side.index()].clone() } else { self.boards() })
     }
 
-    fn lost_terminal(&self, side: Side) -> Dfa {
+    fn lost_terminal(&self, side: Side) -> Stoppable<Dfa> {
         self.scored(side, Ordering::Less)
     }
 
-    fn won_terminal(&self, side: Side) -> Dfa {
+    fn won_terminal(&self, side: Side) -> Stoppable<Dfa> {
         self.scored(side, Ordering::Greater)
     }
 
-    fn drawn_terminal(&self, side: Side) -> Dfa {
+    fn drawn_terminal(&self, side: Side) -> Stoppable<Dfa> {
         self.scored(side, Ordering::Equal)
     }
 
@@ -357,7 +378,7 @@ impl Rules for Othello {
         true
     }
 
-    fn moves(&self, side: Side) -> MoveGraph {
+    fn moves(&self, side: Side) -> Stoppable<MoveGraph> {
         self.board.moves(&self.shape, side)
     }
 
@@ -454,8 +475,8 @@ impl SolverHints for Othello {
     /// The boards without a move, from the rules' own sets: every universe (the whole one or
     /// a class's) takes its positions without a move from these instead of from an image of
     /// its moves.
-    fn stuck(&self, side: Side) -> Option<Dfa> {
-        Some(Dfa::accept_all(&self.shape).difference(self.movable(side)))
+    fn stuck(&self, side: Side) -> Stoppable<Option<Dfa>> {
+        Ok(Some(Dfa::accept_all(&self.shape).difference(self.movable(side)?)?))
     }
 
     /// Black to move on a board is White to move on the board with the colours swapped, with
@@ -467,15 +488,15 @@ impl SolverHints for Othello {
     }
 
     /// Discs on the board, the fullest first: every move adds one, a pass none.
-    fn classes(&self) -> Vec<PositionClass> {
+    fn classes(&self) -> Stoppable<Vec<PositionClass>> {
         let squares = self.shape.len();
-        (0..=squares - 4)
+        Ok((0..=squares - 4)
             .map(|empty| PositionClass {
                 name: format!("{}", squares - empty),
                 set: Dfa::count_between(&self.shape, 0..squares, |s| s == EMPTY, empty, empty),
                 successors: if empty == 0 { Vec::new() } else { vec![empty - 1] },
             })
-            .collect()
+            .collect())
     }
 
     /// With the positions reachable from the start only: their classes by discs, made from
@@ -486,14 +507,14 @@ impl SolverHints for Othello {
         }
         let squares = self.shape.len();
         let mut outcome = Ok(());
-        self.classes_from_start(|discs, sets| match each(squares - discs, sets) {
+        let made = self.classes_from_start(|discs, sets| match each(squares - discs, sets) {
             Ok(()) => ControlFlow::Continue(()),
             Err(e) => {
                 outcome = Err(e);
                 ControlFlow::Break(())
             }
         });
-        Some(outcome)
+        Some(made.map_err(Error::from).and(outcome))
     }
 
     fn sweeps_class_universes(&self) -> bool {

@@ -167,7 +167,8 @@ mod tests {
                 images.push(ply[0].count() as u64 + ply[1].count() as u64);
             }
             ControlFlow::Continue(())
-        });
+        })
+        .unwrap();
         let mut counts = Vec::new();
         let stop = count_plies(Geometry::new(4, 4).unwrap(), None, |_, c| {
             counts.push(c);

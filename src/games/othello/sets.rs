@@ -9,6 +9,7 @@
 //! the last stage, so every stage's condition reads the board as it was before the move.
 
 use super::explicit::DIRECTIONS;
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Change, Dfa, Shape, Symbol};
 use crate::game::Side;
 use crate::move_graph::{MoveGraph, MoveNodeId};
@@ -71,20 +72,23 @@ impl Board {
     }
 
     /// Boards where a disc of `side` on `square` flips nothing along `ray`.
-    fn closes_nothing(&self, shape: &Shape, side: Side, ray: &[usize]) -> Dfa {
+    fn closes_nothing(&self, shape: &Shape, side: Side, ray: &[usize]) -> Stoppable<Dfa> {
         let any = (1..ray.len()).map(|k| self.closes(shape, side, ray, k)).collect::<Vec<_>>();
         let refs: Vec<&Dfa> = any.iter().collect();
-        Dfa::union_all(shape, &refs).complement()
+        Ok(Dfa::union_all(shape, &refs)?.complement())
     }
 
     /// Boards on which `side` has a move.
-    pub fn can_move(&self, shape: &Shape, side: Side) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn can_move(&self, shape: &Shape, side: Side) -> Stoppable<Dfa> {
         let mut any = Vec::new();
         for square in 0..self.squares() {
             let empty = Dfa::layer_in(shape, square, &[EMPTY]);
             for ray in self.rays(square) {
                 for k in 1..ray.len() {
-                    any.push(self.closes(shape, side, &ray, k).intersection(&empty));
+                    any.push(self.closes(shape, side, &ray, k).intersection(&empty)?);
                 }
             }
         }
@@ -99,7 +103,10 @@ impl Board {
 
     /// The moves of `side`, staged by direction (see the module docs): one evaluation group
     /// per square.
-    pub fn moves(&self, shape: &Shape, side: Side) -> MoveGraph {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn moves(&self, shape: &Shape, side: Side) -> Stoppable<MoveGraph> {
         let (own, opp) = (disc(side), disc(side.other()));
         let mut g = MoveGraph::new(shape);
         for square in 0..self.squares() {
@@ -129,7 +136,7 @@ impl Board {
                     })
                     .collect();
                 let next = [junction(&mut g, i + 1, false), junction(&mut g, i + 1, true)];
-                let none = self.closes_nothing(shape, side, ray);
+                let none = self.closes_nothing(shape, side, ray)?;
                 for (f, from) in at.iter().enumerate() {
                     if let Some(from) = *from {
                         g.add_edge(from, next[f], Some(none.clone()));
@@ -144,6 +151,6 @@ impl Board {
             g.add_edge(at[1].expect("set after the first ray"), place, None);
             g.add_edge(place, MoveGraph::OUTPUT, None);
         }
-        g
+        Ok(g)
     }
 }

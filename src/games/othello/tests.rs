@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 fn staged_moves_equal_the_plain_rules() {
     let g = Othello::new(4, 3, 0).unwrap();
     for side in Side::BOTH {
-        let graph = g.moves(side);
-        let universe = g.universe(side);
+        let graph = g.moves(side).unwrap();
+        let universe = g.universe(side).unwrap();
         for (i, board) in universe.iter().enumerate().filter(|(i, _)| i % 7 == 0) {
             let pos = Position { side, board };
             let want: BTreeSet<Vec<Symbol>> = if g.geometry.moves(g.discs(&pos)).is_empty() {
@@ -18,7 +18,8 @@ fn staged_moves_equal_the_plain_rules() {
             } else {
                 g.explicit_moves(&pos).into_iter().map(|p| p.board).collect()
             };
-            let got: BTreeSet<Vec<Symbol>> = graph.forward(&Dfa::from_string(&g.shape, &pos.board)).iter().collect();
+            let got: BTreeSet<Vec<Symbol>> =
+                graph.forward(&Dfa::from_string(&g.shape, &pos.board)).unwrap().iter().collect();
             assert_eq!(got, want, "{} (board {i})", g.render(&pos));
         }
     }
@@ -31,8 +32,12 @@ fn the_boards_without_a_move_are_those_the_moves_and_the_rules_find() {
     let g = Othello::new(4, 4, 0).unwrap();
     let all = Dfa::accept_all(&g.shape);
     for side in Side::BOTH {
-        let stuck = g.stuck(side).expect("Othello knows its boards without a move");
-        assert_eq!(stuck, all.difference(&g.moves(side).backward(&all)), "{side}: the move graph");
+        let stuck = g.stuck(side).unwrap().expect("Othello knows its boards without a move");
+        assert_eq!(
+            stuck,
+            all.difference(&g.moves(side).unwrap().backward(&all).unwrap()).unwrap(),
+            "{side}: the move graph"
+        );
         for (i, board) in all.iter().enumerate().filter(|(i, _)| i % 97 == 0) {
             let pos = Position { side, board };
             let none = g.geometry.moves(g.discs(&pos)).is_empty();
@@ -50,7 +55,7 @@ fn four_by_four_thresholds_bracket_the_negamax_value() {
     assert_eq!(exact, -8);
     for (t, kind) in [(exact - 1, "win"), (exact, "draw"), (exact + 1, "loss")] {
         let g = Othello::new(4, 4, t).unwrap().reachable_only();
-        let s = Solver::new(&g).solve(Mode::Strong).unwrap();
+        let s = Solver::new(&g).unwrap().solve(Mode::Strong).unwrap();
         let v = s.value(&g.initial()).unwrap();
         assert_eq!(v.kind(), kind, "threshold {t}: {v:?}");
     }
@@ -88,7 +93,7 @@ fn the_reachable_universe_is_what_the_plain_rules_reach() {
     }
     let mut symbolic = BTreeSet::new();
     for side in Side::BOTH {
-        symbolic.extend(g.universe(side).iter().map(|board| Position { side, board }));
+        symbolic.extend(g.universe(side).unwrap().iter().map(|board| Position { side, board }));
     }
     assert_eq!(symbolic.len(), 62_789);
     assert_eq!(symbolic, seen);
@@ -104,18 +109,23 @@ fn the_classes_from_the_start_partition_the_reachable_positions_by_discs() {
         let mut union = [Dfa::reject_all(&g.shape), Dfa::reject_all(&g.shape)];
         let mut seen = Vec::new();
         g.classes_from_start(|discs, sets| {
-            let on_the_board = &g.classes()[g.shape.len() - discs].set;
+            let on_the_board = &g.classes().unwrap()[g.shape.len() - discs].set;
             for side in Side::BOTH {
                 let set = &sets[side.index()];
-                assert_eq!(&set.intersection(on_the_board), set, "{w}x{h}: class {discs} holds other disc counts");
-                union[side.index()] = union[side.index()].union(set);
+                assert_eq!(
+                    &set.intersection(on_the_board).unwrap(),
+                    set,
+                    "{w}x{h}: class {discs} holds other disc counts"
+                );
+                union[side.index()] = union[side.index()].union(set).unwrap();
             }
             seen.push(discs);
             ControlFlow::Continue(())
-        });
+        })
+        .unwrap();
         assert_eq!(seen, (4..=w * h).collect::<Vec<_>>(), "{w}x{h}: every class once, the start's first");
         for side in Side::BOTH {
-            assert_eq!(union[side.index()], g.universe(side), "{w}x{h}, {side:?} to move");
+            assert_eq!(union[side.index()], g.universe(side).unwrap(), "{w}x{h}, {side:?} to move");
         }
     }
 }
@@ -154,7 +164,8 @@ fn plies_from_the_start_are_what_the_plain_rules_reach(w: usize, h: usize) {
             })
             .collect();
         ControlFlow::Continue(())
-    });
+    })
+    .unwrap();
     assert!(explicit.is_empty(), "{w}x{h}: the symbolic plies ended before the plain rules' ({})", explicit.len());
     assert!(passes > 0, "{w}x{h} has passes");
 }
@@ -167,6 +178,7 @@ fn eight_by_eight_plies_are_oeis_a124005() {
     g.plies_from_start(|n, ply| {
         counts.push(ply[0].count() + ply[1].count());
         if n < 6 { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
-    });
+    })
+    .unwrap();
     assert_eq!(counts, [1, 4, 12, 54, 236, 1288, 7092]);
 }

@@ -169,7 +169,7 @@ pub(super) fn load_classes(dir: &Path, games: &Games) -> Result<(Box<dyn Game>, 
     }
     // Each file's values under its class's set; a file of a class the game does not name
     // leaves the lookups reading every value class.
-    let partition = game.classes();
+    let partition = game.classes()?;
     let index = names.into_iter().try_fold(ClassIndex::default(), |mut index, (name, values)| {
         let class = partition.iter().find(|c| c.name == name)?;
         index.add(class.set.clone(), values);

@@ -53,7 +53,7 @@ impl ClassesOnDisk {
         let bundle = OnDiskBundle::open(first)?;
         let header = ClassHeader::read((bundle.meta(), bundle.names().count()), first, None, None)?;
         let game = games.build(&header.params)?;
-        let partition = game.classes();
+        let partition = game.classes()?;
         let mut slots = vec![None; partition.len()];
         for file in &files {
             let name = class_name(file).expect("class_files keeps class files");

@@ -5,6 +5,7 @@
 //! run's disk and the solution (`docs/measurements.md`).
 
 use super::{Solution, ValueClass};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, SplitMix64, Symbol};
 use crate::error::{Error, Result};
 use crate::vocabulary::{Outcome, Side};
@@ -46,26 +47,32 @@ impl Solution {
     /// The positions of the rest class `rest` as a set of their own: its domain less the
     /// classes of its side. As large as those classes can make it: for small solutions and
     /// for every position of a class small enough to list.
-    pub fn rest_positions(&self, rest: &RestClass) -> Dfa {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn rest_positions(&self, rest: &RestClass) -> Stoppable<Dfa> {
         let mut set = rest.domain.clone();
         for c in self.classes.iter().filter(|c| c.side == rest.side) {
-            set = set.difference(&c.set);
+            set = set.difference(&c.set)?;
         }
-        set
+        Ok(set)
     }
 
     /// This solution with each rest class made a class of its own ([`Solution::rest_positions`]):
     /// for checks that read the classes' sets, on solutions small enough to make them.
-    pub fn with_rest_as_sets(&self) -> Solution {
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn with_rest_as_sets(&self) -> Stoppable<Solution> {
         let mut whole = Solution { rest: Vec::new(), ..self.clone() };
         if !self.rest.is_empty() {
             // The index names the classes of a class directory, which has no rest classes.
             whole.index = None;
         }
         for rest in &self.rest {
-            whole.classes.push(ValueClass::new(rest.side, rest.outcome, self.rest_positions(rest)));
+            whole.classes.push(ValueClass::new(rest.side, rest.outcome, self.rest_positions(rest)?));
         }
-        whole
+        Ok(whole)
     }
 
     /// `count` positions of `rest` drawn uniformly (with repeats) by `rng`: positions of its

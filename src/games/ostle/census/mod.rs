@@ -85,7 +85,7 @@ pub fn census(game: &Ostle, solution: &Solution, sets: &SolvedSets<'_>, limit: L
         sets,
         |nontrivial| {
             for c in &classes {
-                let set = c.set.intersection(nontrivial);
+                let set = c.set.intersection(nontrivial)?;
                 if set.is_empty() {
                     continue;
                 }

@@ -11,6 +11,7 @@ use super::super::explicit::State;
 use super::super::{HOLE, HOLE_BANNED, Ostle, THEIRS, Variant};
 use super::symmetry::{boards_of, boards_with, hole_classes, orbit_set, orbits, states_of_boards};
 use super::{Count, SolvedSets};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Dfa, Symbol};
 use crate::error::{Error, Result};
 use crate::game::Rules;
@@ -86,7 +87,7 @@ struct Part {
 
 /// The parts of `game`: the hole's square class, and pieces `(p, q)` both above the losing
 /// count.
-fn parts(game: &Ostle) -> Vec<Part> {
+fn parts(game: &Ostle) -> Stoppable<Vec<Part>> {
     let v = game.variant();
     let (s, n, t, k) = (game.shape(), v.squares(), v.lose_at, v.pieces);
     let mover = Ostle::mover_symbols();
@@ -103,13 +104,13 @@ fn parts(game: &Ostle) -> Vec<Part> {
                         Dfa::count_between(s, 0..n, |c| mover.contains(&c), p, p),
                         Dfa::count_between(s, 0..n, |c| c == THEIRS, q, q),
                     ],
-                );
-                let boards = boards_with(game, &squares, p, q);
+                )?;
+                let boards = boards_with(game, &squares, p, q)?;
                 out.push(Part { states, boards, hole: hole.clone(), mine: p, theirs: q });
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// How the breadth-first levels of a census are bounded, besides the memory budget.
@@ -132,7 +133,7 @@ pub fn structure(
     on_nontrivial: impl FnMut(&Dfa) -> Result<()>,
     limit: LevelsLimit,
 ) -> Result<Structure> {
-    let counter = Counter::new(game, sets);
+    let counter = Counter::new(game, sets)?;
     let mut counted = counter.counts(on_nontrivial)?;
     (counted.distances_from_start, counted.distances_stopped) = counter.levels(limit)?;
     Ok(counted)
@@ -150,10 +151,12 @@ pub struct Counter<'a> {
 
 impl<'a> Counter<'a> {
     /// The parts of `game` and its terminal states.
-    #[must_use]
-    pub fn new(game: &'a Ostle, sets: &'a SolvedSets<'a>) -> Self {
-        let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First));
-        Counter { game, sets, parts: parts(game), terminal }
+    ///
+    /// # Errors
+    /// An [`EngineStop`](crate::dfa::limits::EngineStop).
+    pub fn new(game: &'a Ostle, sets: &'a SolvedSets<'a>) -> Stoppable<Self> {
+        let terminal = sets.lost_terminal.union(&game.won_terminal(Side::First)?)?;
+        Ok(Counter { game, sets, parts: parts(game)?, terminal })
     }
 
     /// Every count but the levels (left empty); `on_nontrivial` sees the non-trivial states
@@ -177,27 +180,27 @@ impl<'a> Counter<'a> {
         let start = Dfa::from_string(game.shape(), &game.initial().board);
         let n = v.squares();
         let marked = Dfa::count_between(game.shape(), 0..n, |c| c >= HOLE_BANNED, 1, 1);
-        let start_reached = !sets.moves.backward_within(&start, &game.ongoing_boards()).is_empty();
+        let start_reached = !sets.moves.backward_within(&start, &game.ongoing_boards()?)?.is_empty();
         let mut checkmate_positions = zero("checkmate positions");
         let mut nontrivial_states = zero("non-trivial states");
         let mut with_forbidden = zero("non-trivial states with a forbidden move");
         for (i, part) in parts.iter().enumerate() {
             // Only a move that pushes the opponent down to T pieces checkmates.
             let checkmate = if part.theirs == t + 1 {
-                sets.moves.backward_within(sets.lost_terminal, &part.boards)
+                sets.moves.backward_within(sets.lost_terminal, &part.boards)?
             } else {
                 Dfa::reject_all(game.shape())
             };
             add(&mut checkmate_positions, &count(&v, "", &checkmate)?);
             // The universe is the possibly reachable states plus the start; the start counts
             // only if some move leads to it.
-            let mut reachable = sets.universe.intersection(&part.states);
+            let mut reachable = sets.universe.intersection(&part.states)?;
             if !start_reached {
-                reachable = reachable.difference(&start);
+                reachable = reachable.difference(&start)?;
             }
-            let nontrivial = reachable.difference(terminal).difference(&states_of_boards(game, &checkmate));
+            let nontrivial = reachable.difference(terminal)?.difference(&states_of_boards(game, &checkmate)?)?;
             add(&mut nontrivial_states, &count(&v, "", &nontrivial)?);
-            add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked))?);
+            add(&mut with_forbidden, &count(&v, "", &nontrivial.intersection(&marked)?)?);
             on_nontrivial(&nontrivial)?;
             tracing::debug!(
                 target: "dfasolve::census",
@@ -246,10 +249,10 @@ fn levels(
     let mut found = Vec::new();
     let started = Instant::now();
     let mut out_of_time: Option<Duration> = None;
-    let stopped = crate::dfa::limits::catch_engine_stop(|| -> Result<()> {
+    let mut run = || -> Result<()> {
         let empty = Dfa::reject_all(game.shape());
         let start = orbit_set(&v, game, &game.initial().board);
-        let mut seen: Vec<Dfa> = parts.iter().map(|part| start.intersection(&part.states)).collect();
+        let mut seen: Vec<Dfa> = parts.iter().map(|part| start.intersection(&part.states)).collect::<Stoppable<_>>()?;
         let mut frontier = seen.clone();
         let mut level = 0;
         while frontier.iter().any(|f| !f.is_empty()) {
@@ -278,26 +281,25 @@ fn levels(
                     out_of_time = Some(time);
                     return Ok(());
                 }
-                let expand = boards_of(game, &f.difference(terminal)).intersection(&parts[i].boards);
-                let image = sets.moves.forward(&expand).difference(terminal);
+                let expand = boards_of(game, &f.difference(terminal)?)?.intersection(&parts[i].boards)?;
+                let image = sets.moves.forward(&expand)?.difference(terminal)?;
                 for (j, part) in parts.iter().enumerate() {
-                    let landed = image.intersection(&part.states);
+                    let landed = image.intersection(&part.states)?;
                     if !landed.is_empty() {
-                        next[j] = next[j].union(&landed.difference(&seen[j]));
+                        next[j] = next[j].union(&landed.difference(&seen[j])?)?;
                     }
                 }
             }
             for (s, n) in seen.iter_mut().zip(&next) {
-                *s = s.union(n);
+                *s = s.union(n)?;
             }
             frontier = next;
             level += 1;
         }
         Ok(())
-    });
-    match stopped {
-        Ok(done) => {
-            done?;
+    };
+    match run() {
+        Ok(()) => {
             let why = out_of_time.map(|time: Duration| {
                 let secs = time.as_secs_f64();
                 let limit = if secs < 120.0 { format!("{secs:.3} s") } else { format!("{:.0} min", secs / 60.0) };

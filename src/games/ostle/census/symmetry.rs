@@ -8,6 +8,7 @@
 //! `g` (see [`count_fixed`]); the division must be exact, which is checked.
 
 use super::super::{BANNED, EMPTY, HOLE, MINE, Ostle, SYMBOLS, THEIRS, Variant};
+use crate::dfa::limits::Stoppable;
 use crate::dfa::{Background, Dfa, Move, StateId, Symbol};
 use crate::error::{Error, Result};
 use hashbrown::HashMap;
@@ -151,7 +152,10 @@ fn erase_marker() -> Vec<Symbol> {
 }
 
 /// The boards of a set of states: the forbidden move erased.
-pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
+///
+/// # Errors
+/// An [`EngineStop`](crate::dfa::limits::EngineStop).
+pub fn boards_of(game: &Ostle, set: &Dfa) -> Stoppable<Dfa> {
     let n = game.variant.squares();
     let erase = erase_marker();
     let keep = Move { pre: None, changes: &[], post: None };
@@ -159,7 +163,10 @@ pub fn boards_of(game: &Ostle, set: &Dfa) -> Dfa {
 }
 
 /// The states whose board (forbidden move erased) is in `boards`.
-pub fn states_of_boards(game: &Ostle, boards: &Dfa) -> Dfa {
+///
+/// # Errors
+/// An [`EngineStop`](crate::dfa::limits::EngineStop).
+pub fn states_of_boards(game: &Ostle, boards: &Dfa) -> Stoppable<Dfa> {
     let n = game.variant.squares();
     let erase = erase_marker();
     boards.preimage_symbols(&vec![Some(erase); n])
@@ -191,13 +198,16 @@ pub fn hole_classes(v: &Variant) -> Vec<(String, Vec<usize>)> {
 
 /// The boards (no marker) with the hole on one of `squares`, `mine` mover's pieces and
 /// `theirs` of the opponent.
-pub fn boards_with(game: &Ostle, squares: &[usize], mine: usize, theirs: usize) -> Dfa {
+///
+/// # Errors
+/// An [`EngineStop`](crate::dfa::limits::EngineStop).
+pub fn boards_with(game: &Ostle, squares: &[usize], mine: usize, theirs: usize) -> Stoppable<Dfa> {
     let s = crate::game::Rules::shape(game);
     let n = game.variant.squares();
     Dfa::conjunction(
         s,
         &[
-            game.boards(0, 0),
+            game.boards(0, 0)?,
             Dfa::from_allowed(s, |l, c| c != HOLE || squares.contains(&l)),
             Dfa::count_between(s, 0..n, |c| c == MINE, mine, mine),
             Dfa::count_between(s, 0..n, |c| c == THEIRS, theirs, theirs),

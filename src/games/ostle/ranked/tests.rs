@@ -321,7 +321,7 @@ fn tables_and_the_dfa_solution_agree_on(same: &[Variant], fewer: (Variant, Varia
     use crate::games::ostle::Ostle;
     use crate::solved::Mode;
     use crate::solver::Solver;
-    let dfa_of = |v: &Variant| Solver::new(&Ostle::new(v.clone()).unwrap()).solve(Mode::Strong).unwrap();
+    let dfa_of = |v: &Variant| Solver::new(&Ostle::new(v.clone()).unwrap()).unwrap().solve(Mode::Strong).unwrap();
     for v in same {
         let (_dir, tables, _) = solve_all(v);
         let c = tables.compare_with_dfa(&dfa_of(v), u64::MAX, 1).unwrap();
