@@ -216,9 +216,9 @@ impl Othello {
         let moves = [self.moves(Side::First)?, self.moves(Side::Second)?];
         let all = Dfa::accept_all(&self.shape);
         let mut ply = [Dfa::from_string(&self.shape, &self.initial().board), Dfa::reject_all(&self.shape)];
-        for n in 0.. {
+        for n in 0u32.. {
             if ply.iter().all(Dfa::is_empty) || each(n, &ply).is_break() {
-                return Ok(());
+                break;
             }
             // Who moves to reach each side's next positions: the other side. Who can move is
             // asked of the ply's positions only: the set of every board on which a side can
@@ -229,7 +229,7 @@ impl Othello {
             })?;
             ply = [to_first, to_second];
         }
-        unreachable!("the loop over every ply returns")
+        Ok(())
     }
 
     /// The positions reachable from the start by the number of discs on the board, per side
